@@ -1,0 +1,17 @@
+//! Unobserved: measure fetch() uploads in an everyday browser with nothing attached,
+//! and verify every byte that arrives.
+
+pub mod allowed_ids;
+pub mod cli;
+pub mod extension_files;
+pub mod logging;
+pub mod mode;
+pub mod model;
+pub mod native;
+pub mod protocol;
+pub mod report;
+pub mod run;
+pub mod sink;
+pub mod state;
+pub mod stats;
+pub mod store;

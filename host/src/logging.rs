@@ -1,0 +1,38 @@
+//! Logs go to stderr and to `unobserved.log` in the state dir. Never to stdout: in
+//! native mode stdout carries protocol frames only.
+
+use crate::state;
+use std::path::Path;
+
+pub fn init(state_dir: Option<&Path>, verbose: bool) {
+    let level = match std::env::var("UNOBSERVED_LOG").ok().as_deref() {
+        Some("trace") => log::LevelFilter::Trace,
+        Some("debug") => log::LevelFilter::Debug,
+        Some("warn") => log::LevelFilter::Warn,
+        _ if verbose => log::LevelFilter::Debug,
+        _ => log::LevelFilter::Info,
+    };
+    let pid = std::process::id();
+    let mut dispatch = fern::Dispatch::new()
+        .format(move |out, message, record| {
+            out.finish(format_args!(
+                "{} {pid} {:<5} {}: {}",
+                chrono::Utc::now().format("%Y-%m-%dT%H:%M:%S%.3fZ"),
+                record.level(),
+                record.target(),
+                message
+            ))
+        })
+        .level(level)
+        .level_for("tiny_http", log::LevelFilter::Warn)
+        .chain(std::io::stderr());
+    if let Some(dir) = state_dir {
+        // A log file we cannot open is not fatal: stderr still has everything.
+        if state::ensure_private_dir(dir).is_ok() {
+            if let Ok(file) = state::open_private_append(&dir.join("unobserved.log")) {
+                dispatch = dispatch.chain(file);
+            }
+        }
+    }
+    let _ = dispatch.apply();
+}

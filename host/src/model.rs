@@ -1,0 +1,183 @@
+//! The records that travel from the extension to the host and into the store.
+//! Field names match the extension's (`extension/lib/pairing.js`) and PROTOCOL.md.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// The body kinds the default suite runs, in the extension's spelling.
+pub const BODY_KINDS: [&str; 4] = ["Uint8Array", "ArrayBuffer", "Blob", "ReadableStream"];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SampleStatus {
+    /// Arrived whole: length and SHA-256 match.
+    Ok,
+    /// The sink got different bytes than the page sent.
+    Corrupted,
+    /// fetch() rejected, e.g. a stream body over HTTP/1.1 in Chromium.
+    Unsupported,
+    /// The upload stopped part-way.
+    Aborted,
+    /// Anything else that went wrong.
+    Error,
+}
+
+impl SampleStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SampleStatus::Ok => "ok",
+            SampleStatus::Corrupted => "corrupted",
+            SampleStatus::Unsupported => "unsupported",
+            SampleStatus::Aborted => "aborted",
+            SampleStatus::Error => "error",
+        }
+    }
+}
+
+/// One measured upload, paired from the page's and the sink's figures.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Sample {
+    pub run_id: String,
+    pub body: String,
+    pub rep: u32,
+    #[serde(default)]
+    pub browser: String,
+    #[serde(default)]
+    pub browser_version: String,
+    #[serde(default)]
+    pub os: String,
+    #[serde(default)]
+    pub extension_version: String,
+    pub bytes_sent: u64,
+    pub bytes_received: Option<u64>,
+    pub sha256_sent: String,
+    pub sha256_received: Option<String>,
+    pub intact: bool,
+    pub status: SampleStatus,
+    pub error: Option<String>,
+    pub page_ms: Option<f64>,
+    pub sink_ms: Option<f64>,
+    pub mbps: Option<f64>,
+    #[serde(default)]
+    pub head: Option<String>,
+    #[serde(default)]
+    pub content_type: Option<String>,
+    #[serde(default)]
+    pub observed: Observation,
+    /// Anything newer extensions add is kept, so the store loses nothing.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// What the page could tell about being watched. `webdriver` is `navigator.webdriver`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Observation {
+    pub webdriver: Option<bool>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Observation {
+    /// yes / no / unknown, from the evidence recorded.
+    pub fn verdict(&self) -> &'static str {
+        let debugger = self.extra.get("debugger_attached").and_then(Value::as_bool);
+        match (self.webdriver, debugger) {
+            (Some(true), _) | (_, Some(true)) => "yes",
+            (Some(false), _) => "no",
+            _ => "unknown",
+        }
+    }
+}
+
+/// What a run will do: the suite the popup or the CLI asked for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Plan {
+    pub size_bytes: u64,
+    pub reps: u32,
+    pub warmup: u32,
+    pub bodies: Vec<String>,
+}
+
+impl Default for Plan {
+    fn default() -> Self {
+        Plan { size_bytes: 32 * 1024 * 1024, reps: 6, warmup: 1, bodies: BODY_KINDS.map(String::from).to_vec() }
+    }
+}
+
+impl Plan {
+    pub fn measured_uploads(&self) -> u64 {
+        self.reps as u64 * self.bodies.len() as u64
+    }
+}
+
+/// A suite the CLI hands to the extension through the `hello` reply.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Job {
+    pub run_id: String,
+    pub plan: Plan,
+    /// Close the benchmark tab when done (the CLI then ends the browser itself).
+    #[serde(default = "yes")]
+    pub close_tab: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// Metadata about a run, sent once by the extension when the run starts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunInfo {
+    pub run_id: String,
+    #[serde(default)]
+    pub browser: String,
+    #[serde(default)]
+    pub browser_version: String,
+    #[serde(default)]
+    pub os: String,
+    #[serde(default)]
+    pub extension_version: String,
+    pub plan: Plan,
+    /// "popup" or "job".
+    #[serde(default)]
+    pub source: String,
+    #[serde(default)]
+    pub started_at: Option<String>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RunStatus {
+    Complete,
+    Incomplete,
+    Failed,
+}
+
+/// Run ids end up in file names of exports, so they are kept to a safe alphabet.
+pub fn valid_run_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn run_ids_cannot_traverse_paths() {
+        assert!(valid_run_id("20261130-1355-ab12"));
+        for bad in ["", "../etc", "a/b", "a\\b", "..", "x y", &"a".repeat(65)] {
+            assert!(!valid_run_id(bad), "{bad:?} must be refused");
+        }
+    }
+
+    #[test]
+    fn observation_verdicts() {
+        let mut o = Observation::default();
+        assert_eq!(o.verdict(), "unknown");
+        o.webdriver = Some(false);
+        assert_eq!(o.verdict(), "no");
+        o.extra.insert("debugger_attached".into(), Value::Bool(true));
+        assert_eq!(o.verdict(), "yes");
+    }
+}

@@ -1,0 +1,9 @@
+//! `error`: the extension reports a failure of its own. The host logs it and answers
+//! `error-logged` so that replies stay one per message.
+
+use crate::protocol::Outgoing;
+
+pub fn handle(message: String, code: Option<i64>) -> Outgoing {
+    log::warn!("extension reported an error{}: {message}", code.map(|c| format!(" ({c})")).unwrap_or_default());
+    Outgoing::ErrorLogged
+}

@@ -1,0 +1,39 @@
+//! `hello`: tell the extension where the sink is, and hand over a pending job.
+
+use super::Session;
+use crate::model::Job;
+use crate::protocol::messages::{Outgoing, SinkInfo};
+
+pub fn handle(session: &mut Session, extension_version: Option<String>, browser: Option<String>) -> Outgoing {
+    log::info!("hello from extension {extension_version:?} in {browser:?}");
+    Outgoing::Hello {
+        version: env!("CARGO_PKG_VERSION").into(),
+        sink: SinkInfo {
+            base_url: session.sink.base_url(),
+            upload_url: session.sink.upload_url(),
+            page_url: session.sink.page_url(),
+        },
+        job: claim_job(session),
+    }
+}
+
+/// A job is offered once: the file is renamed when claimed, so a reconnecting
+/// extension does not run the suite twice.
+fn claim_job(session: &mut Session) -> Option<Job> {
+    let path = session.job_file.take()?;
+    let claimed = path.with_extension("claimed");
+    if let Err(e) = std::fs::rename(&path, &claimed) {
+        log::info!("no job to offer ({}: {e})", path.display());
+        return None;
+    }
+    match std::fs::read(&claimed).map_err(|e| e.to_string()).and_then(|b| serde_json::from_slice::<Job>(&b).map_err(|e| e.to_string())) {
+        Ok(job) => {
+            log::info!("offering job {}", job.run_id);
+            Some(job)
+        }
+        Err(e) => {
+            log::error!("job file {} is unreadable: {e}", claimed.display());
+            None
+        }
+    }
+}

@@ -1,0 +1,148 @@
+//! Native messaging host mode: one session per browser connection. Every incoming
+//! message gets exactly one reply, in order. Each action lives in its own file.
+
+mod error_report;
+mod hello;
+mod run_finished;
+mod run_started;
+mod samples;
+
+use crate::mode::Caller;
+use crate::protocol::messages::BadMessage;
+use crate::protocol::{parse_incoming, read_frame, write_frame, ErrorCode, FrameError, Incoming, Outgoing};
+use crate::sink::{Sink, SinkConfig, SinkEvent};
+use crate::store::{records::now, Record, Store};
+use crate::{allowed_ids, logging, state};
+use std::io::{Read, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// Env var naming a job file that `unobserved run` leaves for the host to offer.
+pub const JOB_ENV: &str = "UNOBSERVED_JOB";
+
+/// Exit codes in native mode.
+pub const EXIT_OK: i32 = 0;
+pub const EXIT_DESYNC: i32 = 2;
+pub const EXIT_CALLER_REFUSED: i32 = 3;
+pub const EXIT_SETUP: i32 = 4;
+
+pub struct Session {
+    pub store: Store,
+    pub sink: Sink,
+    pub job_file: Option<PathBuf>,
+}
+
+/// Entry point when a browser starts the binary.
+pub fn main(caller: Caller) -> i32 {
+    let state_dir = state::state_dir().ok();
+    logging::init(state_dir.as_deref(), false);
+    let Some(state_dir) = state_dir else {
+        log::error!("no state dir: set UNOBSERVED_STATE_DIR");
+        return EXIT_SETUP;
+    };
+    let allowed = allowed_ids::allowed(&state_dir);
+    if !allowed.iter().any(|id| id == caller.id()) {
+        log::error!("refusing caller {caller:?}: not one of the allowed extension ids {allowed:?}");
+        return EXIT_CALLER_REFUSED;
+    }
+    log::info!("native session for {caller:?}");
+    let store = Store::in_dir(&state_dir);
+    let hook_store = store.clone();
+    let config = SinkConfig {
+        on_event: Some(Arc::new(move |e: SinkEvent| record_sink_event(&hook_store, e))),
+        ..SinkConfig::default()
+    };
+    let sink = match Sink::start(config) {
+        Ok(s) => s,
+        Err(e) => {
+            log::error!("{e:#}");
+            let reply = Outgoing::error(ErrorCode::SinkUnavailable, format!("{e:#}"), None);
+            let _ = send(&mut std::io::stdout().lock(), &reply);
+            return EXIT_SETUP;
+        }
+    };
+    let job_file = std::env::var_os(JOB_ENV).map(PathBuf::from);
+    let mut session = Session { store, sink, job_file };
+    serve(&mut session, &mut std::io::stdin().lock(), &mut std::io::stdout().lock())
+}
+
+fn record_sink_event(store: &Store, event: SinkEvent) {
+    let SinkEvent::Aborted { bytes, path } = event;
+    let record = Record::SinkEvent { event: "aborted".into(), bytes, path, recorded_at: now() };
+    if let Err(e) = store.append(&[record]) {
+        log::error!("cannot record an aborted upload: {e}");
+    }
+}
+
+/// Reads frames until EOF or a desynchronised stream, answering each one.
+pub fn serve(session: &mut Session, input: &mut impl Read, output: &mut impl Write) -> i32 {
+    loop {
+        let reply = match read_frame(input) {
+            Ok(None) => {
+                log::info!("stdin closed (browser gone or port disconnected); shutting down");
+                return EXIT_OK;
+            }
+            Ok(Some(bytes)) => match parse_incoming(&bytes) {
+                Ok(message) => dispatch(session, message),
+                Err(BadMessage { code, message, message_type }) => {
+                    log::warn!("bad message: {message}");
+                    Outgoing::error(code, message, message_type.as_deref())
+                }
+            },
+            Err(e) if e.stream_in_sync() => {
+                log::warn!("{e}");
+                let code = match e {
+                    FrameError::TooLarge(_) => ErrorCode::FrameTooLarge,
+                    _ => ErrorCode::ZeroLength,
+                };
+                Outgoing::error(code, e.to_string(), None)
+            }
+            Err(e) => {
+                log::error!("ending session, the stream is desynchronised: {e}");
+                let _ = send(output, &Outgoing::error(ErrorCode::TruncatedFrame, e.to_string(), None));
+                return EXIT_DESYNC;
+            }
+        };
+        if let Err(e) = send(output, &reply) {
+            log::error!("cannot write to the browser, ending session: {e}");
+            return EXIT_OK;
+        }
+    }
+}
+
+fn dispatch(session: &mut Session, message: Incoming) -> Outgoing {
+    match message {
+        Incoming::Hello { extension_version, browser } => hello::handle(session, extension_version, browser),
+        Incoming::RunStarted { run } => run_started::handle(session, run),
+        Incoming::Samples { run_id, samples } => samples::handle(session, run_id, samples),
+        Incoming::RunFinished { run_id, status, reason } => run_finished::handle(session, run_id, status, reason),
+        Incoming::Error { message, code } => error_report::handle(message, code),
+    }
+}
+
+/// Sends a reply, or an error in its place when the reply is over the 1 MiB limit.
+fn send(output: &mut impl Write, reply: &Outgoing) -> std::io::Result<()> {
+    let bytes = serde_json::to_vec(reply).expect("replies serialise");
+    if bytes.len() > crate::protocol::MAX_OUTGOING {
+        log::error!("reply of {} bytes is over the 1 MiB limit; sending an error instead", bytes.len());
+        let refusal = Outgoing::error(ErrorCode::ReplyTooLarge, format!("reply of {} bytes was over the limit", bytes.len()), None);
+        return write_frame(output, &serde_json::to_vec(&refusal).expect("json"));
+    }
+    write_frame(output, &bytes)
+}
+
+fn invalid_run_id(run_id: &str, in_reply_to: &str) -> Outgoing {
+    Outgoing::error(
+        ErrorCode::InvalidRunId,
+        format!("run id {run_id:?} must be 1-64 letters, digits, '-' or '_'"),
+        Some(in_reply_to),
+    )
+}
+
+fn store_failed(e: std::io::Error, in_reply_to: &str) -> Outgoing {
+    log::error!("store write failed: {e}");
+    Outgoing::error(ErrorCode::StoreFailed, format!("could not store (nothing was written): {e}"), Some(in_reply_to))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,18 @@
+//! `run-finished`: record how the run ended.
+
+use super::{invalid_run_id, store_failed, Session};
+use crate::model::{valid_run_id, RunStatus};
+use crate::protocol::Outgoing;
+use crate::store::{records::now, Record};
+
+pub fn handle(session: &mut Session, run_id: String, status: RunStatus, reason: Option<String>) -> Outgoing {
+    if !valid_run_id(&run_id) {
+        return invalid_run_id(&run_id, "run-finished");
+    }
+    log::info!("run {run_id} finished: {status:?} {}", reason.as_deref().unwrap_or(""));
+    let record = Record::RunEnd { run_id: run_id.clone(), status, reason, recorded_at: now() };
+    match session.store.append(&[record]) {
+        Ok(()) => Outgoing::RunFinished { run_id },
+        Err(e) => store_failed(e, "run-finished"),
+    }
+}

@@ -1,0 +1,28 @@
+//! `samples`: store a batch (fsynced), then acknowledge it with the count.
+
+use super::{invalid_run_id, store_failed, Session};
+use crate::model::{valid_run_id, Sample};
+use crate::protocol::{ErrorCode, Outgoing};
+use crate::store::Record;
+
+pub fn handle(session: &mut Session, run_id: String, samples: Vec<Sample>) -> Outgoing {
+    if !valid_run_id(&run_id) {
+        return invalid_run_id(&run_id, "samples");
+    }
+    if let Some(stray) = samples.iter().find(|s| s.run_id != run_id) {
+        return Outgoing::error(
+            ErrorCode::InvalidField,
+            format!("a sample belongs to run {:?}, not {run_id:?}; nothing was stored", stray.run_id),
+            Some("samples"),
+        );
+    }
+    let count = samples.len();
+    let records: Vec<Record> = samples.into_iter().map(Record::Sample).collect();
+    match session.store.append(&records) {
+        Ok(()) => {
+            log::info!("stored {count} sample(s) of run {run_id}");
+            Outgoing::SamplesAck { run_id, count }
+        }
+        Err(e) => store_failed(e, "samples"),
+    }
+}

@@ -1,0 +1,140 @@
+//! The session answered frame by frame, with a real sink and a real store in a temp dir.
+
+use super::*;
+use serde_json::{json, Value};
+
+fn session(dir: &std::path::Path) -> Session {
+    Session { store: Store::in_dir(dir), sink: Sink::start(SinkConfig::default()).unwrap(), job_file: None }
+}
+
+fn frame(body: &[u8]) -> Vec<u8> {
+    let mut v = (body.len() as u32).to_ne_bytes().to_vec();
+    v.extend_from_slice(body);
+    v
+}
+
+fn replies(out: &[u8]) -> Vec<Value> {
+    let mut r = out;
+    std::iter::from_fn(|| read_frame(&mut r).unwrap()).map(|b| serde_json::from_slice(&b).unwrap()).collect()
+}
+
+fn talk(session: &mut Session, wire: Vec<u8>) -> (i32, Vec<Value>) {
+    let mut out = Vec::new();
+    let code = serve(session, &mut &wire[..], &mut out);
+    (code, replies(&out))
+}
+
+fn sample(run_id: &str) -> Value {
+    json!({"run_id": run_id, "body": "Blob", "rep": 0, "bytes_sent": 3, "bytes_received": 3,
+           "sha256_sent": "x", "sha256_received": "x", "intact": true, "status": "ok", "error": null,
+           "page_ms": 1.0, "sink_ms": 0.5, "mbps": 0.02, "observed": {"webdriver": false}})
+}
+
+#[test]
+fn hello_reports_the_sink_with_a_token_in_the_upload_url() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = session(dir.path());
+    let (code, r) = talk(&mut s, frame(br#"{"type":"hello"}"#));
+    assert_eq!(code, EXIT_OK);
+    assert_eq!(r[0]["type"], "hello");
+    let base = r[0]["sink"]["base_url"].as_str().unwrap();
+    assert!(base.starts_with("http://127.0.0.1:"), "{base}");
+    let upload = r[0]["sink"]["upload_url"].as_str().unwrap();
+    assert!(upload.starts_with(&format!("{base}/upload/")) && upload.len() > base.len() + 8 + 31);
+    assert!(r[0]["job"].is_null());
+}
+
+#[test]
+fn a_job_is_offered_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let job = dir.path().join("job.json");
+    std::fs::write(&job, json!({"run_id":"r1","plan":{"size_bytes":1024,"reps":1,"warmup":0,"bodies":["Blob"]}}).to_string()).unwrap();
+    let mut s = session(dir.path());
+    s.job_file = Some(job.clone());
+    let mut wire = frame(br#"{"type":"hello"}"#);
+    wire.extend(frame(br#"{"type":"hello"}"#));
+    let (_, r) = talk(&mut s, wire);
+    assert_eq!(r[0]["job"]["run_id"], "r1");
+    assert_eq!(r[0]["job"]["plan"]["bodies"][0], "Blob");
+    assert!(r[1]["job"].is_null(), "second hello gets no job");
+    assert!(!job.exists() && job.with_extension("claimed").exists());
+}
+
+#[test]
+fn samples_are_stored_then_acknowledged_with_the_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = session(dir.path());
+    let msg = json!({"type":"samples","run_id":"r1","samples":[sample("r1"), sample("r1")]});
+    let (_, r) = talk(&mut s, frame(msg.to_string().as_bytes()));
+    assert_eq!(r[0], json!({"type":"samples-ack","run_id":"r1","count":2}));
+    assert_eq!(s.store.read().unwrap().records.len(), 2);
+}
+
+#[test]
+fn every_bad_input_gets_its_error_and_the_session_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = session(dir.path());
+    let mut wire = Vec::new();
+    wire.extend((crate::protocol::MAX_INCOMING + 1).to_ne_bytes());
+    wire.extend(vec![b' '; crate::protocol::MAX_INCOMING as usize + 1]);
+    wire.extend(0u32.to_ne_bytes());
+    wire.extend(frame(b"\xc3\x28"));
+    wire.extend(frame(b"{oops"));
+    wire.extend(frame(br#"{"no":"type"}"#));
+    wire.extend(frame(br#"{"type":"format-disk"}"#));
+    wire.extend(frame(br#"{"type":"samples","run_id":"r1","samples":[{"run_id":"r1","bytes_sent":"many"}]}"#));
+    wire.extend(frame(json!({"type":"samples","run_id":"../../etc","samples":[]}).to_string().as_bytes()));
+    wire.extend(frame(json!({"type":"samples","run_id":"r1","samples":[sample("r2")]}).to_string().as_bytes()));
+    wire.extend(frame(br#"{"type":"hello"}"#));
+    let (code, r) = talk(&mut s, wire);
+    assert_eq!(code, EXIT_OK);
+    let codes: Vec<_> = r.iter().map(|m| m["code"].as_u64()).collect();
+    assert_eq!(codes, [Some(1), Some(2), Some(4), Some(5), Some(6), Some(7), Some(8), Some(11), Some(8), None]);
+    assert!(r[..9].iter().all(|m| m["type"] == "error" && m["message"].as_str().unwrap().len() > 5));
+    assert_eq!(r[9]["type"], "hello", "still answering after all that");
+    assert!(s.store.read().unwrap().records.is_empty(), "nothing bad was stored");
+}
+
+#[test]
+fn a_truncated_frame_ends_the_session_without_losing_stored_samples() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = session(dir.path());
+    let mut wire = frame(json!({"type":"samples","run_id":"r1","samples":[sample("r1")]}).to_string().as_bytes());
+    wire.extend(100u32.to_ne_bytes());
+    wire.extend(b"{\"type\":");
+    let (code, r) = talk(&mut s, wire);
+    assert_eq!(code, EXIT_DESYNC);
+    assert_eq!(r[0]["type"], "samples-ack");
+    assert_eq!(r[1]["code"], 3);
+    assert_eq!(s.store.read().unwrap().records.len(), 1);
+}
+
+#[test]
+fn run_lifecycle_is_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = session(dir.path());
+    let mut wire = frame(json!({"type":"run-started","run":{"run_id":"r1","browser":"Firefox","plan":{"size_bytes":1,"reps":1,"warmup":0,"bodies":["Blob"]}}}).to_string().as_bytes());
+    wire.extend(frame(br#"{"type":"run-finished","run_id":"r1","status":"complete"}"#));
+    wire.extend(frame(br#"{"type":"error","message":"tab closed"}"#));
+    let (_, r) = talk(&mut s, wire);
+    assert_eq!(r[0], json!({"type":"run-started","run_id":"r1"}));
+    assert_eq!(r[1], json!({"type":"run-finished","run_id":"r1"}));
+    assert_eq!(r[2], json!({"type":"error-logged"}));
+    let kinds: Vec<_> = s.store.read().unwrap().records.iter().map(|(_, r)| serde_json::to_value(r).unwrap()["kind"].clone()).collect();
+    assert_eq!(kinds, [json!("run"), json!("run_end")]);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_store_that_cannot_be_written_is_reported_and_nothing_partial_is_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("ro");
+    std::fs::create_dir(&state).unwrap();
+    let mut s = session(&state);
+    // A directory where the file should be makes every append fail, even as root.
+    std::fs::create_dir(state.join(crate::store::FILE_NAME)).unwrap();
+    let msg = json!({"type":"samples","run_id":"r1","samples":[sample("r1")]});
+    let (_, r) = talk(&mut s, frame(msg.to_string().as_bytes()));
+    assert_eq!(r[0]["code"], 10);
+    assert!(r[0]["message"].as_str().unwrap().contains("nothing was written"));
+}

@@ -1,0 +1,157 @@
+//! Typed native messages. Incoming ones are parsed in steps so that each kind of bad
+//! input maps to its own numbered error instead of one generic "parse failed".
+
+use super::ErrorCode;
+use crate::model::{Job, RunInfo, RunStatus, Sample};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Browser to host.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum Incoming {
+    Hello {
+        #[serde(default)]
+        extension_version: Option<String>,
+        #[serde(default)]
+        browser: Option<String>,
+    },
+    RunStarted {
+        run: RunInfo,
+    },
+    Samples {
+        run_id: String,
+        samples: Vec<Sample>,
+    },
+    RunFinished {
+        run_id: String,
+        status: RunStatus,
+        #[serde(default)]
+        reason: Option<String>,
+    },
+    Error {
+        message: String,
+        #[serde(default)]
+        code: Option<i64>,
+    },
+}
+
+pub const INCOMING_TYPES: [&str; 5] = ["hello", "run-started", "samples", "run-finished", "error"];
+
+/// Host to browser.
+#[derive(Debug, Serialize)]
+#[serde(tag = "type", rename_all = "kebab-case")]
+pub enum Outgoing {
+    Hello {
+        version: String,
+        sink: SinkInfo,
+        job: Option<Job>,
+    },
+    RunStarted {
+        run_id: String,
+    },
+    SamplesAck {
+        run_id: String,
+        count: usize,
+    },
+    RunFinished {
+        run_id: String,
+    },
+    ErrorLogged,
+    Error {
+        code: u32,
+        name: String,
+        message: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        in_reply_to: Option<String>,
+    },
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SinkInfo {
+    pub base_url: String,
+    pub upload_url: String,
+    pub page_url: String,
+}
+
+impl Outgoing {
+    pub fn error(code: ErrorCode, message: impl Into<String>, in_reply_to: Option<&str>) -> Self {
+        Outgoing::Error {
+            code: code.number(),
+            name: code.name(),
+            message: message.into(),
+            in_reply_to: in_reply_to.map(str::to_owned),
+        }
+    }
+}
+
+/// A message that could not be understood, with the code to answer it with.
+#[derive(Debug)]
+pub struct BadMessage {
+    pub code: ErrorCode,
+    pub message: String,
+    /// The `type` the message claimed, when it had one.
+    pub message_type: Option<String>,
+}
+
+pub fn parse_incoming(bytes: &[u8]) -> Result<Incoming, BadMessage> {
+    let bad = |code, message: String, message_type: Option<String>| BadMessage { code, message, message_type };
+    let text = std::str::from_utf8(bytes)
+        .map_err(|e| bad(ErrorCode::InvalidUtf8, format!("message is not UTF-8: {e}"), None))?;
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| bad(ErrorCode::InvalidJson, format!("message is not JSON: {e}"), None))?;
+    let Some(kind) = value.get("type").and_then(Value::as_str).map(str::to_owned) else {
+        return Err(bad(ErrorCode::MissingType, "message has no string \"type\" field".into(), None));
+    };
+    if !INCOMING_TYPES.contains(&kind.as_str()) {
+        return Err(bad(
+            ErrorCode::UnknownType,
+            format!("unknown message type {kind:?}; expected one of {}", INCOMING_TYPES.join(", ")),
+            Some(kind),
+        ));
+    }
+    serde_json::from_value(value)
+        .map_err(|e| bad(ErrorCode::InvalidField, format!("bad {kind:?} message: {e}"), Some(kind)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn code_of(bytes: &[u8]) -> ErrorCode {
+        parse_incoming(bytes).expect_err("must be refused").code
+    }
+
+    #[test]
+    fn hello_parses() {
+        let m = parse_incoming(br#"{"type":"hello","extension_version":"0.1.0"}"#).unwrap();
+        assert!(matches!(m, Incoming::Hello { extension_version: Some(v), .. } if v == "0.1.0"));
+    }
+
+    #[test]
+    fn each_kind_of_bad_input_has_its_own_code() {
+        assert_eq!(code_of(b"\xff\xfe{}"), ErrorCode::InvalidUtf8);
+        assert_eq!(code_of(b"{\"type\":"), ErrorCode::InvalidJson);
+        assert_eq!(code_of(b"[1,2]"), ErrorCode::MissingType);
+        assert_eq!(code_of(br#"{"type":7}"#), ErrorCode::MissingType);
+        assert_eq!(code_of(br#"{"type":"launch-missiles"}"#), ErrorCode::UnknownType);
+        assert_eq!(code_of(br#"{"type":"samples","run_id":"r","samples":"lots"}"#), ErrorCode::InvalidField);
+        assert_eq!(code_of(br#"{"type":"run-finished","run_id":5,"status":"complete"}"#), ErrorCode::InvalidField);
+    }
+
+    #[test]
+    fn wrong_field_type_names_the_message() {
+        let e = parse_incoming(br#"{"type":"samples","run_id":"r","samples":"lots"}"#).unwrap_err();
+        assert_eq!(e.message_type.as_deref(), Some("samples"));
+        assert!(e.message.contains("samples"), "{}", e.message);
+    }
+
+    #[test]
+    fn error_replies_carry_number_and_name() {
+        let v = serde_json::to_value(Outgoing::error(ErrorCode::UnknownType, "nope", Some("x"))).unwrap();
+        assert_eq!(v["type"], "error");
+        assert_eq!(v["code"], 7);
+        assert_eq!(v["name"], "unknown-type");
+        assert_eq!(v["in_reply_to"], "x");
+    }
+}

@@ -1,0 +1,212 @@
+//! The hashing sink: a tiny_http server on loopback that serves the benchmark page and
+//! takes uploads, streaming each through SHA-256 and replying with what arrived.
+
+pub mod hashing;
+pub mod routes;
+pub mod token;
+
+use crate::extension_files;
+use hashing::{hash_body, BodyOutcome};
+use routes::{route, Route};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+use tiny_http::{Header, Method, Request, Response, Server, StatusCode};
+
+/// Something the sink noticed that the page may never report.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SinkEvent {
+    Aborted { bytes: u64, path: String },
+}
+
+pub type EventHook = Arc<dyn Fn(SinkEvent) + Send + Sync>;
+
+pub struct SinkConfig {
+    pub listen: SocketAddr,
+    pub token: String,
+    pub max_body: u64,
+    pub workers: usize,
+    pub on_event: Option<EventHook>,
+}
+
+impl Default for SinkConfig {
+    fn default() -> Self {
+        SinkConfig {
+            listen: SocketAddr::from(([127, 0, 0, 1], 0)),
+            token: token::generate(),
+            max_body: 16 * 1024 * 1024 * 1024,
+            workers: 8,
+            on_event: None,
+        }
+    }
+}
+
+pub struct Sink {
+    server: Arc<Server>,
+    workers: Vec<JoinHandle<()>>,
+    addr: SocketAddr,
+    token: String,
+}
+
+impl Sink {
+    pub fn start(config: SinkConfig) -> anyhow::Result<Sink> {
+        let server = Server::http(config.listen)
+            .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.listen))?;
+        let addr = server.server_addr().to_ip().expect("bound to an IP address");
+        let server = Arc::new(server);
+        let shared = Arc::new(Shared { token: config.token.clone(), max_body: config.max_body, on_event: config.on_event });
+        let workers = (0..config.workers.max(1))
+            .map(|i| {
+                let (server, shared) = (server.clone(), shared.clone());
+                std::thread::Builder::new()
+                    .name(format!("sink-{i}"))
+                    .spawn(move || {
+                        while let Ok(req) = server.recv() {
+                            shared.handle(req);
+                        }
+                    })
+                    .expect("spawn sink worker")
+            })
+            .collect();
+        log::info!("sink listening on http://{addr}");
+        Ok(Sink { server, workers, addr, token: config.token })
+    }
+
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    pub fn upload_url(&self) -> String {
+        format!("{}{}{}", self.base_url(), routes::UPLOAD_PREFIX, self.token)
+    }
+
+    pub fn page_url(&self) -> String {
+        format!("{}{}", self.base_url(), routes::PAGE_PATH)
+    }
+
+    /// Stops accepting, lets in-flight handlers finish, and closes the port.
+    pub fn stop(mut self) {
+        self.shutdown();
+    }
+
+    /// Wakes every idle worker and waits briefly for them. A worker still inside a long
+    /// upload is left to finish on its own, so shutdown never hangs on a slow client.
+    fn shutdown(&mut self) {
+        for _ in &self.workers {
+            self.server.unblock();
+        }
+        let deadline = std::time::Instant::now() + std::time::Duration::from_millis(500);
+        while self.workers.iter().any(|w| !w.is_finished()) && std::time::Instant::now() < deadline {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        for w in self.workers.drain(..) {
+            if w.is_finished() {
+                let _ = w.join();
+            }
+        }
+    }
+}
+
+impl Drop for Sink {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+struct Shared {
+    token: String,
+    max_body: u64,
+    on_event: Option<EventHook>,
+}
+
+impl Shared {
+    fn handle(&self, mut req: Request) {
+        let url = req.url().to_owned();
+        let method = req.method().clone();
+        match (route(&url), &method) {
+            (Route::Home, Method::Get | Method::Head) => {
+                let to = Header::from_bytes("Location", routes::PAGE_PATH).unwrap();
+                respond(req, Response::empty(302).with_header(to))
+            }
+            (Route::Asset(path), Method::Get | Method::Head) => match extension_files::web_file(path) {
+                Some(bytes) => {
+                    let ct = header("Content-Type", extension_files::content_type(path));
+                    respond(req, Response::from_data(bytes).with_header(ct).with_header(header("Cache-Control", "no-store")))
+                }
+                None => error(req, 404, "no such page"),
+            },
+            (Route::Upload { token }, Method::Put | Method::Post) => {
+                if !token::matches(&self.token, token) {
+                    log::warn!("upload refused: {} token", if token.is_empty() { "missing" } else { "wrong" });
+                    error(req, 403, "missing or wrong upload token")
+                } else if let Some(reply) = self.upload(&mut req, &url) {
+                    respond(req, reply)
+                }
+            }
+            (Route::Upload { .. }, _) | (Route::Home | Route::Asset(_), _) => error(req, 405, "method not allowed"),
+            (Route::NotFound, _) => error(req, 404, "not found"),
+        }
+    }
+
+    /// Returns the reply, or None when the client is gone and nothing can be sent.
+    fn upload(&self, req: &mut Request, url: &str) -> Option<Response<std::io::Cursor<Vec<u8>>>> {
+        let declared = req.body_length().map(|n| n as u64);
+        if declared.is_some_and(|n| n > self.max_body) {
+            return Some(json_error(413, &format!("body of {} bytes is over the {}-byte cap", declared.unwrap(), self.max_body)));
+        }
+        let content_type = req
+            .headers()
+            .iter()
+            .find(|h| h.field.equiv("Content-Type"))
+            .map(|h| h.value.as_str().to_owned());
+        match hash_body(req.as_reader(), declared, self.max_body) {
+            BodyOutcome::Complete(report) => {
+                log::debug!("upload {url}: {} bytes in {:.1} ms, sha256 {}", report.bytes, report.sink_ms, report.sha256);
+                let mut body = serde_json::to_value(&report).expect("report serialises");
+                body["content_type"] = content_type.into();
+                Some(json(200, &body))
+            }
+            BodyOutcome::OverCap { bytes } => {
+                log::warn!("upload {url}: over the cap after {bytes} bytes");
+                Some(json_error(413, &format!("body is over the {}-byte cap", self.max_body)))
+            }
+            BodyOutcome::Aborted { bytes, reason } => {
+                log::warn!("upload {url}: aborted after {bytes} bytes: {reason}");
+                if let Some(hook) = &self.on_event {
+                    let path = url.split('?').next().unwrap_or("").replace(&self.token, "<token>");
+                    hook(SinkEvent::Aborted { bytes, path });
+                }
+                None
+            }
+        }
+    }
+}
+
+fn header(name: &str, value: &str) -> Header {
+    Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("static header is valid")
+}
+
+fn json(status: u16, body: &serde_json::Value) -> Response<std::io::Cursor<Vec<u8>>> {
+    Response::from_data(serde_json::to_vec(body).expect("json"))
+        .with_status_code(StatusCode(status))
+        .with_header(header("Content-Type", "application/json"))
+        .with_header(header("Cache-Control", "no-store"))
+}
+
+fn json_error(status: u16, message: &str) -> Response<std::io::Cursor<Vec<u8>>> {
+    json(status, &serde_json::json!({ "error": message }))
+}
+
+fn error(req: Request, status: u16, message: &str) {
+    respond(req, json_error(status, message))
+}
+
+fn respond<R: std::io::Read>(req: Request, resp: Response<R>) {
+    if let Err(e) = req.respond(resp) {
+        log::debug!("could not send a reply: {e}");
+    }
+}

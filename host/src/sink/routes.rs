@@ -1,0 +1,54 @@
+//! Maps a request line to what the sink does with it. Pure, so it is tested alone.
+
+#[derive(Debug, PartialEq, Eq)]
+pub enum Route<'a> {
+    /// `/` sends the browser on to the benchmark page.
+    Home,
+    /// A file of the benchmark page (`bench/…` or `lib/…` of the extension tree).
+    Asset(&'a str),
+    /// `/upload/<token>`; the token may be empty or wrong, which the caller checks.
+    Upload { token: &'a str },
+    NotFound,
+}
+
+pub const UPLOAD_PREFIX: &str = "/upload/";
+pub const PAGE_PATH: &str = "/bench/index.html";
+
+pub fn route(url: &str) -> Route<'_> {
+    let path = url.split(['?', '#']).next().unwrap_or("");
+    if path == "/" {
+        return Route::Home;
+    }
+    if path == "/upload" {
+        return Route::Upload { token: "" };
+    }
+    if let Some(token) = path.strip_prefix(UPLOAD_PREFIX) {
+        return Route::Upload { token };
+    }
+    if path == "/bench" || path == "/bench/" {
+        return Route::Asset("bench/index.html");
+    }
+    match path.strip_prefix('/') {
+        Some(rel) if (rel.starts_with("bench/") || rel.starts_with("lib/")) && !rel.contains("..") => Route::Asset(rel),
+        _ => Route::NotFound,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn routes() {
+        assert_eq!(route("/"), Route::Home);
+        assert_eq!(route("/bench/"), Route::Asset("bench/index.html"));
+        assert_eq!(route("/lib/plan.js?v=1"), Route::Asset("lib/plan.js"));
+        assert_eq!(route("/upload/abc?kind=Blob"), Route::Upload { token: "abc" });
+        assert_eq!(route("/upload"), Route::Upload { token: "" });
+        assert_eq!(route("/upload/"), Route::Upload { token: "" });
+        assert_eq!(route("/lib/../manifest.json"), Route::NotFound);
+        assert_eq!(route("/manifest.json"), Route::NotFound);
+        assert_eq!(route("/etc/passwd"), Route::NotFound);
+        assert_eq!(route(""), Route::NotFound);
+    }
+}

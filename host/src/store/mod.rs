@@ -1,0 +1,125 @@
+//! The results store: one JSON object per line in `results.jsonl` in the state dir.
+//!
+//! Appends are whole batches written with one `write` under an exclusive file lock and
+//! fsynced before the caller acknowledges anything, so two hosts never interleave and an
+//! acknowledged record survives a crash. A torn or corrupt line is skipped on read with a
+//! warning that names it; every other line is still read.
+
+pub mod records;
+mod tail;
+
+pub use records::Record;
+pub use tail::StoreTail;
+
+use crate::state;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+pub const FILE_NAME: &str = "results.jsonl";
+
+#[derive(Debug, Clone)]
+pub struct Store {
+    path: PathBuf,
+}
+
+/// What a read found: the records with their 1-based line numbers, and a warning for
+/// every line that had to be skipped.
+#[derive(Debug, Default)]
+pub struct StoreContents {
+    pub records: Vec<(usize, Record)>,
+    pub warnings: Vec<String>,
+}
+
+impl Store {
+    pub fn in_dir(dir: &Path) -> Store {
+        Store { path: dir.join(FILE_NAME) }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends the records and fsyncs. On any error the file is cut back to where it
+    /// was, so no partial record is left behind (e.g. on a full disk).
+    pub fn append(&self, records: &[Record]) -> io::Result<()> {
+        if records.is_empty() {
+            return Ok(());
+        }
+        if let Some(dir) = self.path.parent() {
+            state::ensure_private_dir(dir).map_err(io::Error::other)?;
+        }
+        let mut buf = Vec::new();
+        for r in records {
+            serde_json::to_writer(&mut buf, r)?;
+            buf.push(b'\n');
+        }
+        let mut file = state::open_private_append(&self.path)?;
+        file.lock()?;
+        let result = append_locked(&mut file, buf);
+        let _ = file.unlock();
+        result
+    }
+
+    pub fn read(&self) -> io::Result<StoreContents> {
+        match File::open(&self.path) {
+            Ok(f) => Ok(parse_lines(BufReader::new(f), 0, &self.path)),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(StoreContents::default()),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+fn append_locked(file: &mut File, mut buf: Vec<u8>) -> io::Result<()> {
+    let start = file.seek(SeekFrom::End(0))?;
+    // A crash mid-write can leave a last line without its newline. Start ours on a
+    // fresh line so that torn line stays the only casualty.
+    if start > 0 {
+        file.seek(SeekFrom::Start(start - 1))?;
+        let mut last = [0u8; 1];
+        file.read_exact(&mut last)?;
+        if last[0] != b'\n' {
+            buf.insert(0, b'\n');
+        }
+    }
+    let written = file.write_all(&buf).and_then(|_| file.sync_data());
+    if written.is_err() {
+        let _ = file.set_len(start);
+        let _ = file.sync_data();
+    }
+    written
+}
+
+/// Parses lines from `reader`, numbering them from `first_line + 1`.
+pub(crate) fn parse_lines(reader: impl BufRead, first_line: usize, path: &Path) -> StoreContents {
+    let mut out = StoreContents::default();
+    let mut lines = reader.split(b'\n').enumerate().peekable();
+    while let Some((i, line)) = lines.next() {
+        let number = first_line + i + 1;
+        let is_last = lines.peek().is_none();
+        let line = match line {
+            Ok(l) => l,
+            Err(e) => {
+                out.warnings.push(format!("{}: stopped reading at line {number}: {e}", path.display()));
+                break;
+            }
+        };
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        match serde_json::from_slice::<Record>(&line) {
+            Ok(r) => out.records.push((number, r)),
+            Err(e) => {
+                let why = if is_last { "incomplete last line (torn write?)" } else { "corrupt line" };
+                out.warnings.push(format!("{}: line {number} skipped, {why}: {e}", path.display()));
+            }
+        }
+    }
+    for w in &out.warnings {
+        log::warn!("{w}");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

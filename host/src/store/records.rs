@@ -1,0 +1,48 @@
+//! The kinds of line in the store. Each is self-describing through `"kind"`.
+
+use crate::model::{RunInfo, RunStatus, Sample};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Record {
+    /// A run began. Carries the browser, the plan and who started it.
+    Run {
+        #[serde(flatten)]
+        run: RunInfo,
+        host_version: String,
+        recorded_at: String,
+    },
+    /// One measured upload.
+    Sample(Sample),
+    /// A run ended: complete, incomplete (e.g. the tab went away) or failed.
+    RunEnd {
+        run_id: String,
+        status: RunStatus,
+        #[serde(default)]
+        reason: Option<String>,
+        recorded_at: String,
+    },
+    /// Something the sink saw that no page reported, such as an aborted upload.
+    SinkEvent {
+        event: String,
+        bytes: u64,
+        path: String,
+        recorded_at: String,
+    },
+}
+
+impl Record {
+    pub fn run_id(&self) -> Option<&str> {
+        match self {
+            Record::Run { run, .. } => Some(&run.run_id),
+            Record::Sample(s) => Some(&s.run_id),
+            Record::RunEnd { run_id, .. } => Some(run_id),
+            Record::SinkEvent { .. } => None,
+        }
+    }
+}
+
+pub fn now() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}

@@ -1,0 +1,135 @@
+use super::*;
+use crate::model::{Observation, Plan, RunInfo, RunStatus, Sample, SampleStatus};
+use std::fs::OpenOptions;
+
+pub(crate) fn sample(run_id: &str, body: &str, rep: u32, mbps: f64) -> Sample {
+    Sample {
+        run_id: run_id.into(),
+        body: body.into(),
+        rep,
+        browser: "Chromium".into(),
+        browser_version: "156".into(),
+        os: "Linux".into(),
+        extension_version: "0.1.0".into(),
+        bytes_sent: 1024,
+        bytes_received: Some(1024),
+        sha256_sent: "ab".into(),
+        sha256_received: Some("ab".into()),
+        intact: true,
+        status: SampleStatus::Ok,
+        error: None,
+        page_ms: Some(1.0),
+        sink_ms: Some(0.9),
+        mbps: Some(mbps),
+        head: None,
+        content_type: None,
+        observed: Observation::default(),
+        extra: Default::default(),
+    }
+}
+
+fn run_record(run_id: &str) -> Record {
+    Record::Run {
+        run: RunInfo {
+            run_id: run_id.into(),
+            browser: "Chromium".into(),
+            browser_version: "156".into(),
+            os: "Linux".into(),
+            extension_version: "0.1.0".into(),
+            plan: Plan::default(),
+            source: "job".into(),
+            started_at: None,
+            extra: Default::default(),
+        },
+        host_version: "0.1.0".into(),
+        recorded_at: records::now(),
+    }
+}
+
+#[test]
+fn records_read_back_as_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::in_dir(dir.path());
+    let written = vec![
+        run_record("r1"),
+        Record::Sample(sample("r1", "Blob", 0, 900.0)),
+        Record::RunEnd { run_id: "r1".into(), status: RunStatus::Complete, reason: None, recorded_at: records::now() },
+    ];
+    store.append(&written).unwrap();
+    let got = store.read().unwrap();
+    assert!(got.warnings.is_empty());
+    assert_eq!(got.records.into_iter().map(|(_, r)| r).collect::<Vec<_>>(), written);
+}
+
+#[test]
+fn unknown_sample_fields_are_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::in_dir(dir.path());
+    let mut s = sample("r1", "Blob", 0, 1.0);
+    s.extra.insert("chunk_index".into(), 3.into());
+    store.append(&[Record::Sample(s.clone())]).unwrap();
+    assert_eq!(store.read().unwrap().records[0].1, Record::Sample(s));
+}
+
+#[test]
+fn torn_last_line_is_skipped_with_a_warning_naming_it_and_nothing_earlier_is_lost() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::in_dir(dir.path());
+    store.append(&[run_record("r1"), Record::Sample(sample("r1", "Blob", 0, 1.0))]).unwrap();
+    store.append(&[Record::Sample(sample("r1", "Blob", 1, 2.0))]).unwrap();
+    // Simulate a crash mid-write: cut the file in the middle of its last line.
+    let len = std::fs::metadata(store.path()).unwrap().len();
+    OpenOptions::new().write(true).open(store.path()).unwrap().set_len(len - 20).unwrap();
+
+    let got = store.read().unwrap();
+    assert_eq!(got.records.len(), 2, "the two complete lines survive");
+    assert_eq!(got.warnings.len(), 1);
+    assert!(got.warnings[0].contains("line 3") && got.warnings[0].contains("torn"), "{}", got.warnings[0]);
+
+    // The next append starts on a fresh line, so the torn one stays the only casualty.
+    store.append(&[Record::Sample(sample("r1", "Blob", 2, 3.0))]).unwrap();
+    let got = store.read().unwrap();
+    assert_eq!(got.records.len(), 3);
+    assert_eq!(got.records[2].0, 4, "new record is on line 4");
+    assert!(got.warnings[0].contains("line 3") && got.warnings[0].contains("corrupt"));
+}
+
+#[test]
+fn a_corrupt_line_in_the_middle_is_skipped_and_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::in_dir(dir.path());
+    store.append(&[run_record("r1")]).unwrap();
+    std::fs::OpenOptions::new().append(true).open(store.path()).unwrap().write_all(b"{not json}\n").unwrap();
+    store.append(&[Record::Sample(sample("r1", "Blob", 0, 1.0))]).unwrap();
+    let got = store.read().unwrap();
+    assert_eq!(got.records.len(), 2);
+    assert!(got.warnings[0].contains("line 2"), "{:?}", got.warnings);
+}
+
+#[cfg(unix)]
+#[test]
+fn store_file_and_dir_are_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let store = Store::in_dir(&state);
+    store.append(&[run_record("r1")]).unwrap();
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(store.path()), 0o600);
+    assert_eq!(mode(&state), 0o700);
+}
+
+#[test]
+fn tail_sees_only_new_complete_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::in_dir(dir.path());
+    store.append(&[run_record("old")]).unwrap();
+    let mut tail = StoreTail::from_end(store.path().to_owned());
+    assert!(tail.poll().unwrap().is_empty());
+    store.append(&[run_record("new")]).unwrap();
+    std::fs::OpenOptions::new().append(true).open(store.path()).unwrap().write_all(b"{\"kind\":\"sam").unwrap();
+    let seen = tail.poll().unwrap();
+    assert_eq!(seen.len(), 1);
+    assert_eq!(seen[0].run_id(), Some("new"));
+    assert!(tail.poll().unwrap().is_empty(), "half a line is not reported");
+}
