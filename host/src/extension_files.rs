@@ -9,10 +9,7 @@ use std::path::Path;
 
 static TREE: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../extension");
 
-/// The Chromium id that follows from the `"key"` in manifest.json.
-pub const CHROMIUM_ID: &str = "ofhblkgjlepfiadjplffojmacooicfhm";
-/// `browser_specific_settings.gecko.id` in manifest.json.
-pub const GECKO_ID: &str = "unobserved@unobserved.org";
+pub use unobserved_installer::ids::{CHROMIUM_ID, GECKO_ID};
 
 /// Only the shipped files: tests, node tooling and dotfiles stay out of packages.
 fn shipped(path: &str) -> bool {

@@ -1,1 +1,236 @@
+//! `unobserved run`: the default suite in a throwaway profile, with nothing attached.
+//!
+//! The CLI never talks to the browser. It leaves a job file, launches the browser as a
+//! plain process with the job's path in its environment, and follows the store: the
+//! host that the browser starts offers the job at `hello`, and the extension runs it
+//! through the same code path as the popup's Run button.
 
+pub mod browsers;
+pub mod launch;
+pub mod process;
+
+use crate::model::{Job, Plan, RunStatus};
+use crate::report::{self, RunReport};
+use crate::store::{Record, Store, StoreTail};
+use crate::{extension_files, native, state};
+use anyhow::{bail, Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+pub struct RunOptions {
+    pub browser: String,
+    pub browser_path: Option<PathBuf>,
+    pub plan: Plan,
+    pub headed: bool,
+    pub connect_timeout: Duration,
+    pub timeout: Option<Duration>,
+    /// Load this extension folder instead of the copy built into the binary.
+    pub extension_dir: Option<PathBuf>,
+    pub quiet: bool,
+}
+
+/// Why a run did not produce a result. Each maps to its own exit code.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error("{0}")]
+    BrowserMissing(String),
+    #[error("{0}")]
+    NoConnection(String),
+    #[error("{0}")]
+    Failed(String),
+}
+
+pub struct RunOutcome {
+    pub report: RunReport,
+    pub launch_command: Vec<String>,
+    pub browser_path: PathBuf,
+}
+
+pub fn run(opts: RunOptions) -> Result<RunOutcome> {
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    rt.block_on(run_async(opts))
+}
+
+async fn run_async(opts: RunOptions) -> Result<RunOutcome> {
+    let browser = browsers::by_key(&opts.browser).ok_or_else(|| {
+        let keys: Vec<_> = browsers::LAUNCHABLE.iter().map(|b| b.key).collect();
+        RunError::BrowserMissing(format!("unknown browser {:?}; choose one of: {}", opts.browser, keys.join(", ")))
+    })?;
+    let program = match &opts.browser_path {
+        Some(p) if browsers::is_executable(p) => p.clone(),
+        Some(p) => return Err(RunError::BrowserMissing(format!("{} is not an executable file", p.display())).into()),
+        None => browser.find().ok_or_else(|| {
+            RunError::BrowserMissing(format!("{} was not found: {}", browser.display, browser.install_hint))
+        })?,
+    };
+    let state_dir = state::state_dir()?;
+    state::ensure_private_dir(&state_dir)?;
+    let store = Store::in_dir(&state_dir);
+
+    let tmp = tempfile::Builder::new().prefix("unobserved-run-").tempdir()?;
+    let ws = launch::Workspace { profile: tmp.path().join("profile"), home: tmp.path().join("home"), extension: tmp.path().join("extension") };
+    for d in [&ws.profile, &ws.home] {
+        std::fs::create_dir_all(d)?;
+    }
+    match &opts.extension_dir {
+        Some(dir) => ws_copy_extension(dir, &ws.extension)?,
+        None => extension_files::write_tree(&ws.extension)?,
+    }
+    let run_id = new_run_id();
+    let job = Job { run_id: run_id.clone(), plan: opts.plan.clone(), close_tab: true };
+    let job_path = tmp.path().join("job.json");
+    std::fs::write(&job_path, serde_json::to_vec_pretty(&job)?)?;
+
+    let host = std::env::current_exe().context("cannot find the unobserved binary itself")?;
+    let as_root = process::running_as_root();
+    let launch = launch::prepare(browser, &program, &ws, &host, opts.headed, as_root)?;
+    if as_root && browser.family == unobserved_installer::manifest::Family::Chromium && !opts.quiet {
+        eprintln!("note: running as root, so Chromium gets --no-sandbox");
+    }
+    let log_path = tmp.path().join("browser.log");
+    let log_file = std::fs::File::create(&log_path)?;
+    let mut cmd = tokio::process::Command::new(&launch.program);
+    cmd.args(&launch.args)
+        .envs(launch.env.iter().map(|(k, v)| (k, v)))
+        .env(state::STATE_DIR_ENV, &state_dir)
+        .env(native::JOB_ENV, &job_path)
+        .stdin(std::process::Stdio::null())
+        .stdout(log_file.try_clone()?)
+        .stderr(log_file)
+        .process_group(0)
+        .kill_on_drop(false);
+    let launch_command: Vec<String> =
+        std::iter::once(launch.program.display().to_string()).chain(launch.args.iter().cloned()).collect();
+    log::info!("launching: {}", launch_command.join(" "));
+    let mut tail = StoreTail::from_end(store.path().to_owned());
+    let mut child = cmd.spawn().with_context(|| format!("cannot start {}", program.display()))?;
+    let pgid = child.id().map(|p| p as i32).unwrap_or(0);
+
+    let progress = Progress::new(opts.quiet, opts.plan.measured_uploads(), browser.display);
+    let total_timeout = opts.timeout.unwrap_or_else(|| default_timeout(&opts.plan));
+    let started = Instant::now();
+    let mut connected = false;
+    let mut end: Option<(RunStatus, Option<String>)> = None;
+    let mut interval = tokio::time::interval(Duration::from_millis(200));
+    let outcome: Result<()> = loop {
+        tokio::select! {
+            status = child.wait() => {
+                let code = status.map(|s| s.to_string()).unwrap_or_else(|e| e.to_string());
+                break Err(RunError::Failed(format!(
+                    "{} exited ({code}) before the run finished.\n{}", browser.display, log_tail(&log_path))).into());
+            }
+            _ = tokio::signal::ctrl_c() => break Err(RunError::Failed("interrupted".into()).into()),
+            _ = interval.tick() => {
+                for record in tail.poll()? {
+                    if record.run_id() != Some(run_id.as_str()) { continue; }
+                    match record {
+                        Record::Run { .. } => { connected = true; progress.connected(); }
+                        Record::Sample(s) => { connected = true; progress.sample(&s.body, s.rep, s.status.as_str()); }
+                        Record::RunEnd { status, reason, .. } => end = Some((status, reason)),
+                        Record::SinkEvent { .. } => {}
+                    }
+                }
+                if end.is_some() { break Ok(()); }
+                if !connected && started.elapsed() > opts.connect_timeout {
+                    break Err(RunError::NoConnection(format!(
+                        "the extension did not start the run within {}s: the browser started, but nothing reached the host.\n{}",
+                        opts.connect_timeout.as_secs(), log_tail(&log_path))).into());
+                }
+                if started.elapsed() > total_timeout {
+                    break Err(RunError::Failed(format!("the run did not finish within {}s (use --timeout to allow more)", total_timeout.as_secs())).into());
+                }
+            }
+        }
+    };
+    progress.finish();
+    if !process::end_group(pgid, Duration::from_secs(3)) {
+        log::warn!("some browser processes in group {pgid} outlived SIGKILL");
+    }
+    let _ = child.wait().await;
+    outcome?;
+    let (status, reason) = end.expect("loop ends with a result or an error");
+    let contents = store.read()?;
+    let report = report::select(report::runs(&contents), &report::Filter { run: Some(run_id.clone()), ..Default::default() })
+        .pop()
+        .with_context(|| format!("run {run_id} ended but nothing of it is in {}", store.path().display()))?;
+    if status != RunStatus::Complete {
+        bail!(RunError::Failed(format!("the run ended {:?}: {}", status, reason.unwrap_or_default())));
+    }
+    Ok(RunOutcome { report, launch_command, browser_path: program })
+}
+
+fn ws_copy_extension(from: &std::path::Path, to: &std::path::Path) -> Result<()> {
+    if !from.join("manifest.json").is_file() {
+        bail!("{} has no manifest.json", from.display());
+    }
+    for entry in walk(from)? {
+        let rel = entry.strip_prefix(from)?;
+        let dest = to.join(rel);
+        std::fs::create_dir_all(dest.parent().unwrap())?;
+        std::fs::copy(&entry, &dest)?;
+    }
+    Ok(())
+}
+
+fn walk(dir: &std::path::Path) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir)? {
+        let p = e?.path();
+        if p.is_dir() { out.extend(walk(&p)?) } else { out.push(p) }
+    }
+    Ok(out)
+}
+
+/// Sortable and unique enough: time plus 16 random bits.
+pub fn new_run_id() -> String {
+    let mut r = [0u8; 2];
+    let _ = getrandom::fill(&mut r);
+    format!("{}-{}", chrono::Utc::now().format("%Y%m%d-%H%M%S"), hex::encode(r))
+}
+
+/// Two minutes of slack plus the whole plan at a slow 16 Mbit/s.
+fn default_timeout(plan: &Plan) -> Duration {
+    let uploads = plan.measured_uploads() + plan.warmup as u64 * plan.bodies.len() as u64;
+    Duration::from_secs(120 + uploads * plan.size_bytes / 2_000_000)
+}
+
+fn log_tail(path: &std::path::Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let tail = &lines[lines.len().saturating_sub(15)..];
+    if tail.is_empty() { "(the browser printed nothing)".into() } else { format!("Last lines from the browser:\n  {}", tail.join("\n  ")) }
+}
+
+/// The terminal progress bar (stderr), or nothing with --quiet.
+struct Progress(Option<ProgressBar>);
+
+impl Progress {
+    fn new(quiet: bool, total: u64, browser: &str) -> Progress {
+        if quiet {
+            return Progress(None);
+        }
+        let bar = ProgressBar::new(total);
+        bar.set_style(ProgressStyle::with_template("{spinner} {prefix} [{bar:30}] {pos}/{len} {msg}").unwrap().progress_chars("=> "));
+        bar.set_prefix(browser.to_owned());
+        bar.set_message("starting the browser, waiting for the extension…");
+        bar.enable_steady_tick(Duration::from_millis(120));
+        Progress(Some(bar))
+    }
+    fn connected(&self) {
+        if let Some(b) = &self.0 {
+            b.set_message("warming up…");
+        }
+    }
+    fn sample(&self, body: &str, rep: u32, status: &str) {
+        if let Some(b) = &self.0 {
+            b.inc(1);
+            b.set_message(format!("rep {} {body}: {status}", rep + 1));
+        }
+    }
+    fn finish(&self) {
+        if let Some(b) = &self.0 {
+            b.finish_and_clear();
+        }
+    }
+}

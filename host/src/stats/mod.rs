@@ -1,1 +1,146 @@
+//! Summaries of throughput samples: medians and spreads per arm, and the integrity
+//! verdict in words.
 
+use crate::model::{Sample, SampleStatus};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Linear-interpolated quantile of sorted data (the R-7 / NumPy default).
+pub fn quantile(sorted: &[f64], q: f64) -> Option<f64> {
+    if sorted.is_empty() {
+        return None;
+    }
+    let pos = q.clamp(0.0, 1.0) * (sorted.len() - 1) as f64;
+    let (lo, hi) = (pos.floor() as usize, pos.ceil() as usize);
+    Some(sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo as f64))
+}
+
+pub fn median(values: &[f64]) -> Option<f64> {
+    quantile(&sorted(values), 0.5)
+}
+
+fn sorted(values: &[f64]) -> Vec<f64> {
+    let mut v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
+    v.sort_by(f64::total_cmp);
+    v
+}
+
+/// One body kind's figures over a run. Throughput comes from intact samples only: a
+/// corrupted upload's speed describes the wrong bytes.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ArmSummary {
+    pub body: String,
+    pub n: usize,
+    pub median_mbps: Option<f64>,
+    pub min_mbps: Option<f64>,
+    pub max_mbps: Option<f64>,
+    pub q1_mbps: Option<f64>,
+    pub q3_mbps: Option<f64>,
+    pub statuses: BTreeMap<String, usize>,
+    /// "intact", "corrupted: received 23 bytes `[object ReadableStream]`", "unsupported: …".
+    pub verdict: String,
+}
+
+impl ArmSummary {
+    pub fn iqr_mbps(&self) -> Option<f64> {
+        Some(self.q3_mbps? - self.q1_mbps?)
+    }
+}
+
+/// Arms in the order they first appear in the samples (the plan's order).
+pub fn summarise(samples: &[Sample]) -> Vec<ArmSummary> {
+    let mut order: Vec<&str> = Vec::new();
+    for s in samples {
+        if !order.contains(&s.body.as_str()) {
+            order.push(&s.body);
+        }
+    }
+    order.into_iter().map(|body| summarise_arm(body, samples.iter().filter(|s| s.body == body))).collect()
+}
+
+fn summarise_arm<'a>(body: &str, samples: impl Iterator<Item = &'a Sample>) -> ArmSummary {
+    let samples: Vec<&Sample> = samples.collect();
+    let mbps = sorted(&samples.iter().filter(|s| s.status == SampleStatus::Ok).filter_map(|s| s.mbps).collect::<Vec<_>>());
+    let mut statuses = BTreeMap::new();
+    for s in &samples {
+        *statuses.entry(s.status.as_str().to_owned()).or_insert(0) += 1;
+    }
+    ArmSummary {
+        body: body.to_owned(),
+        n: mbps.len(),
+        median_mbps: quantile(&mbps, 0.5),
+        min_mbps: mbps.first().copied(),
+        max_mbps: mbps.last().copied(),
+        q1_mbps: quantile(&mbps, 0.25),
+        q3_mbps: quantile(&mbps, 0.75),
+        statuses,
+        verdict: verdict(&samples),
+    }
+}
+
+/// The worst thing that happened to an arm, in words a user can act on.
+pub fn verdict(samples: &[&Sample]) -> String {
+    let worst = |status| samples.iter().find(|s| s.status == status);
+    if let Some(s) = worst(SampleStatus::Corrupted) {
+        let head = s.head.as_deref().unwrap_or("").chars().take(40).collect::<String>();
+        return format!("corrupted: received {} bytes `{head}`", s.bytes_received.unwrap_or(0));
+    }
+    for status in [SampleStatus::Unsupported, SampleStatus::Aborted, SampleStatus::Error] {
+        if let Some(s) = worst(status) {
+            return format!("{}: {}", status.as_str(), s.error.as_deref().unwrap_or("no detail"));
+        }
+    }
+    if samples.is_empty() { "no samples".into() } else { "intact".into() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::tests_support::sample;
+
+    #[test]
+    fn quantiles_match_numpy() {
+        let data = [7.0, 1.0, 3.0, 5.0];
+        let s = sorted(&data);
+        assert_eq!(quantile(&s, 0.5), Some(4.0));
+        assert_eq!(quantile(&s, 0.25), Some(2.5));
+        assert_eq!(quantile(&s, 0.75), Some(5.5));
+        assert_eq!(median(&[2.0, 9.0, 4.0]), Some(4.0));
+        assert_eq!(median(&[]), None);
+    }
+
+    #[test]
+    fn summary_per_arm_uses_intact_samples_and_counts_statuses() {
+        let mut samples = vec![
+            sample("r", "Uint8Array", 0, 100.0),
+            sample("r", "Blob", 0, 900.0),
+            sample("r", "Uint8Array", 1, 300.0),
+            sample("r", "Blob", 1, 700.0),
+            sample("r", "Uint8Array", 2, 200.0),
+        ];
+        let mut bad = sample("r", "ReadableStream", 0, 5.0);
+        bad.status = SampleStatus::Corrupted;
+        bad.intact = false;
+        bad.bytes_received = Some(23);
+        bad.head = Some("[object ReadableStream]".into());
+        samples.push(bad);
+
+        let arms = summarise(&samples);
+        assert_eq!(arms.iter().map(|a| a.body.as_str()).collect::<Vec<_>>(), ["Uint8Array", "Blob", "ReadableStream"]);
+        assert_eq!((arms[0].n, arms[0].median_mbps, arms[0].min_mbps, arms[0].max_mbps), (3, Some(200.0), Some(100.0), Some(300.0)));
+        assert_eq!(arms[0].iqr_mbps(), Some(100.0));
+        assert_eq!(arms[0].verdict, "intact");
+        assert_eq!(arms[2].n, 0, "a corrupted upload's speed is not counted");
+        assert_eq!(arms[2].median_mbps, None);
+        assert_eq!(arms[2].statuses["corrupted"], 1);
+        assert_eq!(arms[2].verdict, "corrupted: received 23 bytes `[object ReadableStream]`");
+    }
+
+    #[test]
+    fn unsupported_verdict_quotes_the_browser_error() {
+        let mut s = sample("r", "ReadableStream", 0, 0.0);
+        s.status = SampleStatus::Unsupported;
+        s.error = Some("TypeError: Failed to fetch".into());
+        assert_eq!(verdict(&[&s]), "unsupported: TypeError: Failed to fetch");
+    }
+}

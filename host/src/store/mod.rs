@@ -122,4 +122,6 @@ pub(crate) fn parse_lines(reader: impl BufRead, first_line: usize, path: &Path) 
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
+#[cfg(test)]
+pub(crate) use tests as tests_support;

@@ -1,0 +1,53 @@
+// The connection to the native host. The host answers every message exactly once and
+// in order, so replies are matched to requests by position.
+import { api } from '../lib/api.js';
+import { HOST_NAME } from '../lib/defaults.js';
+
+export class HostError extends Error {}
+
+export class NativeHost {
+  constructor() {
+    this.pending = [];
+    this.closed = false;
+    this.onClose = null;
+    this.port = api.runtime.connectNative(HOST_NAME);
+    this.port.onMessage.addListener((msg) => {
+      const waiter = this.pending.shift();
+      if (!waiter) return;
+      if (msg.type === 'error') waiter.reject(new HostError(`host error ${msg.code} (${msg.name}): ${msg.message}`));
+      else waiter.resolve(msg);
+    });
+    this.port.onDisconnect.addListener((p) => {
+      this.closed = true;
+      // Chromium reports why through runtime.lastError, Firefox through port.error.
+      const why = p?.error?.message ?? api.runtime.lastError?.message ?? 'the native host disconnected';
+      for (const w of this.pending.splice(0)) w.reject(new HostError(why));
+      this.onClose?.(why);
+    });
+  }
+
+  request(message) {
+    if (this.closed) return Promise.reject(new HostError('the native host is not connected'));
+    return new Promise((resolve, reject) => {
+      this.pending.push({ resolve, reject });
+      try {
+        this.port.postMessage(message);
+      } catch (e) {
+        this.pending.pop();
+        reject(new HostError(String(e?.message ?? e)));
+      }
+    });
+  }
+
+  disconnect() {
+    this.closed = true;
+    this.port.disconnect();
+  }
+}
+
+/** Connects and says hello; resolves with [host, helloReply]. */
+export async function connectHost(extensionVersion, browser) {
+  const host = new NativeHost();
+  const reply = await host.request({ type: 'hello', extension_version: extensionVersion, browser });
+  return [host, reply];
+}

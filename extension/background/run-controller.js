@@ -1,0 +1,145 @@
+// One run at a time: connect to the host, open the benchmark page at the sink, hand it
+// the plan, relay every sample to the host as it completes, and close up.
+import { api } from '../lib/api.js';
+import { connectHost } from './native-port.js';
+import { getRunState, setRunState, patchRunState } from './run-state.js';
+import { describeBrowser } from '../lib/environment.js';
+import { measuredCount } from '../lib/plan.js';
+import { summarise, observedVerdict } from '../lib/stats.js';
+
+let active = null;
+
+export function isRunning() {
+  return active !== null;
+}
+
+function newRunId() {
+  const t = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `${t}-${crypto.getRandomValues(new Uint16Array(1))[0].toString(16).padStart(4, '0')}`;
+}
+
+/**
+ * Starts a run. `connection` is an already greeted host (the job path); otherwise one
+ * is opened here (the popup path). Both paths then share everything below.
+ */
+export async function startRun({ plan, source, runId, closeTab = true, sinkUrl = '', connection = null }) {
+  if (active) throw new Error('A run is already in progress.');
+  const env = await describeBrowser(api);
+  const extensionVersion = api.runtime.getManifest().version;
+  active = { pendingStart: true };
+  try {
+    const [host, hello] = connection ?? (await connectHost(extensionVersion, env.browser));
+    const run = {
+      run_id: runId ?? newRunId(),
+      ...env,
+      extension_version: extensionVersion,
+      plan,
+      source,
+      started_at: new Date().toISOString(),
+    };
+    await host.request({ type: 'run-started', run });
+    const uploadUrl = sinkUrl || hello.sink.upload_url;
+    active = { host, run, uploadUrl, closeTab, tabId: null, samples: [], finished: false, relayed: Promise.resolve() };
+    host.onClose = (why) => finish('incomplete', `the native host went away: ${why}`);
+    await setRunState({
+      phase: 'running',
+      run_id: run.run_id,
+      browser: env.browser,
+      done: 0,
+      total: measuredCount(plan),
+      step: null,
+      samples: [],
+      started_at: run.started_at,
+    });
+    const tab = await api.tabs.create({ url: `${hello.sink.page_url}#${run.run_id}`, active: source === 'popup' });
+    active.tabId = tab.id;
+    return run.run_id;
+  } catch (e) {
+    active = null;
+    await setRunState({ phase: 'error', error: String(e?.message ?? e), browser: env.browser });
+    throw e;
+  }
+}
+
+/** The relay in the benchmark tab connected. Only the tab we opened is listened to. */
+export function attachBenchPort(port) {
+  if (!active || active.pendingStart || port.sender?.tab?.id !== active.tabId) {
+    port.disconnect();
+    return;
+  }
+  const run = active;
+  port.onMessage.addListener((msg) => onPageMessage(run, port, msg));
+  port.onDisconnect.addListener(() => {
+    if (!run.finished) finish('incomplete', 'the benchmark tab closed before the run finished');
+  });
+}
+
+async function onPageMessage(run, port, msg) {
+  if (run !== active) return;
+  switch (msg.type) {
+    case 'ready':
+      port.postMessage({ type: 'plan', plan: run.run.plan, upload_url: run.uploadUrl, run_id: run.run.run_id });
+      break;
+    case 'progress':
+      await patchRunState({ step: msg.step });
+      break;
+    case 'sample': {
+      const sample = { ...msg.sample, run_id: run.run.run_id, browser: run.run.browser, browser_version: run.run.browser_version, os: run.run.os, extension_version: run.run.extension_version };
+      run.samples.push(sample);
+      // Relayed one by one as they complete, so a crash loses none already relayed.
+      run.relayed = run.relayed.then(() => run.host.request({ type: 'samples', run_id: run.run.run_id, samples: [sample] }));
+      try {
+        await run.relayed;
+        await patchRunState({ done: run.samples.length, samples: run.samples });
+      } catch (e) {
+        finish('failed', `could not store a sample: ${e.message}`);
+      }
+      break;
+    }
+    case 'done':
+      await run.relayed.catch(() => {});
+      finish('complete', null);
+      break;
+    case 'failed':
+      finish('failed', msg.error);
+      break;
+    default:
+      break;
+  }
+}
+
+async function finish(status, reason) {
+  const run = active;
+  if (!run || run.finished) return;
+  run.finished = true;
+  active = null;
+  try {
+    await run.host.request({ type: 'run-finished', run_id: run.run.run_id, status, reason });
+  } catch (e) {
+    reason = `${reason ?? ''} (and the end could not be recorded: ${e.message})`.trim();
+  }
+  const summary = summarise(run.samples);
+  await setRunState({
+    phase: status === 'complete' ? 'done' : 'error',
+    error: status === 'complete' ? null : reason,
+    run_id: run.run.run_id,
+    browser: run.run.browser,
+    browser_version: run.run.browser_version,
+    os: run.run.os,
+    observed: observedVerdict(run.samples),
+    samples: run.samples,
+    summary,
+    done: run.samples.length,
+    total: measuredCount(run.run.plan),
+    finished_at: new Date().toISOString(),
+  });
+  if (run.closeTab && run.tabId !== null) api.tabs.remove(run.tabId).catch(() => {});
+  try {
+    run.host.onClose = null;
+    run.host.disconnect();
+  } catch {
+    // already gone
+  }
+}
+
+export { getRunState };

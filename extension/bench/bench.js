@@ -1,0 +1,92 @@
+// The benchmark itself. It runs in an ordinary http page served by the sink, so the
+// uploads take the same path as a web app's. The plan arrives from the extension via
+// the relay content script; samples go back the same way.
+import { buildSteps } from '../lib/plan.js';
+import { randomBytes, makeBody, sha256Hex } from '../lib/bodies.js';
+import { pairSample } from '../lib/pairing.js';
+
+const FROM_PAGE = 'unobserved-page';
+const FROM_EXTENSION = 'unobserved-extension';
+const statusEl = document.getElementById('status');
+const logEl = document.getElementById('log');
+let started = false;
+
+function post(message) {
+  window.postMessage({ ...message, source: FROM_PAGE }, window.location.origin);
+}
+
+function show(text) {
+  statusEl.textContent = text;
+}
+
+function log(line) {
+  logEl.textContent += `${line}\n`;
+}
+
+/** What the page can see of anything watching it. */
+function observation() {
+  return { webdriver: navigator.webdriver === true };
+}
+
+async function uploadOnce(kind, bytes, url) {
+  const { body, init } = makeBody(kind, bytes);
+  const t0 = performance.now();
+  try {
+    const res = await fetch(url, { method: 'PUT', body, cache: 'no-store', ...init });
+    const pageMs = performance.now() - t0;
+    const reply = await res.json().catch(() => null);
+    return { pageMs, reply, httpStatus: res.status, error: null };
+  } catch (e) {
+    return { pageMs: performance.now() - t0, reply: null, httpStatus: null, error: `${e.name}: ${e.message}` };
+  }
+}
+
+async function run({ plan, upload_url: uploadUrl }) {
+  const steps = buildSteps(plan);
+  let bytes = null;
+  let sha = null;
+  let bytesKey = null;
+  for (const step of steps) {
+    // Every arm of a rep carries the same bytes; each rep gets fresh ones.
+    const key = `${step.phase}:${step.rep}`;
+    if (key !== bytesKey) {
+      bytes = randomBytes(plan.size_bytes);
+      sha = await sha256Hex(bytes); // outside the timed span
+      bytesKey = key;
+    }
+    post({ type: 'progress', step });
+    show(`${step.phase === 'warmup' ? 'Warm-up' : 'Rep'} ${step.rep + 1}: ${step.body}`);
+    const url = `${uploadUrl}?body=${step.body}&rep=${step.rep}&phase=${step.phase}`;
+    const result = await uploadOnce(step.body, bytes, url);
+    if (step.phase !== 'measure') continue;
+    const sample = pairSample({
+      body: step.body,
+      rep: step.rep,
+      bytesSent: bytes.length,
+      shaSent: sha,
+      observed: observation(),
+      ...result,
+    });
+    log(`${step.body} rep ${step.rep + 1}: ${sample.status}${sample.mbps ? ` ${sample.mbps.toFixed(0)} Mbps` : ''}${sample.error ? ` (${sample.error})` : ''}`);
+    post({ type: 'sample', sample });
+  }
+  show('Done. This tab will close.');
+  post({ type: 'done' });
+}
+
+window.addEventListener('message', (event) => {
+  if (event.source !== window || event.data?.source !== FROM_EXTENSION) return;
+  if (event.data.type === 'plan' && !started) {
+    started = true;
+    run(event.data).catch((e) => {
+      show(`Failed: ${e.message}`);
+      post({ type: 'failed', error: `${e.name}: ${e.message}` });
+    });
+  } else if (event.data.type === 'disconnected' && !started) {
+    show('The extension is not connected. Start a run from the Unobserved button.');
+  }
+});
+
+// Ask for the plan until the extension answers (the relay may attach a moment later).
+const ask = setInterval(() => (started ? clearInterval(ask) : post({ type: 'ready' })), 500);
+post({ type: 'ready' });

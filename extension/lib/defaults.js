@@ -1,0 +1,41 @@
+// Names and defaults shared by every context. Body kind names are part of the data
+// format: the host, the store and the reports use exactly these.
+export const HOST_NAME = 'org.unobserved.host';
+export const BODY_KINDS = ['Uint8Array', 'ArrayBuffer', 'Blob', 'ReadableStream'];
+export const MIB = 1024 * 1024;
+
+export const DEFAULT_OPTIONS = Object.freeze({
+  sizeMiB: 32,
+  reps: 6,
+  warmup: 1,
+  bodies: BODY_KINDS,
+  // Empty means: the sink of the local host, as reported by `hello`.
+  sinkUrl: '',
+});
+
+// window.postMessage markers, so the relay ignores every other message on the page.
+export const FROM_PAGE = 'unobserved-page';
+export const FROM_EXTENSION = 'unobserved-extension';
+export const BENCH_PORT = 'unobserved-bench';
+
+export function planFromOptions(options) {
+  const o = { ...DEFAULT_OPTIONS, ...options };
+  return {
+    size_bytes: Math.round(Number(o.sizeMiB) * MIB),
+    reps: Number(o.reps),
+    warmup: Number(o.warmup),
+    bodies: o.bodies.filter((b) => BODY_KINDS.includes(b)),
+  };
+}
+
+export function validateOptions(o) {
+  const errors = [];
+  if (!(Number(o.sizeMiB) > 0 && Number(o.sizeMiB) <= 4096)) errors.push('Body size must be between 1 byte and 4096 MiB.');
+  if (!(Number.isInteger(Number(o.reps)) && Number(o.reps) >= 1 && Number(o.reps) <= 1000)) errors.push('Repetitions must be a whole number from 1 to 1000.');
+  if (!(Number.isInteger(Number(o.warmup)) && Number(o.warmup) >= 0 && Number(o.warmup) <= 100)) errors.push('Warm-up must be a whole number from 0 to 100.');
+  if (!Array.isArray(o.bodies) || o.bodies.length === 0) errors.push('Pick at least one body kind.');
+  if (o.sinkUrl && !/^https?:\/\/[^/]+\/upload\/[A-Za-z0-9]+$/.test(o.sinkUrl)) {
+    errors.push('Sink URL must look like http://HOST:PORT/upload/TOKEN (as printed by `unobserved sink`), or be empty.');
+  }
+  return errors;
+}

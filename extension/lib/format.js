@@ -1,0 +1,46 @@
+// Words and shapes for the popup. Pure, so the tests pin down what the user reads.
+
+export function formatMbps(v) {
+  if (v === null || v === undefined || !Number.isFinite(v)) return '–';
+  return v >= 100 ? Math.round(v).toLocaleString('en-US') : v.toFixed(1);
+}
+
+export function progressText(state) {
+  if (!state) return '';
+  const { done = 0, total = 0, step } = state;
+  const remaining = Math.max(total - done, 0);
+  if (!step) return `Starting… ${remaining} uploads to go`;
+  const what = step.phase === 'warmup' ? `warm-up ${step.rep + 1}` : `rep ${step.rep + 1}`;
+  return `${step.body}, ${what} · ${done}/${total} measured · ${remaining} remaining`;
+}
+
+/** Bars for the chart: median bar, min–max whisker, scaled to the largest max. */
+export function chartModel(summary, width = 200) {
+  const max = Math.max(1, ...summary.map((a) => a.max_mbps ?? 0));
+  const scale = (v) => (v === null || v === undefined ? null : (v / max) * width);
+  return summary.map((a) => ({
+    body: a.body,
+    bar: scale(a.median_mbps) ?? 0,
+    whiskerFrom: scale(a.min_mbps),
+    whiskerTo: scale(a.max_mbps),
+    label: a.median_mbps === null ? a.verdict.split(':')[0] : `${formatMbps(a.median_mbps)} Mbps`,
+    intact: a.verdict === 'intact',
+  }));
+}
+
+/** What went wrong reaching the native host, in words, with the fix. */
+export function explainHostError(message, browser) {
+  const name = browser || 'your browser';
+  const notFound = /not found|No such native application/i.test(message ?? '');
+  const forbidden = /forbidden/i.test(message ?? '');
+  const exited = /exited|disconnect/i.test(message ?? '');
+  let what;
+  if (notFound) what = `Unobserved's helper program is not registered with ${name}.`;
+  else if (forbidden) what = `The helper program is registered, but not for this copy of the extension.`;
+  else if (exited) what = `The helper program started but stopped unexpectedly.`;
+  else what = `Unobserved could not talk to its helper program.`;
+  const fix = forbidden
+    ? `Run \`unobserved install --extension-id ${'<this extension id>'}\` in a terminal, then restart ${name}.`
+    : `Run \`unobserved install\` in a terminal, then restart ${name}. \`unobserved doctor\` checks the setup.`;
+  return { what, fix, detail: message ?? '' };
+}

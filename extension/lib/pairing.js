@@ -1,0 +1,50 @@
+// Pairs what the page meant to send with what the sink says it received, and decides
+// the sample's status. A sample is intact only when both length and hash match.
+
+/**
+ * @param {object} a
+ * @param {string} a.body       body kind
+ * @param {number} a.rep
+ * @param {number} a.bytesSent
+ * @param {string} a.shaSent    hex SHA-256 of the intended bytes
+ * @param {number} a.pageMs     fetch call to response
+ * @param {object|null} a.reply the sink's JSON reply, when there was one
+ * @param {number|null} a.httpStatus
+ * @param {string|null} a.error fetch rejection text
+ * @param {object} a.observed   evidence about being watched
+ */
+export function pairSample({ body, rep, bytesSent, shaSent, pageMs, reply, httpStatus, error, observed }) {
+  const sample = {
+    body,
+    rep,
+    bytes_sent: bytesSent,
+    bytes_received: reply?.bytes ?? null,
+    sha256_sent: shaSent,
+    sha256_received: reply?.sha256 ?? null,
+    intact: false,
+    status: 'error',
+    error: null,
+    page_ms: pageMs ?? null,
+    sink_ms: reply?.sink_ms ?? null,
+    mbps: null,
+    head: reply?.head ?? null,
+    content_type: reply?.content_type ?? null,
+    observed: observed ?? { webdriver: null },
+  };
+  if (error) {
+    // fetch() rejected: the browser refused this kind of body (e.g. a stream over HTTP/1.1).
+    return { ...sample, status: 'unsupported', error };
+  }
+  if (httpStatus !== 200 || !reply) {
+    return { ...sample, status: 'error', error: `sink answered HTTP ${httpStatus}${reply?.error ? `: ${reply.error}` : ''}` };
+  }
+  const intact = reply.bytes === bytesSent && reply.sha256 === shaSent;
+  if (!intact) {
+    return { ...sample, status: 'corrupted', error: `sent ${bytesSent} bytes, the sink received ${reply.bytes} with a different SHA-256` };
+  }
+  return { ...sample, intact: true, status: 'ok', mbps: mbps(bytesSent, pageMs) };
+}
+
+export function mbps(bytes, ms) {
+  return ms > 0 ? (bytes * 8) / (ms / 1000) / 1e6 : null;
+}

@@ -1,0 +1,47 @@
+import { api } from '../lib/api.js';
+import { BODY_KINDS, DEFAULT_OPTIONS, validateOptions } from '../lib/defaults.js';
+
+const $ = (id) => document.getElementById(id);
+
+function fill(o) {
+  for (const k of ['sizeMiB', 'reps', 'warmup', 'sinkUrl']) $(k).value = o[k];
+  const box = $('bodies');
+  box.querySelectorAll('label').forEach((l) => l.remove());
+  for (const kind of BODY_KINDS) {
+    const label = document.createElement('label');
+    const input = document.createElement('input');
+    input.type = 'checkbox';
+    input.value = kind;
+    input.checked = o.bodies.includes(kind);
+    label.append(input, ` ${kind}`);
+    box.append(label);
+  }
+}
+
+function read() {
+  return {
+    sizeMiB: Number($('sizeMiB').value),
+    reps: Number($('reps').value),
+    warmup: Number($('warmup').value),
+    bodies: [...$('bodies').querySelectorAll('input:checked')].map((i) => i.value),
+    sinkUrl: $('sinkUrl').value.trim(),
+  };
+}
+
+async function main() {
+  const { options } = await api.storage.local.get('options');
+  fill({ ...DEFAULT_OPTIONS, ...options });
+  $('form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const o = read();
+    const errors = validateOptions(o);
+    $('errors').textContent = errors.join(' ');
+    $('saved').textContent = '';
+    if (errors.length) return;
+    await api.storage.local.set({ options: o });
+    $('saved').textContent = 'Saved. The next run uses these settings.';
+  });
+  $('reset').addEventListener('click', () => fill(DEFAULT_OPTIONS));
+}
+
+main();

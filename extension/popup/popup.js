@@ -1,0 +1,117 @@
+// The popup only reads state and asks the background to start; the run itself lives in
+// the background and the benchmark tab, so closing the popup never stops it.
+import { api } from '../lib/api.js';
+import { chartModel, explainHostError, formatMbps, progressText } from '../lib/format.js';
+import { describeBrowser } from '../lib/environment.js';
+
+const $ = (id) => document.getElementById(id);
+const SVG = 'http://www.w3.org/2000/svg';
+
+function svgEl(name, attrs, text) {
+  const el = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  if (text !== undefined) el.textContent = text;
+  return el;
+}
+
+function drawChart(summary) {
+  const chart = $('chart');
+  chart.replaceChildren();
+  const labelW = 100;
+  const barW = 200;
+  const rowH = 22;
+  chart.setAttribute('viewBox', `0 0 ${labelW + barW + 90} ${summary.length * rowH + 4}`);
+  chartModel(summary, barW).forEach((row, i) => {
+    const y = i * rowH + 4;
+    chart.append(svgEl('text', { x: 0, y: y + 12, 'font-size': 11 }, row.body));
+    chart.append(svgEl('rect', { x: labelW, y, width: Math.max(row.bar, 1), height: 14, fill: row.intact ? '#3a7ca5' : '#c0392b', class: 'bar', 'data-body': row.body }));
+    if (row.whiskerFrom !== null && row.whiskerTo !== null) {
+      const wy = y + 7;
+      chart.append(svgEl('line', { x1: labelW + row.whiskerFrom, x2: labelW + row.whiskerTo, y1: wy, y2: wy, stroke: '#1b2733', 'stroke-width': 1 }));
+      for (const x of [row.whiskerFrom, row.whiskerTo]) {
+        chart.append(svgEl('line', { x1: labelW + x, x2: labelW + x, y1: wy - 4, y2: wy + 4, stroke: '#1b2733', 'stroke-width': 1 }));
+      }
+    }
+    chart.append(svgEl('text', { x: labelW + Math.max(row.bar, row.whiskerTo ?? 0) + 6, y: y + 12, 'font-size': 11 }, row.label));
+  });
+}
+
+function drawTable(summary) {
+  const body = $('table').querySelector('tbody');
+  body.replaceChildren(
+    ...summary.map((a) => {
+      const tr = document.createElement('tr');
+      const cells = [
+        [a.body, ''],
+        [String(a.n), 'num'],
+        [formatMbps(a.median_mbps), 'num'],
+        [`${formatMbps(a.min_mbps)}–${formatMbps(a.max_mbps)}`, 'num'],
+        [a.verdict, a.verdict === 'intact' ? 'ok' : 'bad'],
+      ];
+      for (const [text, cls] of cells) {
+        const td = document.createElement('td');
+        td.textContent = text;
+        if (cls) td.className = cls;
+        tr.append(td);
+      }
+      return tr;
+    }),
+  );
+}
+
+function showProblem(message, browser) {
+  const p = explainHostError(message, browser);
+  $('problem').hidden = false;
+  $('problem-what').textContent = p.what;
+  $('problem-fix').textContent = p.fix;
+  $('problem-detail').textContent = p.detail;
+}
+
+function render(state, browser) {
+  const running = state.phase === 'running';
+  $('run').disabled = running;
+  $('run').textContent = running ? 'Running…' : 'Run';
+  $('progress').hidden = !running;
+  if (running) {
+    $('bar').max = state.total || 1;
+    $('bar').value = state.done || 0;
+    $('progress-text').textContent = progressText(state);
+  }
+  $('problem').hidden = true;
+  if (state.phase === 'error') showProblem(state.error, state.browser || browser);
+  const summary = state.summary;
+  $('result').hidden = !(summary && summary.length);
+  if (summary && summary.length) {
+    const head = $('result-head');
+    head.replaceChildren(`${state.browser ?? ''} ${state.browser_version ?? ''} on ${state.os ?? ''} · observed: `);
+    const badge = document.createElement('span');
+    badge.className = `badge ${state.observed}`;
+    badge.textContent = state.observed;
+    head.append(badge);
+    drawChart(summary);
+    drawTable(summary);
+  }
+}
+
+async function main() {
+  const env = await describeBrowser(api);
+  const read = async () => (await api.storage.local.get('runState')).runState ?? { phase: 'idle' };
+  render(await read(), env.browser);
+  api.storage.onChanged.addListener(async (changes) => {
+    if (changes.runState) render(changes.runState.newValue ?? { phase: 'idle' }, env.browser);
+  });
+  $('run').addEventListener('click', async () => {
+    $('run').disabled = true;
+    const reply = await api.runtime.sendMessage({ type: 'start-run' });
+    if (!reply?.ok) {
+      showProblem(reply?.error ?? 'no answer from the background', env.browser);
+      $('run').disabled = false;
+    }
+  });
+  $('options').addEventListener('click', (e) => {
+    e.preventDefault();
+    api.runtime.openOptionsPage();
+  });
+}
+
+main();

@@ -1,0 +1,199 @@
+//! Arguments for every subcommand, with the help text users read.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+const AFTER_HELP: &str = "\
+A browser starts this same binary as its native messaging host; you never need to.
+
+Exit codes: 0 ok · 1 failed · 2 bad usage · 3 browser missing · 4 the extension did not
+connect · 5 --fail-on-corruption found a sample that was not intact.
+
+State (results.jsonl, unobserved.log) lives in the per-user state dir; set
+UNOBSERVED_STATE_DIR to use another.";
+
+#[derive(Parser)]
+#[command(name = "unobserved", version, about = "Measure fetch() upload speed in a real browser with no debugger attached, and verify every byte that arrives.", after_help = AFTER_HELP)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+    /// More detail in the log.
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
+    /// Do not write unobserved.log in the state dir.
+    #[arg(long, global = true, hide = true)]
+    pub no_log_file: bool,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Run the upload suite in a throwaway browser profile and print the results.
+    Run(RunArgs),
+    /// Show stored results as a table, JSON, CSV or Markdown.
+    Report(ReportArgs),
+    /// Register the native host with your browsers so the extension can reach it.
+    Install(InstallArgs),
+    /// Remove exactly what `install` wrote.
+    Uninstall(UninstallArgs),
+    /// Check every browser's registration and the state dir, with a fix for each problem.
+    Doctor(DoctorArgs),
+    /// Build the store packages: a .zip for Chrome/Edge and an .xpi for Firefox.
+    Pack(PackArgs),
+}
+
+#[derive(Args)]
+pub struct RunArgs {
+    /// Which browser to launch: chromium or firefox.
+    #[arg(long, default_value = "chromium")]
+    pub browser: String,
+    /// Use this browser binary instead of searching for one.
+    #[arg(long, value_name = "PATH")]
+    pub browser_path: Option<PathBuf>,
+    /// Bytes per upload, e.g. 32MiB, 512KiB, 1GiB.
+    #[arg(long, default_value = "32MiB", value_parser = parse_size)]
+    pub size: u64,
+    /// Measured repetitions of every body kind (interleaved rep by rep).
+    #[arg(long, default_value_t = 6)]
+    pub reps: u32,
+    /// Uploads per body kind before measuring; not counted.
+    #[arg(long, default_value_t = 1)]
+    pub warmup: u32,
+    /// Body kinds, comma-separated: Uint8Array, ArrayBuffer, Blob, ReadableStream.
+    #[arg(long, value_delimiter = ',', default_value = "Uint8Array,ArrayBuffer,Blob,ReadableStream")]
+    pub bodies: Vec<String>,
+    /// Also write the run (run, samples, summary) as JSON to this file.
+    #[arg(long, value_name = "PATH")]
+    pub json: Option<PathBuf>,
+    /// Show the browser window instead of running headless.
+    #[arg(long)]
+    pub headed: bool,
+    /// Exit with code 5 when any sample was not intact (for CI perf gates).
+    #[arg(long)]
+    pub fail_on_corruption: bool,
+    /// Seconds to wait for the extension to start the run.
+    #[arg(long, default_value_t = 60)]
+    pub connect_timeout: u64,
+    /// Seconds the whole run may take (default: scaled to the plan).
+    #[arg(long)]
+    pub timeout: Option<u64>,
+    /// Load the extension from this folder instead of the copy built into the binary.
+    #[arg(long, value_name = "DIR")]
+    pub extension_dir: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Format {
+    Table,
+    Json,
+    Csv,
+    Markdown,
+}
+
+#[derive(Args)]
+pub struct ReportArgs {
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: Format,
+    /// A run id, or `last`.
+    #[arg(long)]
+    pub run: Option<String>,
+    /// Only runs in this browser (case-insensitive substring, e.g. firefox).
+    #[arg(long)]
+    pub browser: Option<String>,
+    /// Only runs started at or after this date or time (e.g. 2026-11-30).
+    #[arg(long)]
+    pub since: Option<String>,
+    /// Write to this file instead of stdout.
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Args)]
+pub struct InstallArgs {
+    /// Only these browsers (repeatable); default: every supported browser.
+    #[arg(long = "browser", value_name = "NAME")]
+    pub browsers: Vec<String>,
+    /// Install for all users (system locations / HKLM); usually needs root or admin.
+    #[arg(long)]
+    pub system: bool,
+    /// Print what would be written, write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Overwrite a same-named manifest that this tool did not write.
+    #[arg(long)]
+    pub force: bool,
+    /// Also allow this extension id (e.g. one a web store assigned). Repeatable.
+    #[arg(long = "extension-id", value_name = "ID")]
+    pub extension_ids: Vec<String>,
+    /// Point the manifests at the binary where it is, instead of copying it to a stable path.
+    #[arg(long)]
+    pub in_place: bool,
+}
+
+#[derive(Args)]
+pub struct UninstallArgs {
+    #[arg(long)]
+    pub system: bool,
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+#[derive(Args)]
+pub struct DoctorArgs {
+    #[arg(long)]
+    pub system: bool,
+}
+
+#[derive(Args)]
+pub struct PackArgs {
+    /// Folder for the packages.
+    #[arg(long, default_value = "dist")]
+    pub out: PathBuf,
+}
+
+/// "32MiB" -> 33554432. Accepts B, KB/MB/GB (powers of 1000) and KiB/MiB/GiB (1024).
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit() && c != '.').unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let n: f64 = num.parse().map_err(|_| format!("{text:?} is not a size like 32MiB"))?;
+    let mult: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kb" => 1_000,
+        "m" | "mb" => 1_000_000,
+        "g" | "gb" => 1_000_000_000,
+        "kib" => 1 << 10,
+        "mib" => 1 << 20,
+        "gib" => 1 << 30,
+        u => return Err(format!("unknown size unit {u:?} in {text:?}; use B, KiB, MiB, GiB, KB, MB or GB")),
+    };
+    let bytes = (n * mult as f64).round();
+    if bytes < 1.0 {
+        return Err(format!("size {text:?} must be at least 1 byte"));
+    }
+    Ok(bytes as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("32MiB"), Ok(32 << 20));
+        assert_eq!(parse_size("1.5KiB"), Ok(1536));
+        assert_eq!(parse_size("2GB"), Ok(2_000_000_000));
+        assert_eq!(parse_size("4096"), Ok(4096));
+        assert!(parse_size("lots").is_err());
+        assert!(parse_size("3 furlongs").is_err());
+        assert!(parse_size("0").is_err());
+    }
+
+    #[test]
+    fn help_is_well_formed() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}

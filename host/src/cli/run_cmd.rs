@@ -1,0 +1,49 @@
+//! `unobserved run`.
+
+use super::args::RunArgs;
+use super::exit;
+use crate::model::{Plan, BODY_KINDS};
+use crate::report::table;
+use crate::run::{self, RunOptions};
+use anyhow::{bail, Context, Result};
+use std::io::IsTerminal;
+use std::time::Duration;
+
+pub fn execute(a: RunArgs) -> Result<i32> {
+    for b in &a.bodies {
+        if !BODY_KINDS.contains(&b.as_str()) {
+            bail!("unknown body kind {b:?}; choose from {}", BODY_KINDS.join(", "));
+        }
+    }
+    if a.reps == 0 {
+        bail!("--reps must be at least 1");
+    }
+    let plan = Plan { size_bytes: a.size, reps: a.reps, warmup: a.warmup, bodies: a.bodies.clone() };
+    let outcome = run::run(RunOptions {
+        browser: a.browser.clone(),
+        browser_path: a.browser_path.clone(),
+        plan,
+        headed: a.headed,
+        connect_timeout: Duration::from_secs(a.connect_timeout),
+        timeout: a.timeout.map(Duration::from_secs),
+        extension_dir: a.extension_dir.clone(),
+        quiet: a.quiet,
+    })?;
+    print!("{}", table::render(&outcome.report, std::io::stdout().is_terminal()));
+    if let Some(path) = &a.json {
+        let mut doc = serde_json::to_value(&outcome.report)?;
+        doc["launch"] = serde_json::json!({
+            "browser_path": outcome.browser_path,
+            "command": outcome.launch_command,
+        });
+        std::fs::write(path, serde_json::to_string_pretty(&doc)? + "\n")
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        eprintln!("wrote {}", path.display());
+    }
+    let not_intact = outcome.report.samples.iter().filter(|s| !s.intact).count();
+    if a.fail_on_corruption && not_intact > 0 {
+        eprintln!("--fail-on-corruption: {not_intact} sample(s) were not intact");
+        return Ok(exit::CORRUPTION);
+    }
+    Ok(exit::OK)
+}

@@ -1,0 +1,46 @@
+//! CSV export: one row per sample, with the run's context on every row.
+
+use super::RunReport;
+
+const COLUMNS: [&str; 17] = [
+    "run_id", "browser", "browser_version", "os", "body", "rep", "status", "intact", "bytes_sent",
+    "bytes_received", "sha256_sent", "sha256_received", "page_ms", "sink_ms", "mbps", "observed", "error",
+];
+
+pub fn render(reports: &[RunReport]) -> String {
+    let mut out = COLUMNS.join(",") + "\n";
+    for r in reports {
+        for s in &r.samples {
+            let opt = |v: Option<f64>| v.map(|x| x.to_string()).unwrap_or_default();
+            let row = [
+                s.run_id.clone(), r.run.browser.clone(), r.run.browser_version.clone(), r.run.os.clone(),
+                s.body.clone(), s.rep.to_string(), s.status.as_str().into(), s.intact.to_string(),
+                s.bytes_sent.to_string(), s.bytes_received.map(|b| b.to_string()).unwrap_or_default(),
+                s.sha256_sent.clone(), s.sha256_received.clone().unwrap_or_default(), opt(s.page_ms),
+                opt(s.sink_ms), opt(s.mbps), s.observed.verdict().into(), s.error.clone().unwrap_or_default(),
+            ];
+            out += &row.iter().map(|f| field(f)).collect::<Vec<_>>().join(",");
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// RFC 4180 quoting: only when needed, doubling inner quotes.
+fn field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn quoting() {
+        assert_eq!(super::field("plain"), "plain");
+        assert_eq!(super::field("a,b"), "\"a,b\"");
+        assert_eq!(super::field("say \"hi\""), "\"say \"\"hi\"\"\"");
+    }
+}

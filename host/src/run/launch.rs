@@ -1,0 +1,152 @@
+//! What a throwaway profile needs, per engine: where the host manifest goes, how the
+//! extension is loaded, and the command line. Shared shape, small differences.
+
+use super::browsers::Launchable;
+use anyhow::{Context, Result};
+use std::path::{Path, PathBuf};
+use unobserved_installer::ids::{GECKO_ID, HOST_NAME};
+use unobserved_installer::manifest::{self, Family};
+
+/// Flags that would attach a debugger or automation driver. None may ever appear.
+pub const FORBIDDEN_FLAGS: &[&str] = &[
+    "remote-debugging",
+    "marionette",
+    "remote-allow",
+    "enable-automation",
+    "webdriver",
+    "devtools",
+];
+
+pub struct Workspace {
+    pub profile: PathBuf,
+    pub home: PathBuf,
+    pub extension: PathBuf,
+}
+
+pub struct Launch {
+    pub program: PathBuf,
+    pub args: Vec<String>,
+    pub env: Vec<(String, String)>,
+}
+
+/// Writes the host manifest and the extension into the profile, and builds the command.
+pub fn prepare(browser: &Launchable, program: &Path, ws: &Workspace, host: &Path, headed: bool, as_root: bool) -> Result<Launch> {
+    let manifest_dir = match browser.family {
+        // With a custom --user-data-dir, Chromium reads host manifests only from there.
+        Family::Chromium => ws.profile.join("NativeMessagingHosts"),
+        Family::Firefox => ws.home.join(".mozilla").join("native-messaging-hosts"),
+    };
+    std::fs::create_dir_all(&manifest_dir)?;
+    let manifest_path = manifest_dir.join(format!("{HOST_NAME}.json"));
+    std::fs::write(&manifest_path, manifest::render(browser.family, host, &[]))
+        .with_context(|| format!("cannot write {}", manifest_path.display()))?;
+
+    let mut env = vec![("HOME".to_owned(), ws.home.to_string_lossy().into_owned())];
+    let args = match browser.family {
+        Family::Chromium => chromium_args(ws, headed, as_root),
+        Family::Firefox => {
+            install_xpi(ws)?;
+            env.push(("MOZ_CRASHREPORTER_DISABLE".into(), "1".into()));
+            firefox_args(ws, headed)
+        }
+    };
+    Ok(Launch { program: program.to_owned(), args, env })
+}
+
+fn chromium_args(ws: &Workspace, headed: bool, as_root: bool) -> Vec<String> {
+    let mut a = vec![
+        format!("--user-data-dir={}", ws.profile.display()),
+        format!("--load-extension={}", ws.extension.display()),
+        "--no-first-run".into(),
+        "--no-default-browser-check".into(),
+        "--disable-background-networking".into(),
+        "--disable-component-update".into(),
+        "--disable-sync".into(),
+        "--disable-default-apps".into(),
+        "--disable-breakpad".into(),
+        "--disable-gpu".into(),
+        "--enable-logging=stderr".into(),
+    ];
+    if !headed {
+        a.push("--headless".into());
+    }
+    if as_root {
+        // Chromium refuses to start as root with its sandbox on.
+        a.push("--no-sandbox".into());
+    }
+    a.push("about:blank".into());
+    a
+}
+
+fn firefox_args(ws: &Workspace, headed: bool) -> Vec<String> {
+    let mut a = vec!["-profile".into(), ws.profile.to_string_lossy().into_owned(), "-no-remote".into()];
+    if !headed {
+        a.push("-headless".into());
+    }
+    a.push("about:blank".into());
+    a
+}
+
+/// Firefox installs an unsigned add-on without asking when it sits in the profile's
+/// extensions folder and the profile's prefs allow it.
+fn install_xpi(ws: &Workspace) -> Result<()> {
+    let dir = ws.profile.join("extensions");
+    std::fs::create_dir_all(&dir)?;
+    crate::extension_files::write_zip(&dir.join(format!("{GECKO_ID}.xpi")))?;
+    std::fs::write(ws.profile.join("user.js"), include_str!("firefox-prefs.js"))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::run::browsers::by_key;
+
+    fn workspace(dir: &Path) -> Workspace {
+        let ws = Workspace { profile: dir.join("p"), home: dir.join("h"), extension: dir.join("e") };
+        std::fs::create_dir_all(&ws.profile).unwrap();
+        ws
+    }
+
+    #[test]
+    fn no_launch_ever_carries_a_debugger_or_automation_flag() {
+        let dir = tempfile::tempdir().unwrap();
+        let ws = workspace(dir.path());
+        for key in ["chromium", "firefox"] {
+            for headed in [false, true] {
+                for root in [false, true] {
+                    let l = prepare(by_key(key).unwrap(), Path::new("/b"), &ws, Path::new("/h"), headed, root).unwrap();
+                    for arg in &l.args {
+                        let lower = arg.to_lowercase();
+                        assert!(!FORBIDDEN_FLAGS.iter().any(|f| lower.contains(f)), "{key}: {arg}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn chromium_gets_the_manifest_in_its_profile_and_no_sandbox_only_as_root() {
+        let dir = tempfile::tempdir().unwrap();
+        let ws = workspace(dir.path());
+        let l = prepare(by_key("chromium").unwrap(), Path::new("/b"), &ws, Path::new("/host"), false, false).unwrap();
+        assert!(l.args.contains(&"--headless".to_string()));
+        assert!(!l.args.contains(&"--no-sandbox".to_string()));
+        let text = std::fs::read_to_string(ws.profile.join("NativeMessagingHosts/org.unobserved.host.json")).unwrap();
+        assert!(text.contains("\"/host\""));
+        let l = prepare(by_key("chromium").unwrap(), Path::new("/b"), &ws, Path::new("/host"), true, true).unwrap();
+        assert!(l.args.contains(&"--no-sandbox".to_string()) && !l.args.contains(&"--headless".to_string()));
+    }
+
+    #[test]
+    fn firefox_gets_the_xpi_prefs_and_manifest_in_home() {
+        let dir = tempfile::tempdir().unwrap();
+        let ws = workspace(dir.path());
+        let l = prepare(by_key("firefox").unwrap(), Path::new("/b"), &ws, Path::new("/host"), false, true).unwrap();
+        assert!(ws.profile.join("extensions/unobserved@unobserved.org.xpi").is_file());
+        assert!(std::fs::read_to_string(ws.profile.join("user.js")).unwrap().contains("xpinstall.signatures.required\", false"));
+        assert!(ws.home.join(".mozilla/native-messaging-hosts/org.unobserved.host.json").is_file());
+        assert!(l.env.iter().any(|(k, _)| k == "HOME"));
+        assert!(l.args.contains(&"-headless".to_string()));
+    }
+}

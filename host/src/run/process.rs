@@ -1,0 +1,42 @@
+//! The browser runs in its own process group, so that it and every child it spawns
+//! (renderers, the zygote, our own host) can be ended together.
+
+use std::time::{Duration, Instant};
+
+/// Whether any process of the group is still alive.
+pub fn group_alive(pgid: i32) -> bool {
+    // kill(-pgid, 0) checks for existence without sending anything.
+    unsafe { libc::kill(-pgid, 0) == 0 }
+}
+
+/// SIGTERM, a grace period, then SIGKILL. Returns whether the group is gone.
+pub fn end_group(pgid: i32, grace: Duration) -> bool {
+    if pgid <= 1 {
+        return true;
+    }
+    unsafe { libc::killpg(pgid, libc::SIGTERM) };
+    if wait_gone(pgid, grace) {
+        return true;
+    }
+    unsafe { libc::killpg(pgid, libc::SIGKILL) };
+    wait_gone(pgid, Duration::from_secs(5))
+}
+
+fn wait_gone(pgid: i32, within: Duration) -> bool {
+    let deadline = Instant::now() + within;
+    loop {
+        // Reap any of our own children that have exited, so they do not linger as zombies.
+        unsafe { while libc::waitpid(-pgid, std::ptr::null_mut(), libc::WNOHANG) > 0 {} }
+        if !group_alive(pgid) {
+            return true;
+        }
+        if Instant::now() >= deadline {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+pub fn running_as_root() -> bool {
+    unsafe { libc::geteuid() == 0 }
+}

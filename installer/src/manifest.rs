@@ -1,0 +1,80 @@
+//! Fills in the host manifest templates from `manifests/`.
+
+use crate::ids::{is_chromium_id, is_gecko_id, CHROMIUM_ID, GECKO_ID};
+use serde::Serialize;
+use serde_json::Value;
+use std::path::Path;
+
+const CHROMIUM_TEMPLATE: &str = include_str!("../../manifests/chromium.json");
+const FIREFOX_TEMPLATE: &str = include_str!("../../manifests/firefox.json");
+
+/// The two manifest dialects: Chromium lists origins, Firefox lists add-on ids.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Family {
+    Chromium,
+    Firefox,
+}
+
+/// The manifest text for `family`, allowing the built-in id plus `extra_ids` of that family.
+pub fn render(family: Family, host_path: &Path, extra_ids: &[String]) -> String {
+    let (template, key, mut ids) = match family {
+        Family::Chromium => (CHROMIUM_TEMPLATE, "allowed_origins", vec![CHROMIUM_ID.to_owned()]),
+        Family::Firefox => (FIREFOX_TEMPLATE, "allowed_extensions", vec![GECKO_ID.to_owned()]),
+    };
+    for id in extra_ids {
+        let fits = match family {
+            Family::Chromium => is_chromium_id(id),
+            Family::Firefox => is_gecko_id(id),
+        };
+        if fits && !ids.contains(id) {
+            ids.push(id.clone());
+        }
+    }
+    let mut doc: Value = serde_json::from_str(template).expect("template is JSON");
+    doc["path"] = Value::String(host_path.to_string_lossy().into_owned());
+    doc[key] = match family {
+        Family::Chromium => ids.iter().map(|id| Value::String(format!("chrome-extension://{id}/"))).collect(),
+        Family::Firefox => ids.into_iter().map(Value::String).collect(),
+    };
+    serde_json::to_string_pretty(&doc).expect("json") + "\n"
+}
+
+/// The ids a manifest allows, in bare form (no `chrome-extension://`).
+pub fn allowed_ids(doc: &Value) -> Vec<String> {
+    let list = doc.get("allowed_origins").or_else(|| doc.get("allowed_extensions"));
+    list.and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(|s| s.trim_start_matches("chrome-extension://").trim_end_matches('/').to_owned())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chromium_manifest_lists_origins() {
+        let text = render(Family::Chromium, Path::new("/opt/u/unobserved"), &["abcdefghijklmnopabcdefghijklmnop".into(), "x@y".into()]);
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(doc["name"], "org.unobserved.host");
+        assert_eq!(doc["type"], "stdio");
+        assert_eq!(doc["path"], "/opt/u/unobserved");
+        assert_eq!(
+            doc["allowed_origins"],
+            serde_json::json!(["chrome-extension://ofhblkgjlepfiadjplffojmacooicfhm/", "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"])
+        );
+        assert_eq!(allowed_ids(&doc), ["ofhblkgjlepfiadjplffojmacooicfhm", "abcdefghijklmnopabcdefghijklmnop"]);
+    }
+
+    #[test]
+    fn firefox_manifest_lists_extension_ids() {
+        let doc: Value = serde_json::from_str(&render(Family::Firefox, Path::new("/u"), &["{1234}".into()])).unwrap();
+        assert_eq!(doc["allowed_extensions"], serde_json::json!(["unobserved@unobserved.org", "{1234}"]));
+        assert!(doc.get("allowed_origins").is_none());
+    }
+}
