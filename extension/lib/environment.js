@@ -38,10 +38,19 @@ export async function describeBrowser(api) {
     const os = parseUserAgent(navigator.userAgent).os;
     return { browser: info.name, browser_version: info.version, os };
   }
-  return parseUserAgent(navigator.userAgent, {
+  const facts = parseUserAgent(navigator.userAgent, {
     brands: navigator.userAgentData?.brands ?? [],
     isBrave: Boolean(navigator.brave),
   });
+  // Chromium's UA string says 156.0.0.0; the full version needs a high-entropy hint.
+  try {
+    const hints = await navigator.userAgentData?.getHighEntropyValues(['fullVersionList']);
+    const full = hints?.fullVersionList?.find((b) => /Chrom|Edge|Brave|Opera|Vivaldi/.test(b.brand));
+    if (full?.version) facts.browser_version = full.version;
+  } catch {
+    // keep the reduced version
+  }
+  return facts;
 }
 
 /** A browser family word for fixes ("restart Chrome"). */

@@ -4,7 +4,9 @@
 use crate::state;
 use std::path::Path;
 
-pub fn init(state_dir: Option<&Path>, verbose: bool) {
+/// `quiet_stderr`: in CLI mode people read stderr, so it only gets warnings unless
+/// --verbose; the log file always gets everything at `level`.
+pub fn init(state_dir: Option<&Path>, verbose: bool, quiet_stderr: bool) {
     let level = match std::env::var("UNOBSERVED_LOG").ok().as_deref() {
         Some("trace") => log::LevelFilter::Trace,
         Some("debug") => log::LevelFilter::Debug,
@@ -24,13 +26,14 @@ pub fn init(state_dir: Option<&Path>, verbose: bool) {
             ))
         })
         .level(level)
-        .level_for("tiny_http", log::LevelFilter::Warn)
-        .chain(std::io::stderr());
+        .level_for("tiny_http", log::LevelFilter::Warn);
+    let stderr_level = if quiet_stderr && !verbose { log::LevelFilter::Warn } else { level };
+    dispatch = dispatch.chain(fern::Dispatch::new().level(stderr_level).chain(std::io::stderr()));
     if let Some(dir) = state_dir {
         // A log file we cannot open is not fatal: stderr still has everything.
         if state::ensure_private_dir(dir).is_ok() {
             if let Ok(file) = state::open_private_append(&dir.join("unobserved.log")) {
-                dispatch = dispatch.chain(file);
+                dispatch = dispatch.chain(fern::Dispatch::new().chain(file));
             }
         }
     }

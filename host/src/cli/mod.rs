@@ -29,7 +29,7 @@ pub fn main() -> i32 {
         }
     };
     let state_dir = crate::state::state_dir().ok();
-    crate::logging::init(if cli.no_log_file { None } else { state_dir.as_deref() }, cli.verbose);
+    crate::logging::init(if cli.no_log_file { None } else { state_dir.as_deref() }, cli.verbose, true);
     let result = match cli.command {
         Command::Run(a) => run_cmd::execute(a),
         Command::Report(a) => report_cmd::execute(a),

@@ -35,7 +35,7 @@ pub struct Session {
 /// Entry point when a browser starts the binary.
 pub fn main(caller: Caller) -> i32 {
     let state_dir = state::state_dir().ok();
-    logging::init(state_dir.as_deref(), false);
+    logging::init(state_dir.as_deref(), false, false);
     let Some(state_dir) = state_dir else {
         log::error!("no state dir: set UNOBSERVED_STATE_DIR");
         return EXIT_SETUP;

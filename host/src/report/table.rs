@@ -27,7 +27,10 @@ pub fn render(report: &RunReport, colour: bool) -> String {
     out += &paint(header, Style::new().bold());
     out += "\n";
     for a in &report.summary {
-        let range = format!("{}–{}", fmt_mbps(a.min_mbps), fmt_mbps(a.max_mbps));
+        let range = match (a.min_mbps, a.max_mbps) {
+            (Some(_), Some(_)) => format!("{}–{}", fmt_mbps(a.min_mbps), fmt_mbps(a.max_mbps)),
+            _ => "–".into(),
+        };
         let verdict_style = if a.verdict == "intact" { Style::new().green() } else { Style::new().red() };
         out += &format!(
             "{:<16} {:>3} {:>10} {:>17} {:>8}  {}\n",

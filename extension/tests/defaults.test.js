@@ -1,0 +1,15 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DEFAULT_OPTIONS, planFromOptions, validateOptions, BODY_KINDS } from '../lib/defaults.js';
+
+test('the default suite is 32 MiB x 6 reps of all four kinds', () => {
+  assert.deepEqual(planFromOptions({}), { size_bytes: 32 * 1024 * 1024, reps: 6, warmup: 1, bodies: BODY_KINDS });
+  assert.deepEqual(BODY_KINDS, ['Uint8Array', 'ArrayBuffer', 'Blob', 'ReadableStream']);
+});
+
+test('bad options are refused with a sentence each', () => {
+  assert.deepEqual(validateOptions(DEFAULT_OPTIONS), []);
+  const errors = validateOptions({ sizeMiB: 0, reps: 1.5, warmup: -1, bodies: [], sinkUrl: 'ftp://x' });
+  assert.equal(errors.length, 5);
+  assert.deepEqual(validateOptions({ ...DEFAULT_OPTIONS, sinkUrl: 'http://10.0.0.2:8080/upload/abc123' }), []);
+});

@@ -1,0 +1,36 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chartModel, explainHostError, formatMbps, progressText } from '../lib/format.js';
+
+test('progress names the arm, the rep and what remains', () => {
+  assert.equal(progressText({ done: 5, total: 24, step: { phase: 'measure', rep: 1, body: 'Blob' } }), 'Blob, rep 2 · 5/24 measured · 19 remaining');
+  assert.equal(progressText({ done: 0, total: 24, step: { phase: 'warmup', rep: 0, body: 'Uint8Array' } }), 'Uint8Array, warm-up 1 · 0/24 measured · 24 remaining');
+  assert.equal(progressText({ done: 0, total: 8 }), 'Starting… 8 uploads to go');
+});
+
+test('Mbps formatting', () => {
+  assert.equal(formatMbps(1790.4), '1,790');
+  assert.equal(formatMbps(12.345), '12.3');
+  assert.equal(formatMbps(null), '–');
+});
+
+test('chart bars scale to the largest max and label failed arms by verdict', () => {
+  const rows = chartModel([
+    { body: 'Uint8Array', median_mbps: 50, min_mbps: 40, max_mbps: 100, verdict: 'intact' },
+    { body: 'ReadableStream', median_mbps: null, min_mbps: null, max_mbps: null, verdict: 'unsupported: TypeError: Failed to fetch' },
+  ], 200);
+  assert.deepEqual(rows[0], { body: 'Uint8Array', bar: 100, whiskerFrom: 80, whiskerTo: 200, label: '50.0 Mbps', intact: true });
+  assert.equal(rows[1].bar, 0);
+  assert.equal(rows[1].label, 'unsupported');
+  assert.equal(rows[1].intact, false);
+});
+
+test('a missing host is explained with the fix and the browser named', () => {
+  const e = explainHostError('Specified native messaging host not found.', 'Chromium');
+  assert.match(e.what, /not registered with Chromium/);
+  assert.match(e.fix, /unobserved install.*restart Chromium/);
+  const ff = explainHostError('No such native application org.unobserved.host', 'Firefox');
+  assert.match(ff.what, /not registered with Firefox/);
+  const forbidden = explainHostError('Access to the specified native messaging host is forbidden.', 'Edge');
+  assert.match(forbidden.fix, /--extension-id/);
+});

@@ -1,0 +1,49 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { pairSample, mbps } from '../lib/pairing.js';
+
+const base = { body: 'Blob', rep: 0, bytesSent: 1000, shaSent: 'aa', pageMs: 8, httpStatus: 200, error: null, observed: { webdriver: false } };
+
+test('intact when length and hash both match', () => {
+  const s = pairSample({ ...base, reply: { bytes: 1000, sha256: 'aa', sink_ms: 7, head: 'x' } });
+  assert.equal(s.status, 'ok');
+  assert.equal(s.intact, true);
+  assert.equal(s.mbps, 1);
+  assert.equal(s.sink_ms, 7);
+});
+
+test('a hash mismatch with the right length is corrupted', () => {
+  const s = pairSample({ ...base, reply: { bytes: 1000, sha256: 'bb' } });
+  assert.equal(s.status, 'corrupted');
+  assert.equal(s.intact, false);
+  assert.equal(s.mbps, null, 'no speed for the wrong bytes');
+});
+
+test("Firefox's stringified stream body is corrupted, with what arrived", () => {
+  const s = pairSample({
+    ...base,
+    body: 'ReadableStream',
+    reply: { bytes: 23, sha256: '7559c3628a54a498b715edbbb9a0f16fc65e94eaaf185b41e91f6bddf1a8e02e', head: '[object ReadableStream]', content_type: 'text/plain;charset=UTF-8' },
+  });
+  assert.equal(s.status, 'corrupted');
+  assert.equal(s.bytes_received, 23);
+  assert.equal(s.head, '[object ReadableStream]');
+});
+
+test('a rejected fetch is unsupported and keeps the error text', () => {
+  const s = pairSample({ ...base, body: 'ReadableStream', reply: null, httpStatus: null, error: 'TypeError: Failed to fetch' });
+  assert.equal(s.status, 'unsupported');
+  assert.equal(s.error, 'TypeError: Failed to fetch');
+  assert.equal(s.intact, false);
+});
+
+test('an HTTP error from the sink is an error with the status', () => {
+  const s = pairSample({ ...base, httpStatus: 413, reply: { error: 'too big' } });
+  assert.equal(s.status, 'error');
+  assert.match(s.error, /413: too big/);
+});
+
+test('mbps is megabits per second', () => {
+  assert.equal(mbps(125000, 1000), 1);
+  assert.equal(mbps(1, 0), null);
+});

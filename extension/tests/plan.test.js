@@ -1,0 +1,18 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildSteps, measuredCount } from '../lib/plan.js';
+
+test('warm-ups come first and are not measured', () => {
+  const steps = buildSteps({ bodies: ['A', 'B'], reps: 1, warmup: 2 });
+  assert.deepEqual(steps.slice(0, 4).map((s) => s.phase), ['warmup', 'warmup', 'warmup', 'warmup']);
+  assert.equal(steps.filter((s) => s.phase === 'measure').length, 2);
+});
+
+test('arms are interleaved rep by rep: A B C D, A B C D', () => {
+  const steps = buildSteps({ bodies: ['A', 'B', 'C', 'D'], reps: 2, warmup: 0 });
+  assert.deepEqual(steps.map((s) => `${s.body}${s.rep}`), ['A0', 'B0', 'C0', 'D0', 'A1', 'B1', 'C1', 'D1']);
+});
+
+test('measured count is reps times arms', () => {
+  assert.equal(measuredCount({ bodies: ['A', 'B', 'C'], reps: 6 }), 18);
+});

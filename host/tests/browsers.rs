@@ -1,0 +1,132 @@
+//! End to end in real browsers, headless, with nothing attached: `unobserved run` as a
+//! user types it. A missing browser fails these tests loudly; the README's test
+//! command installs both browsers first.
+
+use serde_json::Value;
+use std::process::Command;
+use std::sync::Mutex;
+
+const BIN: &str = env!("CARGO_BIN_EXE_unobserved");
+/// Two browsers at once on two cores would make each slower and flakier; take turns.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+struct Outcome {
+    json: Value,
+    stdout: String,
+    state: tempfile::TempDir,
+}
+
+fn run(browser: &str) -> Outcome {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let state = tempfile::tempdir().unwrap();
+    let json_path = state.path().join("run.json");
+    let out = Command::new(BIN)
+        .args(["run", "--browser", browser, "--size", "2MiB", "--reps", "2", "--warmup", "1", "--quiet", "--connect-timeout", "90"])
+        .arg("--json")
+        .arg(&json_path)
+        .env("UNOBSERVED_STATE_DIR", state.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "`unobserved run --browser {browser}` failed ({}). Is {browser} installed? The README's test command installs it.\nstdout:\n{stdout}\nstderr:\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json = serde_json::from_slice(&std::fs::read(&json_path).unwrap()).unwrap();
+    Outcome { json, stdout, state }
+}
+
+fn arm<'a>(json: &'a Value, body: &str) -> Vec<&'a Value> {
+    json["samples"].as_array().unwrap().iter().filter(|s| s["body"] == body).collect()
+}
+
+/// Everything true of any browser's run.
+fn common_checks(o: &Outcome, browser_name: &str) {
+    let j = &o.json;
+    assert_eq!(j["run"]["browser"], browser_name);
+    assert_eq!(j["run"]["status"], "complete");
+    assert_eq!(j["run"]["observed"], "no", "nothing was attached, and the run must say so");
+    assert_eq!(j["samples"].as_array().unwrap().len(), 8, "2 reps x 4 kinds");
+    assert_eq!(j["summary"].as_array().unwrap().len(), 4);
+    for s in j["samples"].as_array().unwrap() {
+        assert_eq!(s["observed"]["webdriver"], false);
+        assert_eq!(s["bytes_sent"], 2 * 1024 * 1024);
+    }
+    for kind in ["Uint8Array", "ArrayBuffer", "Blob"] {
+        for s in arm(j, kind) {
+            assert_eq!(s["status"], "ok", "{kind}: {s}");
+            assert_eq!(s["intact"], true);
+            assert_eq!(s["sha256_received"], s["sha256_sent"]);
+            assert!(s["mbps"].as_f64().unwrap() > 0.0);
+        }
+    }
+    // The samples are in the store, not just in the JSON.
+    let stored = std::fs::read_to_string(o.state.path().join("results.jsonl")).unwrap();
+    let stored_samples = stored.lines().filter(|l| l.contains("\"kind\":\"sample\"")).count();
+    assert_eq!(stored_samples, 8);
+    // And the table printed to stdout names every arm.
+    for kind in ["Uint8Array", "ArrayBuffer", "Blob", "ReadableStream"] {
+        assert!(o.stdout.contains(kind), "{}", o.stdout);
+    }
+    // No debugger or automation flag on the command line that was launched.
+    let command: Vec<String> = serde_json::from_value(j["launch"]["command"].clone()).unwrap();
+    for arg in &command {
+        let a = arg.to_lowercase();
+        assert!(!a.contains("remote-debugging") && !a.contains("marionette") && !a.contains("enable-automation"), "{arg}");
+    }
+    // The browser's whole process group is gone, and so is the throwaway profile.
+    let profile = command
+        .iter()
+        .find_map(|a| a.strip_prefix("--user-data-dir=").map(str::to_owned))
+        .or_else(|| command.iter().position(|a| a == "-profile").map(|i| command[i + 1].clone()))
+        .expect("profile on the command line");
+    assert!(!std::path::Path::new(&profile).exists(), "throwaway profile {profile} left behind");
+    let survivors: Vec<String> = std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| std::fs::read(e.ok()?.path().join("cmdline")).ok())
+        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
+        .filter(|c| c.contains(&profile))
+        .collect();
+    assert!(survivors.is_empty(), "browser processes outlived the run: {survivors:?}");
+}
+
+#[test]
+fn chromium_runs_the_suite_and_refuses_stream_bodies_over_http1() {
+    let o = run("chromium");
+    common_checks(&o, "Chromium");
+    for s in arm(&o.json, "ReadableStream") {
+        assert_eq!(s["status"], "unsupported", "{s}");
+        assert_eq!(s["error"], "TypeError: Failed to fetch", "the browser's own error text");
+        assert!(s["bytes_received"].is_null(), "nothing arrived");
+    }
+    let summary = &o.json["summary"].as_array().unwrap()[3];
+    assert_eq!(summary["verdict"], "unsupported: TypeError: Failed to fetch");
+}
+
+#[test]
+fn firefox_uploads_the_text_of_a_stream_body_and_it_is_caught() {
+    let o = run("firefox");
+    common_checks(&o, "Firefox");
+    for s in arm(&o.json, "ReadableStream") {
+        assert_eq!(s["status"], "corrupted", "{s}");
+        assert_eq!(s["intact"], false);
+        assert_eq!(s["bytes_received"], 23);
+        assert_eq!(s["head"], "[object ReadableStream]");
+        assert_eq!(s["sha256_received"], "7559c3628a54a498b715edbbb9a0f16fc65e94eaaf185b41e91f6bddf1a8e02e");
+    }
+    let summary = &o.json["summary"].as_array().unwrap()[3];
+    assert_eq!(summary["verdict"], "corrupted: received 23 bytes `[object ReadableStream]`");
+}
+
+#[test]
+fn a_missing_browser_is_a_clear_error_with_its_own_exit_code() {
+    let out = Command::new(BIN)
+        .args(["run", "--browser", "chromium", "--browser-path", "/nonexistent/chromium", "--quiet"])
+        .env("UNOBSERVED_STATE_DIR", tempfile::tempdir().unwrap().path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/chromium is not an executable file"));
+}

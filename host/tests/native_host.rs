@@ -1,0 +1,157 @@
+//! The built binary, started the way a browser starts it: origin argument, pipes, and a
+//! state dir from the environment. Real loopback HTTP to its sink.
+
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_unobserved");
+const CHROMIUM_ORIGIN: &str = "chrome-extension://ofhblkgjlepfiadjplffojmacooicfhm/";
+
+struct Host {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: ChildStdout,
+}
+
+impl Host {
+    fn start(state: &std::path::Path, args: &[&str]) -> Host {
+        let mut child = Command::new(BIN)
+            .args(args)
+            .env("UNOBSERVED_STATE_DIR", state)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        Host { stdin: child.stdin.take(), stdout: child.stdout.take().unwrap(), child }
+    }
+
+    fn send(&mut self, msg: &Value) -> Value {
+        let body = serde_json::to_vec(msg).unwrap();
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(&(body.len() as u32).to_ne_bytes()).unwrap();
+        stdin.write_all(&body).unwrap();
+        stdin.flush().unwrap();
+        self.recv()
+    }
+
+    fn recv(&mut self) -> Value {
+        let mut len = [0u8; 4];
+        self.stdout.read_exact(&mut len).unwrap();
+        let mut body = vec![0u8; u32::from_ne_bytes(len) as usize];
+        self.stdout.read_exact(&mut body).unwrap();
+        serde_json::from_slice(&body).unwrap()
+    }
+
+    fn wait_exit(&mut self, within: Duration) -> Option<std::process::ExitStatus> {
+        let deadline = Instant::now() + within;
+        while Instant::now() < deadline {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return Some(status);
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        None
+    }
+}
+
+impl Drop for Host {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn browser_session_hello_upload_64mib_store_and_clean_shutdown() {
+    let state = tempfile::tempdir().unwrap();
+    let mut host = Host::start(state.path(), &[CHROMIUM_ORIGIN]);
+
+    let hello = host.send(&json!({"type": "hello", "extension_version": "0.1.0"}));
+    assert_eq!(hello["type"], "hello");
+    assert!(hello["job"].is_null());
+    let upload_url = hello["sink"]["upload_url"].as_str().unwrap().to_owned();
+    let base = hello["sink"]["base_url"].as_str().unwrap().to_owned();
+    let port: u16 = base.rsplit(':').next().unwrap().parse().unwrap();
+
+    // 64 MiB of patterned bytes over real loopback HTTP.
+    let body: Vec<u8> = (0..64 * 1024 * 1024u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect();
+    let expected = hex::encode(Sha256::digest(&body));
+    let mut resp = ureq::put(&upload_url).send(&body[..]).unwrap();
+    assert_eq!(resp.status(), 200);
+    let reply: Value = serde_json::from_reader(resp.body_mut().as_reader()).unwrap();
+    assert_eq!(reply["bytes"], body.len() as u64);
+    assert_eq!(reply["sha256"], expected);
+    assert!(reply["sink_ms"].as_f64().unwrap() >= 0.0);
+
+    let sample = json!({"run_id": "it-1", "body": "Uint8Array", "rep": 0, "bytes_sent": body.len(),
+        "bytes_received": reply["bytes"], "sha256_sent": expected, "sha256_received": reply["sha256"],
+        "intact": true, "status": "ok", "error": null, "page_ms": 100.0, "sink_ms": reply["sink_ms"],
+        "mbps": 5368.7, "observed": {"webdriver": false}});
+    let ack = host.send(&json!({"type": "samples", "run_id": "it-1", "samples": [sample]}));
+    assert_eq!(ack, json!({"type": "samples-ack", "run_id": "it-1", "count": 1}));
+    let stored = std::fs::read_to_string(state.path().join("results.jsonl")).unwrap();
+    assert_eq!(stored.lines().count(), 1);
+    assert!(stored.contains(&expected));
+
+    // Closing stdin is how the browser says goodbye: the host must be gone within 1 s.
+    drop(host.stdin.take());
+    let status = host.wait_exit(Duration::from_secs(1)).expect("host still running 1 s after EOF");
+    assert!(status.success(), "{status:?}");
+    assert!(TcpStream::connect(("127.0.0.1", port)).is_err(), "sink port {port} still open");
+}
+
+#[test]
+fn firefox_style_arguments_are_accepted() {
+    let state = tempfile::tempdir().unwrap();
+    let mut host = Host::start(state.path(), &["/x/.mozilla/native-messaging-hosts/org.unobserved.host.json", "unobserved@unobserved.org"]);
+    assert_eq!(host.send(&json!({"type": "hello"}))["type"], "hello");
+}
+
+#[test]
+fn an_unknown_caller_is_refused_with_a_nonzero_exit() {
+    let state = tempfile::tempdir().unwrap();
+    let mut host = Host::start(state.path(), &["chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/"]);
+    let status = host.wait_exit(Duration::from_secs(5)).expect("refused host must exit");
+    assert_eq!(status.code(), Some(3));
+    let log = std::fs::read_to_string(state.path().join("unobserved.log")).unwrap();
+    assert!(log.contains("refusing caller"), "{log}");
+}
+
+#[test]
+fn a_store_assigned_id_is_accepted_once_allowed() {
+    let state = tempfile::tempdir().unwrap();
+    std::fs::write(state.path().join("allowed-ids.json"), r#"{"extension_ids":["bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"]}"#).unwrap();
+    let mut host = Host::start(state.path(), &["chrome-extension://bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb/"]);
+    assert_eq!(host.send(&json!({"type": "hello"}))["type"], "hello");
+}
+
+#[test]
+fn stdout_carries_frames_only_even_for_bad_input() {
+    let state = tempfile::tempdir().unwrap();
+    let mut host = Host::start(state.path(), &[CHROMIUM_ORIGIN]);
+    let stdin = host.stdin.as_mut().unwrap();
+    stdin.write_all(&5u32.to_ne_bytes()).unwrap();
+    stdin.write_all(b"{bad}").unwrap();
+    let reply = host.recv();
+    assert_eq!((reply["type"].as_str(), reply["code"].as_u64()), (Some("error"), Some(5)));
+    drop(host.stdin.take());
+    host.wait_exit(Duration::from_secs(1)).unwrap();
+    let mut rest = Vec::new();
+    host.stdout.read_to_end(&mut rest).unwrap();
+    assert!(rest.is_empty(), "nothing but frames on stdout: {:?}", String::from_utf8_lossy(&rest));
+}
+
+#[test]
+fn cli_mode_prints_help() {
+    let out = Command::new(BIN).arg("--help").output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    for word in ["run", "report", "install", "uninstall", "doctor", "pack", "Exit codes"] {
+        assert!(text.contains(word), "help lacks {word}");
+    }
+}
