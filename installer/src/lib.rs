@@ -1,5 +1,12 @@
 //! Registers the `unobserved` native messaging host with browsers. The browsers and
 //! where each one looks are data (`browsers.rs`); the code only walks the table.
 
+pub mod apply;
+pub mod browsers;
+pub mod doctor;
 pub mod ids;
+pub mod layout;
 pub mod manifest;
+pub mod plan;
+pub mod registry;
+pub mod sandbox;

@@ -4,7 +4,7 @@ mod args;
 mod pack;
 mod report_cmd;
 mod run_cmd;
-mod setup_cmds;
+pub mod setup_cmds;
 
 pub use args::parse_size;
 use args::{Cli, Command};

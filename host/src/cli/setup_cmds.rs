@@ -1,16 +1,126 @@
 //! `install`, `uninstall` and `doctor`: thin wrappers over the installer crate.
 
 use super::args::{DoctorArgs, InstallArgs, UninstallArgs};
-use anyhow::Result;
+use crate::protocol::{read_frame, write_frame};
+use crate::state;
+use anyhow::{bail, Result};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+use unobserved_installer::browsers::{self, Browser, BROWSERS};
+use unobserved_installer::ids::{CHROMIUM_ID, GECKO_ID};
+use unobserved_installer::layout::Layout;
+use unobserved_installer::manifest::Family;
+use unobserved_installer::{apply, doctor, plan, sandbox};
 
-pub fn install(_a: InstallArgs) -> Result<i32> {
-    anyhow::bail!("install: not yet wired")
+pub fn install(a: InstallArgs) -> Result<i32> {
+    let layout = Layout::current(state::state_dir()?, a.system)?;
+    let chosen: Vec<&Browser> = if a.browsers.is_empty() {
+        let found: Vec<&Browser> = BROWSERS.iter().filter(|b| layout.detected(b)).collect();
+        if found.is_empty() {
+            bail!("no supported browser was found; name one with --browser ({})", keys());
+        }
+        found
+    } else {
+        a.browsers
+            .iter()
+            .map(|k| browsers::by_key(k).ok_or_else(|| anyhow::anyhow!("unknown browser {k:?}; choose from {}", keys())))
+            .collect::<Result<_>>()?
+    };
+    for id in &a.extension_ids {
+        if !unobserved_installer::ids::is_chromium_id(id) && !unobserved_installer::ids::is_gecko_id(id) {
+            bail!("{id:?} is neither a Chromium extension id (32 letters a-p) nor a Firefox add-on id (name@domain or {{uuid}})");
+        }
+    }
+    let me = std::env::current_exe()?;
+    let host_path = if a.in_place { me.clone() } else { layout.binary_dest() };
+    let plan = plan::plan(&layout, &chosen, &host_path, a.system, &a.extension_ids);
+    let opts = apply::InstallOptions { force: a.force, dry_run: a.dry_run, copy_binary_from: (!a.in_place).then_some(me.as_path()) };
+    for line in apply::install(&layout, &plan, &opts)? {
+        println!("{line}");
+    }
+    for note in sandbox::detect(&layout) {
+        println!("\nnote: {} is installed as a {} package. {}", note.browser, note.kind, note.advice);
+    }
+    if !a.dry_run {
+        println!("\nNext: load the extension in each browser (see README), restart the browser, then check with `unobserved doctor`.");
+    }
+    Ok(super::exit::OK)
 }
 
-pub fn uninstall(_a: UninstallArgs) -> Result<i32> {
-    anyhow::bail!("uninstall: not yet wired")
+pub fn uninstall(a: UninstallArgs) -> Result<i32> {
+    let layout = Layout::current(state::state_dir()?, a.system)?;
+    for line in apply::uninstall(&layout, a.dry_run)? {
+        println!("{line}");
+    }
+    Ok(super::exit::OK)
 }
 
-pub fn doctor(_a: DoctorArgs) -> Result<i32> {
-    anyhow::bail!("doctor: not yet wired")
+pub fn doctor(a: DoctorArgs) -> Result<i32> {
+    let layout = Layout::current(state::state_dir()?, a.system)?;
+    let checks = doctor::doctor(&layout, a.system, &hello_probe);
+    let mut broken = 0;
+    for c in &checks {
+        let mark = if c.problems.is_empty() { "ok " } else { "BAD" };
+        println!("[{mark}] {}", c.subject);
+        for line in &c.ok {
+            println!("      {line}");
+        }
+        for (problem, fix) in &c.problems {
+            broken += 1;
+            println!("      problem: {problem}\n      fix:     {fix}");
+        }
+    }
+    if broken > 0 {
+        println!("\n{broken} problem(s) found.");
+        return Ok(super::exit::FAILED);
+    }
+    println!("\nEverything checks out.");
+    Ok(super::exit::OK)
+}
+
+fn keys() -> String {
+    BROWSERS.iter().map(|b| b.key).collect::<Vec<_>>().join(", ")
+}
+
+/// Starts `exe` exactly as a browser of `family` would, says hello, and returns the
+/// host's version. Its state goes to a throwaway dir, so doctor leaves nothing behind.
+pub fn hello_probe(exe: &Path, family: Family, manifest: &Path) -> Result<String, String> {
+    let scratch = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let mut cmd = Command::new(exe);
+    match family {
+        Family::Chromium => cmd.arg(format!("chrome-extension://{CHROMIUM_ID}/")),
+        Family::Firefox => cmd.arg(manifest).arg(GECKO_ID),
+    };
+    let mut child = cmd
+        .env(state::STATE_DIR_ENV, scratch.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot start it: {e}"))?;
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let result = write_frame(&mut stdin, br#"{"type":"hello","browser":"unobserved doctor"}"#)
+            .map_err(|e| e.to_string())
+            .and_then(|_| read_frame(&mut stdout).map_err(|e| e.to_string()));
+        let _ = tx.send(result);
+    });
+    let reply = rx.recv_timeout(Duration::from_secs(5));
+    let _ = child.kill();
+    let _ = child.wait();
+    match reply {
+        Ok(Ok(Some(bytes))) => {
+            let v: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| format!("reply is not JSON: {e}"))?;
+            match v["type"].as_str() {
+                Some("hello") => Ok(v["version"].as_str().unwrap_or("?").to_owned()),
+                _ => Err(format!("unexpected reply {v}")),
+            }
+        }
+        Ok(Ok(None)) => Err("it exited without answering (is it an unobserved binary?)".into()),
+        Ok(Err(e)) => Err(e),
+        Err(_) => Err("no answer within 5 s".into()),
+    }
 }

@@ -1,0 +1,197 @@
+//! install / doctor / uninstall over a temp HOME and a temp system prefix, with the
+//! real binary answering doctor's hello.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use unobserved::cli::setup_cmds::hello_probe;
+use unobserved_installer::apply::{self, InstallOptions};
+use unobserved_installer::browsers::{Os, BROWSERS};
+use unobserved_installer::doctor::doctor;
+use unobserved_installer::layout::Layout;
+use unobserved_installer::plan::plan;
+
+const BIN: &str = env!("CARGO_BIN_EXE_unobserved");
+
+fn layout(root: &Path, os: Os) -> Layout {
+    let home = root.join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(root.join("prefix/etc")).unwrap();
+    let data_dir = home.join(".local/share/unobserved");
+    Layout {
+        os,
+        windows_manifest_dir: data_dir.join("manifests"),
+        home: home.clone(),
+        system_root: root.join("prefix"),
+        data_dir,
+        state_dir: home.join(".local/state/unobserved"),
+    }
+}
+
+/// Every file with its bytes and every folder, relative to `root`.
+fn snapshot(root: &Path) -> BTreeMap<PathBuf, Option<Vec<u8>>> {
+    let mut out = BTreeMap::new();
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<PathBuf, Option<Vec<u8>>>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            let rel = p.strip_prefix(root).unwrap().to_owned();
+            if p.is_dir() {
+                out.insert(rel, None);
+                walk(root, &p, out);
+            } else {
+                out.insert(rel, Some(std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    walk(root, root, &mut out);
+    out
+}
+
+fn round_trip(os: Os, system: bool) {
+    let tmp = tempfile::tempdir().unwrap();
+    let l = layout(tmp.path(), os);
+    // Something of the user's own that must survive untouched.
+    std::fs::create_dir_all(l.home.join(".config/chromium")).unwrap();
+    std::fs::write(l.home.join(".config/chromium/Preferences"), b"{\"mine\":1}").unwrap();
+    let before = snapshot(tmp.path());
+
+    let all: Vec<_> = BROWSERS.iter().collect();
+    let p = plan(&l, &all, &l.binary_dest(), system, &[]);
+    let lines = apply::install(&l, &p, &InstallOptions { force: false, dry_run: false, copy_binary_from: Some(Path::new(BIN)) }).unwrap();
+    assert!(lines.iter().any(|x| x.contains("org.unobserved.host.json")), "{lines:?}");
+    for f in &p.files {
+        assert!(f.path.starts_with(tmp.path()), "{} escaped the temp tree", f.path.display());
+        assert!(f.path.is_file());
+    }
+
+    let checks = doctor(&l, system, &hello_probe);
+    let problems: Vec<_> = checks.iter().flat_map(|c| c.problems.iter().map(move |p| format!("{}: {}", c.subject, p.0))).collect();
+    assert!(problems.is_empty(), "doctor found problems: {problems:#?}");
+    assert!(checks.iter().filter(|c| c.ok.iter().any(|o| o.contains("answers hello"))).count() >= 2);
+
+    // Idempotent: a second install changes nothing on disk.
+    let after_first = snapshot(tmp.path());
+    let again = apply::install(&l, &p, &InstallOptions { force: false, dry_run: false, copy_binary_from: Some(Path::new(BIN)) }).unwrap();
+    assert!(again.iter().filter(|x| x.contains(".json")).all(|x| x.starts_with("unchanged")), "{again:?}");
+    assert_eq!(snapshot(tmp.path()), after_first);
+
+    apply::uninstall(&l, false).unwrap();
+    assert_eq!(snapshot(tmp.path()), before, "uninstall must leave the tree exactly as it was");
+}
+
+#[test]
+fn linux_user_install_doctor_uninstall() {
+    round_trip(Os::Linux, false);
+}
+
+#[test]
+fn linux_system_install_into_a_prefix() {
+    round_trip(Os::Linux, true);
+}
+
+#[test]
+fn macos_user_install_doctor_uninstall() {
+    round_trip(Os::MacOs, false);
+}
+
+#[test]
+fn macos_layout_paths() {
+    let tmp = tempfile::tempdir().unwrap();
+    let l = layout(tmp.path(), Os::MacOs);
+    let chrome = unobserved_installer::browsers::by_key("chrome").unwrap();
+    assert_eq!(l.manifest_dir(chrome, false), l.home.join("Library/Application Support/Google/Chrome/NativeMessagingHosts"));
+    assert_eq!(l.manifest_dir(chrome, true), tmp.path().join("prefix/Library/Google/Chrome/NativeMessagingHosts"));
+}
+
+#[test]
+fn a_foreign_manifest_is_kept_unless_forced_and_restored_on_uninstall() {
+    let tmp = tempfile::tempdir().unwrap();
+    let l = layout(tmp.path(), Os::Linux);
+    let chrome = unobserved_installer::browsers::by_key("chrome").unwrap();
+    let target = l.manifest_dir(chrome, false).join("org.unobserved.host.json");
+    std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+    std::fs::write(&target, b"{\"someone\":\"else\"}").unwrap();
+
+    let p = plan(&l, &[chrome], Path::new(BIN), false, &[]);
+    let err = apply::install(&l, &p, &InstallOptions { force: false, dry_run: false, copy_binary_from: None }).unwrap_err();
+    assert!(format!("{err:#}").contains("not written by unobserved"), "{err:#}");
+    assert_eq!(std::fs::read(&target).unwrap(), b"{\"someone\":\"else\"}");
+
+    apply::install(&l, &p, &InstallOptions { force: true, dry_run: false, copy_binary_from: None }).unwrap();
+    assert!(std::fs::read_to_string(&target).unwrap().contains("org.unobserved.host"));
+    apply::uninstall(&l, false).unwrap();
+    assert_eq!(std::fs::read(&target).unwrap(), b"{\"someone\":\"else\"}", "the foreign manifest is put back");
+}
+
+#[test]
+fn extra_extension_ids_reach_manifests_and_the_host_allow_list() {
+    let tmp = tempfile::tempdir().unwrap();
+    let l = layout(tmp.path(), Os::Linux);
+    let b: Vec<_> = ["chrome", "firefox"].iter().map(|k| unobserved_installer::browsers::by_key(k).unwrap()).collect();
+    let ids = vec!["cccccccccccccccccccccccccccccccc".to_owned(), "{aaaa-bbbb}".to_owned()];
+    let p = plan(&l, &b, Path::new(BIN), false, &ids);
+    apply::install(&l, &p, &InstallOptions { force: false, dry_run: false, copy_binary_from: None }).unwrap();
+    let chrome = std::fs::read_to_string(l.manifest_dir(b[0], false).join("org.unobserved.host.json")).unwrap();
+    assert!(chrome.contains("chrome-extension://cccccccccccccccccccccccccccccccc/") && !chrome.contains("aaaa"));
+    let firefox = std::fs::read_to_string(l.manifest_dir(b[1], false).join("org.unobserved.host.json")).unwrap();
+    assert!(firefox.contains("{aaaa-bbbb}") && !firefox.contains("cccc"));
+    let allowed = std::fs::read_to_string(l.state_dir.join("allowed-ids.json")).unwrap();
+    assert!(allowed.contains("cccccccccccccccccccccccccccccccc"));
+    apply::uninstall(&l, false).unwrap();
+    assert!(!l.state_dir.exists());
+}
+
+#[test]
+fn windows_registry_plan_is_exact() {
+    let tmp = tempfile::tempdir().unwrap();
+    let l = layout(tmp.path(), Os::Windows);
+    let b: Vec<_> = ["chrome", "brave", "edge", "firefox", "librewolf"].iter().map(|k| unobserved_installer::browsers::by_key(k).unwrap()).collect();
+    let user = plan(&l, &b, Path::new(r"C:\u\unobserved.exe"), false, &[]);
+    let keys: Vec<(String, String)> = user.registry.iter().map(|r| (r.hive.clone(), r.key.clone())).collect();
+    let expect = |k: &str| ("HKCU".to_owned(), format!(r"{k}\org.unobserved.host"));
+    assert_eq!(
+        keys,
+        vec![
+            expect(r"Software\Google\Chrome\NativeMessagingHosts"),
+            expect(r"Software\BraveSoftware\Brave-Browser\NativeMessagingHosts"),
+            expect(r"Software\Microsoft\Edge\NativeMessagingHosts"),
+            expect(r"Software\Mozilla\NativeMessagingHosts"),
+            expect(r"Software\LibreWolf\NativeMessagingHosts"),
+        ],
+        "shared keys are written once"
+    );
+    // Each key's default value is the path of a manifest of the right family.
+    for r in &user.registry {
+        let file = user.files.iter().find(|f| f.path.to_string_lossy() == r.value).expect("value names a planned file");
+        let firefox_key = r.key.contains("Mozilla") || r.key.contains("LibreWolf");
+        assert_eq!(file.contents.contains("allowed_extensions"), firefox_key, "{}", r.key);
+    }
+    let system = plan(&l, &b, Path::new(r"C:\u\unobserved.exe"), true, &[]);
+    assert!(system.registry.iter().all(|r| r.hive == "HKLM"));
+}
+
+#[test]
+fn cli_dry_run_writes_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let before = snapshot(tmp.path());
+    let out = Command::new(BIN)
+        .args(["install", "--dry-run", "--browser", "chrome", "--browser", "firefox"])
+        .env("HOME", tmp.path())
+        .env_remove("XDG_DATA_HOME")
+        .env_remove("XDG_STATE_HOME")
+        .env("UNOBSERVED_STATE_DIR", tmp.path().join("state"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text} {}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("would write") && text.contains(".mozilla/native-messaging-hosts/org.unobserved.host.json"), "{text}");
+    let after: Vec<_> = snapshot(tmp.path()).into_keys().filter(|p| !p.starts_with("state")).collect();
+    assert_eq!(after, before.into_keys().collect::<Vec<_>>());
+}
+
+#[test]
+fn cli_unknown_browser_is_a_clear_error() {
+    let out = Command::new(BIN).args(["install", "--dry-run", "--browser", "netscape"]).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown browser \"netscape\""));
+}

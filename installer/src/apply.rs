@@ -1,0 +1,172 @@
+//! Carries out a plan and records it in a receipt, so `uninstall` can undo exactly
+//! that: the files it wrote (if unchanged since), the folders it created (if empty),
+//! the registry keys, and any foreign manifest it replaced under `--force` (restored).
+
+use crate::layout::Layout;
+use crate::plan::{FileWrite, Plan, RegistryWrite};
+use anyhow::{bail, Context, Result};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub struct Receipt {
+    pub files: Vec<FileWrite>,
+    pub dirs_created: Vec<PathBuf>,
+    pub registry: Vec<RegistryWrite>,
+    pub binary: Option<PathBuf>,
+    /// (original path, where its previous contents were saved)
+    pub backups: Vec<(PathBuf, PathBuf)>,
+}
+
+impl Receipt {
+    pub fn load(layout: &Layout) -> Result<Receipt> {
+        match std::fs::read(layout.receipt_path()) {
+            Ok(b) => serde_json::from_slice(&b).with_context(|| format!("{} is damaged", layout.receipt_path().display())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Receipt::default()),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    fn owns(&self, path: &Path) -> bool {
+        self.files.iter().any(|f| f.path == path)
+    }
+}
+
+pub struct InstallOptions<'a> {
+    pub force: bool,
+    pub dry_run: bool,
+    /// Copy this binary to the layout's stable path; None = manifests point at it in place.
+    pub copy_binary_from: Option<&'a Path>,
+}
+
+/// Returns one line per thing written (or that would be, with dry_run).
+pub fn install(layout: &Layout, plan: &Plan, opts: &InstallOptions) -> Result<Vec<String>> {
+    let mut receipt = Receipt::load(layout)?;
+    let mut lines = Vec::new();
+    let foreign: Vec<&FileWrite> = plan
+        .files
+        .iter()
+        .filter(|f| f.path.exists() && !receipt.owns(&f.path))
+        .filter(|f| std::fs::read_to_string(&f.path).map(|c| c != f.contents).unwrap_or(true))
+        .collect();
+    if !foreign.is_empty() && !opts.force {
+        let list: Vec<String> = foreign.iter().map(|f| format!("  {}", f.path.display())).collect();
+        bail!("these manifests exist and were not written by unobserved; not overwriting them:\n{}\nLook at them first; `unobserved install --force` replaces them (uninstall puts them back).", list.join("\n"));
+    }
+    if opts.dry_run {
+        if let Some(src) = opts.copy_binary_from {
+            lines.push(format!("would copy {} -> {}", src.display(), layout.binary_dest().display()));
+        }
+        lines.extend(plan.files.iter().map(|f| format!("would write {}", f.path.display())));
+        lines.extend(plan.registry.iter().map(|r| format!("would set {}\\{} = {}", r.hive, r.key, r.value)));
+        return Ok(lines);
+    }
+    create_dirs(&layout.data_dir, &mut receipt.dirs_created)?;
+    if let Some(src) = opts.copy_binary_from {
+        let dest = layout.binary_dest();
+        create_dirs(dest.parent().unwrap(), &mut receipt.dirs_created)?;
+        if std::fs::read(src).ok() != std::fs::read(&dest).ok() {
+            // Copy beside, then rename: a running host keeps its old inode intact.
+            let tmp = dest.with_extension("new");
+            std::fs::copy(src, &tmp).with_context(|| format!("cannot copy the binary to {}", tmp.display()))?;
+            std::fs::rename(&tmp, &dest)?;
+        }
+        receipt.binary = Some(dest.clone());
+        lines.push(format!("binary    {}", dest.display()));
+    }
+    for f in &foreign {
+        let backup = layout.data_dir.join("backups").join(format!("{}.json", receipt.backups.len()));
+        create_dirs(backup.parent().unwrap(), &mut receipt.dirs_created)?;
+        std::fs::copy(&f.path, &backup)?;
+        receipt.backups.push((f.path.clone(), backup));
+        lines.push(format!("backed up {} (replaced with --force)", f.path.display()));
+    }
+    for f in &plan.files {
+        create_dirs(f.path.parent().unwrap(), &mut receipt.dirs_created)?;
+        let unchanged = std::fs::read_to_string(&f.path).is_ok_and(|c| c == f.contents);
+        if !unchanged {
+            write_file(&f.path, &f.contents)?;
+        }
+        receipt.files.retain(|old| old.path != f.path);
+        receipt.files.push(f.clone());
+        let who = if f.browsers.is_empty() { "allowed ids".into() } else { f.browsers.join(", ") };
+        lines.push(format!("{} {} ({who})", if unchanged { "unchanged" } else { "wrote    " }, f.path.display()));
+    }
+    for r in &plan.registry {
+        crate::registry::set(r)?;
+        if !receipt.registry.contains(r) {
+            receipt.registry.push(r.clone());
+        }
+        lines.push(format!("registry  {}\\{} = {}", r.hive, r.key, r.value));
+    }
+    write_file(&layout.receipt_path(), &(serde_json::to_string_pretty(&receipt)? + "\n"))?;
+    Ok(lines)
+}
+
+pub fn uninstall(layout: &Layout, dry_run: bool) -> Result<Vec<String>> {
+    let receipt = Receipt::load(layout)?;
+    let mut lines = Vec::new();
+    let verb = |s: &str| if dry_run { format!("would {s}") } else { s.to_owned() };
+    for f in &receipt.files {
+        match std::fs::read_to_string(&f.path) {
+            Ok(c) if c == f.contents => {
+                if !dry_run {
+                    std::fs::remove_file(&f.path)?;
+                }
+                lines.push(format!("{} {}", verb("removed"), f.path.display()));
+            }
+            Ok(_) => lines.push(format!("left      {} (changed since install)", f.path.display())),
+            Err(_) => {}
+        }
+    }
+    for (original, backup) in &receipt.backups {
+        if !dry_run {
+            std::fs::copy(backup, original)?;
+            std::fs::remove_file(backup)?;
+        }
+        lines.push(format!("{} {}", verb("restored"), original.display()));
+    }
+    for r in &receipt.registry {
+        if !dry_run {
+            crate::registry::remove(r)?;
+        }
+        lines.push(format!("{} {}\\{}", verb("deleted"), r.hive, r.key));
+    }
+    if let Some(bin) = &receipt.binary {
+        // Removing our own running executable is fine on Unix; Windows keeps it until exit.
+        if !dry_run && bin.exists() {
+            std::fs::remove_file(bin)?;
+        }
+        lines.push(format!("{} {}", verb("removed"), bin.display()));
+    }
+    if !dry_run {
+        let _ = std::fs::remove_file(layout.receipt_path());
+        let mut dirs = receipt.dirs_created.clone();
+        dirs.sort_by_key(|d| std::cmp::Reverse(d.components().count()));
+        for d in dirs {
+            // Only if empty: anything a user or a browser put there stays.
+            let _ = std::fs::remove_dir(&d);
+        }
+    }
+    if lines.is_empty() {
+        lines.push("nothing to remove: unobserved is not installed here".into());
+    }
+    Ok(lines)
+}
+
+/// Creates `dir` and any missing parents, noting each one it created.
+fn create_dirs(dir: &Path, created: &mut Vec<PathBuf>) -> Result<()> {
+    let mut missing: Vec<&Path> = dir.ancestors().take_while(|a| !a.exists()).collect();
+    missing.reverse();
+    for d in missing {
+        std::fs::create_dir(d).with_context(|| format!("cannot create {}", d.display()))?;
+        if !created.iter().any(|c| c == d) {
+            created.push(d.to_owned());
+        }
+    }
+    Ok(())
+}
+
+fn write_file(path: &Path, contents: &str) -> Result<()> {
+    std::fs::write(path, contents).with_context(|| format!("cannot write {}", path.display()))
+}

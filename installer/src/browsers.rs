@@ -1,0 +1,202 @@
+//! Every browser the installer knows, as data: where each one reads native messaging
+//! host manifests on Linux and macOS, and which registry keys it reads on Windows.
+//! Adding a browser means adding a row.
+//!
+//! Where public sources disagree we write to every key a source names; each holds the
+//! same manifest path, so the extra key is harmless and `uninstall` removes it:
+//! - Brave on Windows: `Software\BraveSoftware\Brave-Browser\...` per Brave's own builds,
+//!   and `Software\Google\Chrome\...`, which several password-manager hosts document
+//!   as the key Brave actually reads.
+//! - Vivaldi and Opera on Windows: both read Chrome's key; Vivaldi's own key is added
+//!   because newer builds are reported to look there first.
+//! - LibreWolf and Waterfox on Windows: their own key (`Software\LibreWolf\...`,
+//!   `Software\Waterfox\...`) and Mozilla's, which older builds read.
+//! - Chrome Beta and Dev read the stable channel's system dir on Linux
+//!   (`/etc/opt/chrome/...`) and the stable channel's registry key on Windows.
+
+use crate::manifest::Family;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Os {
+    Linux,
+    MacOs,
+    Windows,
+}
+
+impl Os {
+    pub fn current() -> Os {
+        if cfg!(target_os = "macos") {
+            Os::MacOs
+        } else if cfg!(windows) {
+            Os::Windows
+        } else {
+            Os::Linux
+        }
+    }
+}
+
+#[derive(Debug)]
+pub struct Browser {
+    pub key: &'static str,
+    pub name: &'static str,
+    pub family: Family,
+    /// Relative to $HOME.
+    pub linux_user: &'static str,
+    pub linux_system: &'static str,
+    /// Relative to $HOME.
+    pub mac_user: &'static str,
+    pub mac_system: &'static str,
+    /// Under HKCU (or HKLM with --system); `<host name>` is appended.
+    pub windows_keys: &'static [&'static str],
+    /// Executables whose presence on PATH means the browser is installed.
+    pub binaries: &'static [&'static str],
+}
+
+pub const BROWSERS: &[Browser] = &[
+    Browser {
+        key: "chrome",
+        name: "Google Chrome",
+        family: Family::Chromium,
+        linux_user: ".config/google-chrome/NativeMessagingHosts",
+        linux_system: "/etc/opt/chrome/native-messaging-hosts",
+        mac_user: "Library/Application Support/Google/Chrome/NativeMessagingHosts",
+        mac_system: "/Library/Google/Chrome/NativeMessagingHosts",
+        windows_keys: &[r"Software\Google\Chrome\NativeMessagingHosts"],
+        binaries: &["google-chrome", "google-chrome-stable"],
+    },
+    Browser {
+        key: "chrome-beta",
+        name: "Google Chrome Beta",
+        family: Family::Chromium,
+        linux_user: ".config/google-chrome-beta/NativeMessagingHosts",
+        linux_system: "/etc/opt/chrome/native-messaging-hosts",
+        mac_user: "Library/Application Support/Google/Chrome Beta/NativeMessagingHosts",
+        mac_system: "/Library/Google/Chrome/NativeMessagingHosts",
+        windows_keys: &[r"Software\Google\Chrome\NativeMessagingHosts"],
+        binaries: &["google-chrome-beta"],
+    },
+    Browser {
+        key: "chrome-dev",
+        name: "Google Chrome Dev",
+        family: Family::Chromium,
+        linux_user: ".config/google-chrome-unstable/NativeMessagingHosts",
+        linux_system: "/etc/opt/chrome/native-messaging-hosts",
+        mac_user: "Library/Application Support/Google/Chrome Dev/NativeMessagingHosts",
+        mac_system: "/Library/Google/Chrome/NativeMessagingHosts",
+        windows_keys: &[r"Software\Google\Chrome\NativeMessagingHosts"],
+        binaries: &["google-chrome-unstable"],
+    },
+    Browser {
+        key: "chromium",
+        name: "Chromium",
+        family: Family::Chromium,
+        linux_user: ".config/chromium/NativeMessagingHosts",
+        linux_system: "/etc/chromium/native-messaging-hosts",
+        mac_user: "Library/Application Support/Chromium/NativeMessagingHosts",
+        mac_system: "/Library/Application Support/Chromium/NativeMessagingHosts",
+        windows_keys: &[r"Software\Chromium\NativeMessagingHosts"],
+        binaries: &["chromium", "chromium-browser"],
+    },
+    Browser {
+        key: "edge",
+        name: "Microsoft Edge",
+        family: Family::Chromium,
+        linux_user: ".config/microsoft-edge/NativeMessagingHosts",
+        linux_system: "/etc/opt/edge/native-messaging-hosts",
+        mac_user: "Library/Application Support/Microsoft Edge/NativeMessagingHosts",
+        mac_system: "/Library/Microsoft/Edge/NativeMessagingHosts",
+        windows_keys: &[r"Software\Microsoft\Edge\NativeMessagingHosts"],
+        binaries: &["microsoft-edge", "microsoft-edge-stable"],
+    },
+    Browser {
+        key: "brave",
+        name: "Brave",
+        family: Family::Chromium,
+        linux_user: ".config/BraveSoftware/Brave-Browser/NativeMessagingHosts",
+        linux_system: "/etc/opt/chrome/native-messaging-hosts",
+        mac_user: "Library/Application Support/BraveSoftware/Brave-Browser/NativeMessagingHosts",
+        mac_system: "/Library/Google/Chrome/NativeMessagingHosts",
+        windows_keys: &[r"Software\BraveSoftware\Brave-Browser\NativeMessagingHosts", r"Software\Google\Chrome\NativeMessagingHosts"],
+        binaries: &["brave-browser", "brave"],
+    },
+    Browser {
+        key: "vivaldi",
+        name: "Vivaldi",
+        family: Family::Chromium,
+        linux_user: ".config/vivaldi/NativeMessagingHosts",
+        linux_system: "/etc/opt/vivaldi/native-messaging-hosts",
+        mac_user: "Library/Application Support/Vivaldi/NativeMessagingHosts",
+        mac_system: "/Library/Application Support/Vivaldi/NativeMessagingHosts",
+        windows_keys: &[r"Software\Vivaldi\NativeMessagingHosts", r"Software\Google\Chrome\NativeMessagingHosts"],
+        binaries: &["vivaldi", "vivaldi-stable"],
+    },
+    Browser {
+        key: "opera",
+        name: "Opera",
+        family: Family::Chromium,
+        linux_user: ".config/opera/NativeMessagingHosts",
+        linux_system: "/etc/opt/chrome/native-messaging-hosts",
+        mac_user: "Library/Application Support/com.operasoftware.Opera/NativeMessagingHosts",
+        mac_system: "/Library/Google/Chrome/NativeMessagingHosts",
+        windows_keys: &[r"Software\Google\Chrome\NativeMessagingHosts"],
+        binaries: &["opera"],
+    },
+    Browser {
+        key: "firefox",
+        name: "Firefox",
+        family: Family::Firefox,
+        linux_user: ".mozilla/native-messaging-hosts",
+        linux_system: "/usr/lib/mozilla/native-messaging-hosts",
+        mac_user: "Library/Application Support/Mozilla/NativeMessagingHosts",
+        mac_system: "/Library/Application Support/Mozilla/NativeMessagingHosts",
+        windows_keys: &[r"Software\Mozilla\NativeMessagingHosts"],
+        binaries: &["firefox", "firefox-esr"],
+    },
+    Browser {
+        key: "librewolf",
+        name: "LibreWolf",
+        family: Family::Firefox,
+        linux_user: ".librewolf/native-messaging-hosts",
+        linux_system: "/usr/lib/librewolf/native-messaging-hosts",
+        mac_user: "Library/Application Support/LibreWolf/NativeMessagingHosts",
+        mac_system: "/Library/Application Support/LibreWolf/NativeMessagingHosts",
+        windows_keys: &[r"Software\LibreWolf\NativeMessagingHosts", r"Software\Mozilla\NativeMessagingHosts"],
+        binaries: &["librewolf"],
+    },
+    Browser {
+        key: "waterfox",
+        name: "Waterfox",
+        family: Family::Firefox,
+        linux_user: ".waterfox/native-messaging-hosts",
+        linux_system: "/usr/lib/waterfox/native-messaging-hosts",
+        mac_user: "Library/Application Support/Waterfox/NativeMessagingHosts",
+        mac_system: "/Library/Application Support/Waterfox/NativeMessagingHosts",
+        windows_keys: &[r"Software\Waterfox\NativeMessagingHosts", r"Software\Mozilla\NativeMessagingHosts"],
+        binaries: &["waterfox"],
+    },
+];
+
+pub fn by_key(key: &str) -> Option<&'static Browser> {
+    BROWSERS.iter().find(|b| b.key.eq_ignore_ascii_case(key))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_is_complete_and_unambiguous() {
+        let keys: Vec<_> = BROWSERS.iter().map(|b| b.key).collect();
+        for k in ["chrome", "chrome-beta", "chrome-dev", "chromium", "edge", "brave", "vivaldi", "opera", "firefox", "librewolf", "waterfox"] {
+            assert!(keys.contains(&k), "{k} missing");
+        }
+        let mut sorted = keys.clone();
+        sorted.dedup();
+        assert_eq!(sorted.len(), keys.len(), "duplicate keys");
+        for b in BROWSERS {
+            assert!(!b.linux_user.starts_with('/') && !b.mac_user.starts_with('/'), "{}: user paths are relative to HOME", b.key);
+            assert!(b.linux_system.starts_with('/') && b.mac_system.starts_with('/'), "{}", b.key);
+            assert!(b.windows_keys.iter().all(|k| k.starts_with("Software\\") && k.ends_with("NativeMessagingHosts")), "{}", b.key);
+        }
+    }
+}

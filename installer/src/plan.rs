@@ -1,0 +1,66 @@
+//! What an install writes, computed before anything is touched: files with their
+//! contents, and (on Windows) registry values. `--dry-run` prints this and stops.
+
+use crate::browsers::{Browser, Os};
+use crate::ids::HOST_NAME;
+use crate::layout::Layout;
+use crate::manifest;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileWrite {
+    pub path: PathBuf,
+    pub contents: String,
+    /// Which browsers this file serves (several may share one system dir).
+    pub browsers: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct RegistryWrite {
+    /// "HKCU" or "HKLM".
+    pub hive: String,
+    /// e.g. `Software\Google\Chrome\NativeMessagingHosts\org.unobserved.host`
+    pub key: String,
+    /// The key's default value: the manifest path.
+    pub value: String,
+}
+
+#[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Plan {
+    pub files: Vec<FileWrite>,
+    pub registry: Vec<RegistryWrite>,
+}
+
+pub fn plan(layout: &Layout, browsers: &[&Browser], host_path: &Path, system: bool, extra_ids: &[String]) -> Plan {
+    let mut out = Plan::default();
+    for b in browsers {
+        let path = layout.manifest_dir(b, system).join(format!("{HOST_NAME}.json"));
+        let contents = manifest::render(b.family, host_path, extra_ids);
+        match out.files.iter_mut().find(|f| f.path == path) {
+            Some(f) => f.browsers.push(b.key.to_owned()),
+            None => out.files.push(FileWrite { path: path.clone(), contents, browsers: vec![b.key.to_owned()] }),
+        }
+        if layout.os == Os::Windows {
+            for key in b.windows_keys {
+                let w = RegistryWrite {
+                    hive: if system { "HKLM" } else { "HKCU" }.into(),
+                    key: format!(r"{key}\{HOST_NAME}"),
+                    value: path.to_string_lossy().into_owned(),
+                };
+                if !out.registry.contains(&w) {
+                    out.registry.push(w);
+                }
+            }
+        }
+    }
+    if !extra_ids.is_empty() {
+        let doc = serde_json::json!({ "extension_ids": extra_ids });
+        out.files.push(FileWrite {
+            path: layout.state_dir.join("allowed-ids.json"),
+            contents: serde_json::to_string_pretty(&doc).expect("json") + "\n",
+            browsers: vec![],
+        });
+    }
+    out
+}
