@@ -98,8 +98,10 @@ async fn run_async(opts: RunOptions) -> Result<RunOutcome> {
         .stdin(std::process::Stdio::null())
         .stdout(log_file.try_clone()?)
         .stderr(log_file)
-        .process_group(0)
-        .kill_on_drop(false);
+        .kill_on_drop(true);
+    // Its own process group, so the browser and every child it spawns end together.
+    #[cfg(unix)]
+    cmd.process_group(0);
     let launch_command: Vec<String> =
         std::iter::once(launch.program.display().to_string()).chain(launch.args.iter().cloned()).collect();
     log::info!("launching: {}", launch_command.join(" "));

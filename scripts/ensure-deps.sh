@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Installs what a fresh Debian/Ubuntu machine lacks for Unobserved, when it can:
+#   ensure-deps.sh chromium        just Chromium (for the default suite)
+#   ensure-deps.sh all             Chromium, Firefox ESR, Node.js and the npm dev tools
+# Without root it installs nothing and prints the exact command to run instead.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want="${1:-all}"
+packages=()
+have() { command -v "$1" >/dev/null 2>&1; }
+
+[ -x /usr/lib/chromium/chromium ] || have chromium || packages+=(chromium)
+if [ "$want" = all ]; then
+  have firefox-esr || have firefox || packages+=(firefox-esr)
+  have node || packages+=(nodejs)
+  have npm || packages+=(npm)
+fi
+
+if [ ${#packages[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ]; then
+    echo "==> installing ${packages[*]} (apt-get)"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q
+    apt-get install -y -q "${packages[@]}"
+  elif have sudo && sudo -n true 2>/dev/null; then
+    echo "==> installing ${packages[*]} (sudo apt-get)"
+    sudo apt-get update -q
+    sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${packages[@]}"
+  else
+    echo "Missing: ${packages[*]}" >&2
+    echo "Install them with:  sudo apt-get install -y ${packages[*]}" >&2
+    exit 1
+  fi
+fi
+
+if [ "$want" = all ]; then
+  if [ ! -x node_modules/.bin/web-ext ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    echo "==> installing npm dev tools (web-ext, puppeteer-core)"
+    npm ci --no-audit --no-fund
+  fi
+fi
