@@ -5,6 +5,12 @@ export function formatMbps(v) {
   return v >= 100 ? Math.round(v).toLocaleString('en-US') : v.toFixed(1);
 }
 
+/** "702–1,036", or a single dash when there is no intact sample. */
+export function formatRange(min, max) {
+  if (!Number.isFinite(min) || !Number.isFinite(max)) return '–';
+  return `${formatMbps(min)}–${formatMbps(max)}`;
+}
+
 export function progressText(state) {
   if (!state) return '';
   const { done = 0, total = 0, step } = state;

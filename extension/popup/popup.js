@@ -1,7 +1,7 @@
 // The popup only reads state and asks the background to start; the run itself lives in
 // the background and the benchmark tab, so closing the popup never stops it.
 import { api } from '../lib/api.js';
-import { chartModel, explainHostError, formatMbps, progressText } from '../lib/format.js';
+import { chartModel, explainHostError, formatMbps, formatRange, progressText } from '../lib/format.js';
 import { describeBrowser } from '../lib/environment.js';
 
 const $ = (id) => document.getElementById(id);
@@ -45,7 +45,7 @@ function drawTable(summary) {
         [a.body, ''],
         [String(a.n), 'num'],
         [formatMbps(a.median_mbps), 'num'],
-        [`${formatMbps(a.min_mbps)}–${formatMbps(a.max_mbps)}`, 'num'],
+        [formatRange(a.min_mbps, a.max_mbps), 'num'],
         [a.verdict, a.verdict === 'intact' ? 'ok' : 'bad'],
       ];
       for (const [text, cls] of cells) {

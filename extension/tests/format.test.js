@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chartModel, explainHostError, formatMbps, progressText } from '../lib/format.js';
+import { chartModel, explainHostError, formatMbps, formatRange, progressText } from '../lib/format.js';
 
 test('progress names the arm, the rep and what remains', () => {
   assert.equal(progressText({ done: 5, total: 24, step: { phase: 'measure', rep: 1, body: 'Blob' } }), 'Blob, rep 2 · 5/24 measured · 19 remaining');
@@ -12,6 +12,8 @@ test('Mbps formatting', () => {
   assert.equal(formatMbps(1790.4), '1,790');
   assert.equal(formatMbps(12.345), '12.3');
   assert.equal(formatMbps(null), '–');
+  assert.equal(formatRange(702.4, 1036), '702–1,036');
+  assert.equal(formatRange(null, null), '–', 'an arm with no intact sample has no range');
 });
 
 test('chart bars scale to the largest max and label failed arms by verdict', () => {

@@ -82,6 +82,9 @@ pub struct RunArgs {
     /// No progress bar.
     #[arg(short, long)]
     pub quiet: bool,
+    /// Keep the throwaway profile afterwards and print where it is (for debugging).
+    #[arg(long)]
+    pub keep_profile: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]

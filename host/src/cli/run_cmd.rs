@@ -28,6 +28,7 @@ pub fn execute(a: RunArgs) -> Result<i32> {
         timeout: a.timeout.map(Duration::from_secs),
         extension_dir: a.extension_dir.clone(),
         quiet: a.quiet,
+        keep_profile: a.keep_profile,
     })?;
     print!("{}", table::render(&outcome.report, std::io::stdout().is_terminal()));
     if let Some(path) = &a.json {

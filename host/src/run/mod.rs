@@ -28,6 +28,7 @@ pub struct RunOptions {
     /// Load this extension folder instead of the copy built into the binary.
     pub extension_dir: Option<PathBuf>,
     pub quiet: bool,
+    pub keep_profile: bool,
 }
 
 /// Why a run did not produce a result. Each maps to its own exit code.
@@ -150,6 +151,10 @@ async fn run_async(opts: RunOptions) -> Result<RunOutcome> {
         log::warn!("some browser processes in group {pgid} outlived SIGKILL");
     }
     let _ = child.wait().await;
+    if opts.keep_profile {
+        let kept = tmp.keep();
+        eprintln!("kept the throwaway profile in {}", kept.display());
+    }
     outcome?;
     let (status, reason) = end.expect("loop ends with a result or an error");
     let contents = store.read()?;
