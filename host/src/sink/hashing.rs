@@ -29,45 +29,87 @@ pub enum BodyOutcome {
     Aborted { bytes: u64, reason: String },
 }
 
+/// Buffers in flight between the reading and the hashing thread. Memory per upload is
+/// bounded by `POOL * CHUNK` (1 MiB), whatever the body's size.
+const POOL: usize = 4;
+
 /// Hashes `body`. `expected_len` is the Content-Length, when there was one.
+///
+/// Reading and hashing run on two threads, pipelined: the socket is drained while the
+/// previous chunk is hashed, so the sink's ceiling is the slower of the two, not their
+/// sum (BENCHMARKS.md has the figures).
 pub fn hash_body(body: &mut dyn Read, expected_len: Option<u64>, cap: u64) -> BodyOutcome {
-    let mut hasher = Sha256::new();
-    let mut buf = vec![0u8; CHUNK];
-    let mut head = Vec::with_capacity(HEAD_LEN);
+    let (to_hasher, filled) = std::sync::mpsc::sync_channel::<(Vec<u8>, usize)>(POOL);
+    let (to_reader, empty) = std::sync::mpsc::sync_channel::<Vec<u8>>(POOL);
+    for _ in 0..POOL {
+        to_reader.send(vec![0u8; CHUNK]).expect("pool fits its channel");
+    }
+    std::thread::scope(|scope| {
+        let hasher = scope.spawn(move || {
+            let mut hasher = Sha256::new();
+            let mut head = Vec::with_capacity(HEAD_LEN);
+            for (buf, n) in filled {
+                if head.len() < HEAD_LEN {
+                    head.extend_from_slice(&buf[..n.min(HEAD_LEN - head.len())]);
+                }
+                hasher.update(&buf[..n]);
+                // The reader may already be gone (over cap, aborted): nothing to return to.
+                let _ = to_reader.send(buf);
+            }
+            (hex::encode(hasher.finalize()), head)
+        });
+        let read = read_into_pipeline(body, cap, &empty, &to_hasher);
+        drop(to_hasher);
+        let (sha256, head) = hasher.join().expect("hasher thread");
+        match read {
+            ReadEnd::Eof { bytes, sink_ms } => match expected_len {
+                Some(len) if bytes < len => {
+                    BodyOutcome::Aborted { bytes, reason: format!("body ended after {bytes} of {len} bytes") }
+                }
+                _ => BodyOutcome::Complete(BodyReport { bytes, sha256, sink_ms, head: String::from_utf8_lossy(&head).into_owned() }),
+            },
+            ReadEnd::OverCap { bytes } => BodyOutcome::OverCap { bytes },
+            ReadEnd::Failed { bytes, reason } => BodyOutcome::Aborted { bytes, reason },
+        }
+    })
+}
+
+enum ReadEnd {
+    Eof { bytes: u64, sink_ms: f64 },
+    OverCap { bytes: u64 },
+    Failed { bytes: u64, reason: String },
+}
+
+fn read_into_pipeline(
+    body: &mut dyn Read,
+    cap: u64,
+    empty: &std::sync::mpsc::Receiver<Vec<u8>>,
+    filled: &std::sync::mpsc::SyncSender<(Vec<u8>, usize)>,
+) -> ReadEnd {
     let mut bytes = 0u64;
     let mut first: Option<Instant> = None;
     let mut last = Instant::now();
     loop {
-        let n = match body.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-            Err(e) => return BodyOutcome::Aborted { bytes, reason: e.to_string() },
+        let mut buf = empty.recv().expect("the hasher returns every buffer");
+        let n = loop {
+            match body.read(&mut buf) {
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(e) => return ReadEnd::Failed { bytes, reason: e.to_string() },
+                Ok(n) => break n,
+            }
         };
+        if n == 0 {
+            let sink_ms = first.map(|f| (last - f).as_secs_f64() * 1000.0).unwrap_or(0.0);
+            return ReadEnd::Eof { bytes, sink_ms };
+        }
         last = Instant::now();
         first.get_or_insert(last);
         bytes += n as u64;
         if bytes > cap {
-            return BodyOutcome::OverCap { bytes };
+            return ReadEnd::OverCap { bytes };
         }
-        if head.len() < HEAD_LEN {
-            let take = n.min(HEAD_LEN - head.len());
-            head.extend_from_slice(&buf[..take]);
-        }
-        hasher.update(&buf[..n]);
+        filled.send((buf, n)).expect("the hasher outlives the reader");
     }
-    if let Some(len) = expected_len {
-        if bytes < len {
-            return BodyOutcome::Aborted { bytes, reason: format!("body ended after {bytes} of {len} bytes") };
-        }
-    }
-    let sink_ms = first.map(|f| (last - f).as_secs_f64() * 1000.0).unwrap_or(0.0);
-    BodyOutcome::Complete(BodyReport {
-        bytes,
-        sha256: hex::encode(hasher.finalize()),
-        sink_ms,
-        head: String::from_utf8_lossy(&head).into_owned(),
-    })
 }
 
 #[cfg(test)]
