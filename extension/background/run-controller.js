@@ -37,9 +37,10 @@ export async function startRun({ plan, source, runId, closeTab = true, sinkUrl =
       source,
       started_at: new Date().toISOString(),
     };
-    await host.request({ type: 'run-started', run });
+    const started = await host.request({ type: 'run-started', run });
     const uploadUrl = sinkUrl || hello.sink.upload_url;
-    active = { host, run, uploadUrl, closeTab, tabId: null, samples: [], finished: false, relayed: Promise.resolve() };
+    const ceiling = started.sink_ceiling_mbps ?? null;
+    active = { host, run, uploadUrl, closeTab, ceiling, tabId: null, samples: [], finished: false, relayed: Promise.resolve() };
     host.onClose = (why) => finish('incomplete', `the native host went away: ${why}`);
     await setRunState({
       phase: 'running',
@@ -129,6 +130,7 @@ async function finish(status, reason) {
     observed: observedVerdict(run.samples),
     samples: run.samples,
     summary,
+    sink_ceiling_mbps: run.ceiling,
     done: run.samples.length,
     total: measuredCount(run.run.plan),
     finished_at: new Date().toISOString(),

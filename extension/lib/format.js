@@ -20,18 +20,26 @@ export function progressText(state) {
   return `${step.body}, ${what} · ${done}/${total} measured · ${remaining} remaining`;
 }
 
-/** Bars for the chart: median bar, min–max whisker, scaled to the largest max. */
-export function chartModel(summary, width = 200) {
-  const max = Math.max(1, ...summary.map((a) => a.max_mbps ?? 0));
+/** An arm whose median reaches this share of the sink's ceiling measures the sink. */
+export const SINK_BOUND_SHARE = 0.7;
+
+/**
+ * The chart: median bar and min–max whisker per arm, and the sink's own ceiling as a
+ * line, all scaled to the largest of them.
+ */
+export function chartModel(summary, width = 200, ceiling = null) {
+  const max = Math.max(1, ceiling ?? 0, ...summary.map((a) => a.max_mbps ?? 0));
   const scale = (v) => (v === null || v === undefined ? null : (v / max) * width);
-  return summary.map((a) => ({
+  const rows = summary.map((a) => ({
     body: a.body,
     bar: scale(a.median_mbps) ?? 0,
     whiskerFrom: scale(a.min_mbps),
     whiskerTo: scale(a.max_mbps),
     label: a.median_mbps === null ? a.verdict.split(':')[0] : `${formatMbps(a.median_mbps)} Mbps`,
     intact: a.verdict === 'intact',
+    sinkBound: ceiling !== null && a.median_mbps !== null && a.median_mbps >= SINK_BOUND_SHARE * ceiling,
   }));
+  return { rows, ceilingX: scale(ceiling) };
 }
 
 /** What went wrong reaching the native host, in words, with the fix. */

@@ -14,14 +14,16 @@ function svgEl(name, attrs, text) {
   return el;
 }
 
-function drawChart(summary) {
+function drawChart(summary, ceiling) {
   const chart = $('chart');
   chart.replaceChildren();
   const labelW = 100;
   const barW = 200;
   const rowH = 22;
-  chart.setAttribute('viewBox', `0 0 ${labelW + barW + 90} ${summary.length * rowH + 4}`);
-  chartModel(summary, barW).forEach((row, i) => {
+  const { rows, ceilingX } = chartModel(summary, barW, ceiling);
+  const height = rows.length * rowH + (ceilingX === null ? 4 : 18);
+  chart.setAttribute('viewBox', `0 0 ${labelW + barW + 90} ${height}`);
+  rows.forEach((row, i) => {
     const y = i * rowH + 4;
     chart.append(svgEl('text', { x: 0, y: y + 12, 'font-size': 11 }, row.body));
     chart.append(svgEl('rect', { x: labelW, y, width: Math.max(row.bar, 1), height: 14, fill: row.intact ? '#3a7ca5' : '#c0392b', class: 'bar', 'data-body': row.body }));
@@ -32,8 +34,14 @@ function drawChart(summary) {
         chart.append(svgEl('line', { x1: labelW + x, x2: labelW + x, y1: wy - 4, y2: wy + 4, stroke: '#1b2733', 'stroke-width': 1 }));
       }
     }
-    chart.append(svgEl('text', { x: labelW + Math.max(row.bar, row.whiskerTo ?? 0) + 6, y: y + 12, 'font-size': 11 }, row.label));
+    const label = row.sinkBound ? `${row.label} (sink-bound)` : row.label;
+    chart.append(svgEl('text', { x: labelW + Math.max(row.bar, row.whiskerTo ?? 0) + 6, y: y + 12, 'font-size': 11 }, label));
   });
+  if (ceilingX !== null) {
+    const x = labelW + ceilingX;
+    chart.append(svgEl('line', { x1: x, x2: x, y1: 0, y2: height - 12, stroke: '#e0a800', 'stroke-width': 2, 'stroke-dasharray': '4 3', class: 'ceiling' }));
+    chart.append(svgEl('text', { x: Math.max(x - 110, labelW), y: height - 2, 'font-size': 10, fill: '#8a6d00' }, `sink ceiling ${formatMbps(ceiling)} Mbps`));
+  }
 }
 
 function drawTable(summary) {
@@ -88,7 +96,7 @@ function render(state, browser) {
     badge.className = `badge ${state.observed}`;
     badge.textContent = state.observed;
     head.append(badge);
-    drawChart(summary);
+    drawChart(summary, state.sink_ceiling_mbps ?? null);
     drawTable(summary);
   }
 }

@@ -17,14 +17,25 @@ test('Mbps formatting', () => {
 });
 
 test('chart bars scale to the largest max and label failed arms by verdict', () => {
-  const rows = chartModel([
+  const { rows, ceilingX } = chartModel([
     { body: 'Uint8Array', median_mbps: 50, min_mbps: 40, max_mbps: 100, verdict: 'intact' },
     { body: 'ReadableStream', median_mbps: null, min_mbps: null, max_mbps: null, verdict: 'unsupported: TypeError: Failed to fetch' },
   ], 200);
-  assert.deepEqual(rows[0], { body: 'Uint8Array', bar: 100, whiskerFrom: 80, whiskerTo: 200, label: '50.0 Mbps', intact: true });
+  assert.deepEqual(rows[0], { body: 'Uint8Array', bar: 100, whiskerFrom: 80, whiskerTo: 200, label: '50.0 Mbps', intact: true, sinkBound: false });
+  assert.equal(ceilingX, null);
   assert.equal(rows[1].bar, 0);
   assert.equal(rows[1].label, 'unsupported');
   assert.equal(rows[1].intact, false);
+});
+
+test('the sink ceiling is a line, and arms near it are sink-bound', () => {
+  const { rows, ceilingX } = chartModel([
+    { body: 'Uint8Array', median_mbps: 100, min_mbps: 90, max_mbps: 110, verdict: 'intact' },
+    { body: 'Blob', median_mbps: 2900, min_mbps: 2800, max_mbps: 3000, verdict: 'intact' },
+  ], 200, 4000);
+  assert.equal(ceilingX, 200, 'the ceiling is the largest value, so it sets the scale');
+  assert.equal(rows[1].bar, 145);
+  assert.deepEqual(rows.map((r) => r.sinkBound), [false, true]);
 });
 
 test('a missing host is explained with the fix and the browser named', () => {

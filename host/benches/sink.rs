@@ -9,7 +9,7 @@
 
 use sha2::{Digest, Sha256};
 use std::io::{Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::net::{SocketAddr, TcpListener};
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
@@ -25,17 +25,8 @@ fn payload() -> Vec<u8> {
 
 /// PUTs `total` bytes (the payload repeated) and waits for the reply.
 fn upload(addr: SocketAddr, path: &str, total: u64, data: &[u8]) {
-    let mut s = TcpStream::connect(addr).unwrap();
-    write!(s, "PUT {path} HTTP/1.1\r\nHost: bench\r\nContent-Length: {total}\r\nConnection: close\r\n\r\n").unwrap();
-    let mut left = total;
-    while left > 0 {
-        let n = left.min(data.len() as u64) as usize;
-        s.write_all(&data[..n]).unwrap();
-        left -= n as u64;
-    }
-    let mut reply = Vec::new();
-    s.read_to_end(&mut reply).unwrap();
-    assert!(reply.starts_with(b"HTTP/1.1 200"), "{}", String::from_utf8_lossy(&reply));
+    let status = unobserved::sink::ceiling::put_bytes(addr, path, total, data).unwrap();
+    assert!(status.starts_with("HTTP/1.1 200"), "{status}");
 }
 
 /// Aggregate Gbit/s of `streams` concurrent uploads of `per_stream` bytes.

@@ -29,7 +29,7 @@ pub struct Cli {
 pub enum Command {
     /// Run the upload suite in a throwaway browser profile and print the results.
     Run(RunArgs),
-    /// Show stored results as a table, JSON, CSV or Markdown.
+    /// Show stored results as a table, JSON, CSV, Markdown or a self-contained HTML page.
     Report(ReportArgs),
     /// Register the native host with your browsers so the extension can reach it.
     Install(InstallArgs),
@@ -93,6 +93,7 @@ pub enum Format {
     Json,
     Csv,
     Markdown,
+    Html,
 }
 
 #[derive(Args)]

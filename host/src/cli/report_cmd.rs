@@ -1,7 +1,7 @@
 //! `unobserved report`: any stored run, in any format, recomputed from the store.
 
 use super::args::{Format, ReportArgs};
-use crate::report::{self, csv, json, markdown, table, Filter};
+use crate::report::{self, csv, html, json, markdown, table, Filter};
 use crate::state;
 use crate::store::Store;
 use anyhow::{bail, Context, Result};
@@ -25,6 +25,7 @@ pub fn execute(a: ReportArgs) -> Result<i32> {
         Format::Json => json::many(&runs),
         Format::Csv => csv::render(&runs),
         Format::Markdown => markdown::render(&runs),
+        Format::Html => html::render(&runs),
     };
     match &a.output {
         Some(path) => std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?,

@@ -117,7 +117,9 @@ fn run_lifecycle_is_recorded() {
     wire.extend(frame(br#"{"type":"run-finished","run_id":"r1","status":"complete"}"#));
     wire.extend(frame(br#"{"type":"error","message":"tab closed"}"#));
     let (_, r) = talk(&mut s, wire);
-    assert_eq!(r[0], json!({"type":"run-started","run_id":"r1"}));
+    assert_eq!(r[0]["type"], "run-started");
+    assert_eq!(r[0]["run_id"], "r1");
+    assert!(r[0]["sink_ceiling_mbps"].as_f64().unwrap() > 0.0, "the sink measured itself: {}", r[0]);
     assert_eq!(r[1], json!({"type":"run-finished","run_id":"r1"}));
     assert_eq!(r[2], json!({"type":"error-logged"}));
     let kinds: Vec<_> = s.store.read().unwrap().records.iter().map(|(_, r)| serde_json::to_value(r).unwrap()["kind"].clone()).collect();

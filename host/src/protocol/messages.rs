@@ -49,6 +49,8 @@ pub enum Outgoing {
     },
     RunStarted {
         run_id: String,
+        /// The sink's own ingest ceiling for this body size (None if it could not be measured).
+        sink_ceiling_mbps: Option<f64>,
     },
     SamplesAck {
         run_id: String,

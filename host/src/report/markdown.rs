@@ -7,16 +7,38 @@ pub fn render(reports: &[RunReport]) -> String {
     for r in reports {
         let m = &r.run;
         out += &format!(
-            "### {} {} on {} — run `{}`\n\nobserved: **{}** · status: {}\n\n",
-            m.browser, m.browser_version, m.os, m.run_id, m.observed, m.status
+            "### {} {} on {} — run `{}`\n\nobserved: **{}** · status: {}{}\n\n",
+            m.browser,
+            m.browser_version,
+            m.os,
+            m.run_id,
+            m.observed,
+            m.status,
+            m.sink_ceiling_mbps.map(|c| format!(" · sink ceiling {c:.0} Mbps")).unwrap_or_default()
         );
-        out += "| Body | n | Median Mbps | Min–max Mbps | IQR | Integrity |\n|---|---:|---:|---:|---:|---|\n";
+        out += "| Body | n | Median Mbps | Min–max Mbps | IQR | Ratio [95% CI] | Integrity |\n|---|---:|---:|---:|---:|---|---|\n";
         for a in &r.summary {
+            let ratio = r
+                .comparisons
+                .iter()
+                .find(|c| c.body == a.body)
+                .map(|c| format!("{:.2}x [{:.2}–{:.2}] {} vs {}", c.ratio, c.ci_low, c.ci_high, c.verdict.words(), c.baseline))
+                .unwrap_or_else(|| "–".into());
             out += &format!(
-                "| {} | {} | {} | {}–{} | {} | {} |\n",
-                a.body, a.n, fmt_mbps(a.median_mbps), fmt_mbps(a.min_mbps), fmt_mbps(a.max_mbps),
-                fmt_mbps(a.iqr_mbps()), a.verdict.replace('|', "\\|")
+                "| {} | {} | {} | {}–{} | {} | {} | {}{} |\n",
+                a.body,
+                a.n,
+                fmt_mbps(a.median_mbps),
+                fmt_mbps(a.min_mbps),
+                fmt_mbps(a.max_mbps),
+                fmt_mbps(a.iqr_mbps()),
+                ratio,
+                a.verdict.replace('|', "\\\\|"),
+                if a.sink_bound { " **sink-bound**" } else { "" }
             );
+        }
+        for w in &r.warnings {
+            out += &format!("\n> **Warning:** {w}\n");
         }
         out.push('\n');
     }

@@ -2,11 +2,13 @@
 //! any figure can be regenerated later. One file per output format.
 
 pub mod csv;
+pub mod html;
 pub mod json;
 pub mod markdown;
 pub mod table;
 
 use crate::model::{RunInfo, RunStatus, Sample};
+use crate::stats::compare::{self, Comparison};
 use crate::stats::{summarise, ArmSummary};
 use crate::store::{Record, StoreContents};
 use serde::Serialize;
@@ -16,6 +18,10 @@ pub struct RunReport {
     pub run: RunMeta,
     pub samples: Vec<Sample>,
     pub summary: Vec<ArmSummary>,
+    /// Every arm against the baseline arm, with a bootstrap 95% interval.
+    pub comparisons: Vec<Comparison>,
+    /// Plain-language warnings about the figures (sink-bound arms, timing disagreements).
+    pub warnings: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -24,6 +30,7 @@ pub struct RunMeta {
     pub browser: String,
     pub browser_version: String,
     pub os: String,
+    pub cpu: Option<String>,
     pub host_version: String,
     pub extension_version: String,
     pub started_at: Option<String>,
@@ -35,57 +42,116 @@ pub struct RunMeta {
     pub observed: String,
     pub source: String,
     pub plan: Option<crate::model::Plan>,
+    pub sink_ceiling_mbps: Option<f64>,
+}
+
+/// An arm whose median reaches this share of the sink's ceiling measures the sink.
+pub const SINK_BOUND_SHARE: f64 = 0.7;
+/// Page and sink timings further apart than this are flagged.
+pub const TIMING_TOLERANCE: f64 = 0.2;
+/// The arm others are compared with, when present.
+pub const DEFAULT_BASELINE: &str = "Uint8Array";
+
+#[derive(Default)]
+struct Gathered {
+    run: Option<(RunInfo, String, String, Option<f64>, Option<String>)>,
+    end: Option<(RunStatus, Option<String>, String)>,
+    samples: Vec<Sample>,
 }
 
 /// Groups the store's records by run, oldest first.
 pub fn runs(contents: &StoreContents) -> Vec<RunReport> {
     let mut order: Vec<String> = Vec::new();
-    let mut infos: std::collections::HashMap<String, (RunInfo, String, String)> = Default::default();
-    let mut ends: std::collections::HashMap<String, (RunStatus, Option<String>, String)> = Default::default();
-    let mut samples: std::collections::HashMap<String, Vec<Sample>> = Default::default();
+    let mut by_id: std::collections::HashMap<String, Gathered> = Default::default();
     for (_, record) in &contents.records {
         let Some(id) = record.run_id() else { continue };
-        if !order.iter().any(|o| o == id) {
+        if !by_id.contains_key(id) {
             order.push(id.to_owned());
         }
+        let g = by_id.entry(id.to_owned()).or_default();
         match record {
-            Record::Run { run, host_version, recorded_at } => {
-                infos.insert(id.to_owned(), (run.clone(), host_version.clone(), recorded_at.clone()));
+            Record::Run { run, host_version, recorded_at, sink_ceiling_mbps, cpu } => {
+                g.run = Some((run.clone(), host_version.clone(), recorded_at.clone(), *sink_ceiling_mbps, cpu.clone()))
             }
-            Record::Sample(s) => samples.entry(id.to_owned()).or_default().push(s.clone()),
-            Record::RunEnd { status, reason, recorded_at, .. } => {
-                ends.insert(id.to_owned(), (*status, reason.clone(), recorded_at.clone()));
-            }
+            Record::Sample(s) => g.samples.push(s.clone()),
+            Record::RunEnd { status, reason, recorded_at, .. } => g.end = Some((*status, reason.clone(), recorded_at.clone())),
             Record::SinkEvent { .. } => {}
         }
     }
-    order
-        .into_iter()
-        .map(|id| {
-            let samples = samples.remove(&id).unwrap_or_default();
-            let info = infos.remove(&id);
-            let end = ends.remove(&id);
-            let first = samples.first();
-            let pick = |from_info: Option<&String>, from_sample: Option<&String>| {
-                from_info.filter(|s| !s.is_empty()).or(from_sample).cloned().unwrap_or_default()
-            };
-            let run = RunMeta {
-                browser: pick(info.as_ref().map(|i| &i.0.browser), first.map(|s| &s.browser)),
-                browser_version: pick(info.as_ref().map(|i| &i.0.browser_version), first.map(|s| &s.browser_version)),
-                os: pick(info.as_ref().map(|i| &i.0.os), first.map(|s| &s.os)),
-                extension_version: pick(info.as_ref().map(|i| &i.0.extension_version), first.map(|s| &s.extension_version)),
-                host_version: info.as_ref().map(|i| i.1.clone()).unwrap_or_default(),
-                started_at: info.as_ref().map(|i| i.0.started_at.clone().unwrap_or_else(|| i.2.clone())),
-                finished_at: end.as_ref().map(|e| e.2.clone()),
-                status: end.as_ref().map(|e| status_word(e.0)).unwrap_or("running").to_owned(),
-                reason: end.and_then(|e| e.1),
-                observed: observed(&samples).to_owned(),
-                source: info.as_ref().map(|i| i.0.source.clone()).unwrap_or_default(),
-                plan: info.map(|i| i.0.plan),
-                run_id: id,
-            };
-            RunReport { summary: summarise(&samples), samples, run }
-        })
+    order.into_iter().map(|id| build(id.clone(), by_id.remove(&id).unwrap_or_default())).collect()
+}
+
+fn build(run_id: String, g: Gathered) -> RunReport {
+    let first = g.samples.first();
+    let from = |info: Option<&String>, sample: Option<&String>| {
+        info.filter(|s| !s.is_empty()).or(sample).cloned().unwrap_or_default()
+    };
+    let info = g.run.as_ref();
+    let run = RunMeta {
+        browser: from(info.map(|i| &i.0.browser), first.map(|s| &s.browser)),
+        browser_version: from(info.map(|i| &i.0.browser_version), first.map(|s| &s.browser_version)),
+        os: from(info.map(|i| &i.0.os), first.map(|s| &s.os)),
+        extension_version: from(info.map(|i| &i.0.extension_version), first.map(|s| &s.extension_version)),
+        cpu: info.and_then(|i| i.4.clone()),
+        host_version: info.map(|i| i.1.clone()).unwrap_or_default(),
+        started_at: info.map(|i| i.0.started_at.clone().unwrap_or_else(|| i.2.clone())),
+        finished_at: g.end.as_ref().map(|e| e.2.clone()),
+        status: g.end.as_ref().map(|e| status_word(e.0)).unwrap_or("running").to_owned(),
+        reason: g.end.as_ref().and_then(|e| e.1.clone()),
+        observed: observed(&g.samples).to_owned(),
+        source: info.map(|i| i.0.source.clone()).unwrap_or_default(),
+        plan: info.map(|i| i.0.plan.clone()),
+        sink_ceiling_mbps: info.and_then(|i| i.3),
+        run_id,
+    };
+    let mut summary = summarise(&g.samples);
+    let mut warnings = Vec::new();
+    for arm in &mut summary {
+        if let (Some(median), Some(ceiling)) = (arm.median_mbps, run.sink_ceiling_mbps) {
+            arm.sink_bound = median >= SINK_BOUND_SHARE * ceiling;
+            if arm.sink_bound {
+                warnings.push(format!(
+                    "{} is sink-bound: its median {median:.0} Mbps is {:.0}% of the sink's own ceiling ({ceiling:.0} Mbps). The number describes the sink, not the browser; comparisons with it understate the gap.",
+                    arm.body,
+                    100.0 * median / ceiling
+                ));
+            }
+        }
+        arm.timing_flags = g.samples.iter().filter(|s| s.body == arm.body && timing_disagrees(s)).count();
+    }
+    let flagged: usize = summary.iter().map(|a| a.timing_flags).sum();
+    if flagged > 0 {
+        warnings.push(format!(
+            "{flagged} sample(s) have page and sink times more than {:.0}% apart. Believe the page time for what a web app experiences: it runs from fetch() to the response and includes the browser preparing the body. The sink time covers only the body bytes arriving, so it shows the transfer alone; a large gap means time went to the browser before or after the bytes moved.",
+            TIMING_TOLERANCE * 100.0
+        ));
+    }
+    let comparisons = compare_arms(&summary, &g.samples);
+    RunReport { summary, samples: g.samples, run, comparisons, warnings }
+}
+
+/// Page and sink disagree by more than the tolerance (relative to the page time).
+pub fn timing_disagrees(s: &Sample) -> bool {
+    match (s.page_ms, s.sink_ms) {
+        (Some(p), Some(k)) if p > 0.0 && s.status == crate::model::SampleStatus::Ok => (p - k).abs() / p > TIMING_TOLERANCE,
+        _ => false,
+    }
+}
+
+fn compare_arms(summary: &[ArmSummary], samples: &[Sample]) -> Vec<Comparison> {
+    let speeds = |body: &str| -> Vec<f64> {
+        samples.iter().filter(|s| s.body == body && s.status == crate::model::SampleStatus::Ok).filter_map(|s| s.mbps).collect()
+    };
+    let baseline = summary
+        .iter()
+        .find(|a| a.body == DEFAULT_BASELINE && a.n >= 2)
+        .or_else(|| summary.iter().find(|a| a.n >= 2));
+    let Some(baseline) = baseline else { return Vec::new() };
+    let base = speeds(&baseline.body);
+    summary
+        .iter()
+        .filter(|a| a.body != baseline.body)
+        .filter_map(|a| compare::compare(&a.body, &speeds(&a.body), &baseline.body, &base))
         .collect()
 }
 
@@ -137,3 +203,6 @@ pub fn select(mut runs: Vec<RunReport>, filter: &Filter) -> Vec<RunReport> {
 pub(crate) fn fmt_mbps(v: Option<f64>) -> String {
     v.map(|x| format!("{x:.0}")).unwrap_or_else(|| "–".into())
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,7 +1,7 @@
 //! The terminal table: coloured on a tty, plain otherwise.
 
 use super::{fmt_mbps, RunReport};
-use console::{style, Style};
+use console::Style;
 
 pub fn render(report: &RunReport, colour: bool) -> String {
     let paint = |s: String, st: Style| if colour { st.apply_to(s).to_string() } else { s };
@@ -21,9 +21,15 @@ pub fn render(report: &RunReport, colour: bool) -> String {
         paint(m.observed.clone(), observed_style)
     );
     if let Some(p) = &m.plan {
-        out += &format!("{} per upload × {} reps, {} warm-up\n", human_bytes(p.size_bytes), p.reps, p.warmup);
+        out += &format!("{} per upload × {} reps, {} warm-up", human_bytes(p.size_bytes), p.reps, p.warmup);
+        if let Some(c) = m.sink_ceiling_mbps {
+            out += &format!(" · sink ceiling {c:.0} Mbps");
+        }
+        out += "\n";
     }
-    let header = format!("{:<16} {:>3} {:>10} {:>17} {:>8}  {}", "Body", "n", "Median", "Min–max", "IQR", "Integrity");
+    let baseline = report.comparisons.first().map(|c| c.baseline.clone()).unwrap_or_default();
+    let vs = if baseline.is_empty() { String::new() } else { format!("vs {baseline}") };
+    let header = format!("{:<15} {:>2} {:>7} {:>11} {:>6}  {:<28} {}", "Body", "n", "Median", "Min–max", "IQR", vs, "Integrity");
     out += &paint(header, Style::new().bold());
     out += "\n";
     for a in &report.summary {
@@ -31,18 +37,35 @@ pub fn render(report: &RunReport, colour: bool) -> String {
             (Some(_), Some(_)) => format!("{}–{}", fmt_mbps(a.min_mbps), fmt_mbps(a.max_mbps)),
             _ => "–".into(),
         };
+        let comparison = report.comparisons.iter().find(|c| c.body == a.body).map(|c| {
+            format!("{:.2}x [{:.2}–{:.2}] {}", c.ratio, c.ci_low, c.ci_high, c.verdict.words())
+        });
+        let comparison = match (comparison, a.body == baseline) {
+            (Some(c), _) => c,
+            (None, true) => "baseline".into(),
+            (None, false) => "–".into(),
+        };
         let verdict_style = if a.verdict == "intact" { Style::new().green() } else { Style::new().red() };
+        let mut verdict = paint(a.verdict.clone(), verdict_style);
+        if a.sink_bound {
+            verdict += &paint(" [sink-bound]".into(), Style::new().yellow().bold());
+        }
         out += &format!(
-            "{:<16} {:>3} {:>10} {:>17} {:>8}  {}\n",
+            "{:<15} {:>2} {:>7} {:>11} {:>6}  {:<28} {}\n",
             a.body,
             a.n,
             fmt_mbps(a.median_mbps),
             range,
             fmt_mbps(a.iqr_mbps()),
-            paint(a.verdict.clone(), verdict_style)
+            comparison,
+            verdict
         );
     }
-    out += &format!("{}\n", style("Throughput in Mbps (10^6 bits/s), intact uploads only.").dim().force_styling(colour));
+    out += &paint("Mbps (10^6 bits/s) over intact uploads; [95% bootstrap interval] of the ratio of medians.".into(), Style::new().dim());
+    out += "\n";
+    for w in &report.warnings {
+        out += &paint(format!("warning: {w}\n"), Style::new().yellow());
+    }
     out
 }
 

@@ -1,6 +1,7 @@
 //! The hashing sink: a tiny_http server on loopback that serves the benchmark page and
 //! takes uploads, streaming each through SHA-256 and replying with what arrived.
 
+pub mod ceiling;
 pub mod hashing;
 pub mod routes;
 pub mod token;
@@ -82,6 +83,11 @@ impl Sink {
 
     pub fn upload_url(&self) -> String {
         format!("{}{}{}", self.base_url(), routes::UPLOAD_PREFIX, self.token)
+    }
+
+    /// The path part of the upload URL (token included).
+    pub fn upload_path(&self) -> String {
+        format!("{}{}", routes::UPLOAD_PREFIX, self.token)
     }
 
     pub fn page_url(&self) -> String {

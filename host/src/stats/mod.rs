@@ -1,6 +1,8 @@
 //! Summaries of throughput samples: medians and spreads per arm, and the integrity
 //! verdict in words.
 
+pub mod compare;
+
 use crate::model::{Sample, SampleStatus};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -39,6 +41,10 @@ pub struct ArmSummary {
     pub statuses: BTreeMap<String, usize>,
     /// "intact", "corrupted: received 23 bytes `[object ReadableStream]`", "unsupported: …".
     pub verdict: String,
+    /// The median is at least 70% of the sink's own ceiling (set by the report).
+    pub sink_bound: bool,
+    /// Samples whose page and sink times disagree by more than 20% (set by the report).
+    pub timing_flags: usize,
 }
 
 impl ArmSummary {
@@ -75,6 +81,8 @@ fn summarise_arm<'a>(body: &str, samples: impl Iterator<Item = &'a Sample>) -> A
         q3_mbps: quantile(&mbps, 0.75),
         statuses,
         verdict: verdict(&samples),
+        sink_bound: false,
+        timing_flags: 0,
     }
 }
 

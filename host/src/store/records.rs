@@ -12,6 +12,12 @@ pub enum Record {
         run: RunInfo,
         host_version: String,
         recorded_at: String,
+        /// The sink's own ingest rate at the run's body size, measured at run start.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sink_ceiling_mbps: Option<f64>,
+        /// The host machine's CPU, for the report's environment section.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cpu: Option<String>,
     },
     /// One measured upload.
     Sample(Sample),

@@ -43,6 +43,8 @@ fn run_record(run_id: &str) -> Record {
         },
         host_version: "0.1.0".into(),
         recorded_at: records::now(),
+        sink_ceiling_mbps: Some(9000.0),
+        cpu: None,
     }
 }
 

@@ -1,0 +1,149 @@
+//! One self-contained HTML file: an SVG chart per run (median bars, min–max whiskers,
+//! the sink's ceiling as a line), badges, the table, and the environment. No scripts,
+//! no external assets. Numbers carry data-* attributes so tests can read them back.
+
+use super::{fmt_mbps, RunReport};
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+pub fn render(reports: &[RunReport]) -> String {
+    let mut body = String::new();
+    for r in reports {
+        body += &run_section(r);
+    }
+    format!(
+        r#"<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Unobserved report</title>
+<style>
+body {{ font: 14px/1.45 system-ui, sans-serif; margin: 2rem auto; max-width: 60rem; color: #1b2733; padding: 0 1rem; }}
+h1 {{ font-size: 1.4rem; }} h2 {{ font-size: 1.1rem; margin-top: 2.5rem; }}
+.badge {{ display: inline-block; padding: 0 .5rem; border-radius: .6rem; font-size: .8rem; font-weight: 600; margin-right: .3rem; }}
+.good {{ background: #dff3e4; color: #1e7b34; }} .bad {{ background: #fde2de; color: #c0392b; }} .warn {{ background: #fff1c2; color: #8a6d00; }}
+table {{ border-collapse: collapse; width: 100%; margin: .5rem 0; }}
+th, td {{ text-align: left; padding: .25rem .5rem; border-bottom: 1px solid #e3e7eb; }}
+td.num {{ text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }}
+dl {{ display: grid; grid-template-columns: max-content 1fr; gap: .1rem 1rem; }} dt {{ color: #56636f; }}
+.warning {{ background: #fff8e1; border-left: 3px solid #e0a800; padding: .4rem .7rem; }}
+</style></head>
+<body><h1>Unobserved report</h1>
+<p>Upload throughput measured in the browser with nothing attached; every byte verified by SHA-256 at the sink. Mbps = 10<sup>6</sup> bits/s over intact uploads.</p>
+{body}</body></html>
+"#
+    )
+}
+
+fn badge(class: &str, text: &str) -> String {
+    format!(r#"<span class="badge {class}">{}</span>"#, esc(text))
+}
+
+fn run_section(r: &RunReport) -> String {
+    let m = &r.run;
+    let mut s = format!(
+        r#"<section class="run" data-run-id="{}"><h2>{} {} on {}</h2><p>"#,
+        esc(&m.run_id),
+        esc(&m.browser),
+        esc(&m.browser_version),
+        esc(&m.os)
+    );
+    s += &match m.observed.as_str() {
+        "no" => badge("good", "unobserved"),
+        "yes" => badge("bad", "observed"),
+        _ => badge("warn", "observation unknown"),
+    };
+    s += &badge(if m.status == "complete" { "good" } else { "warn" }, &m.status);
+    let all_intact = r.summary.iter().all(|a| a.verdict == "intact");
+    s += &badge(if all_intact { "good" } else { "bad" }, if all_intact { "all intact" } else { "integrity problems" });
+    if r.summary.iter().any(|a| a.sink_bound) {
+        s += &badge("warn", "sink-bound arm");
+    }
+    s += "</p>";
+    s += &chart(r);
+    s += "<table><thead><tr><th>Body</th><th>n</th><th>Median</th><th>Min–max</th><th>IQR</th><th>Ratio [95% CI]</th><th>Integrity</th></tr></thead><tbody>";
+    for a in &r.summary {
+        let ratio = r
+            .comparisons
+            .iter()
+            .find(|c| c.body == a.body)
+            .map(|c| format!("{:.2}x [{:.2}–{:.2}] {} vs {}", c.ratio, c.ci_low, c.ci_high, c.verdict.words(), c.baseline))
+            .unwrap_or_else(|| "–".into());
+        s += &format!(
+            r#"<tr data-body="{}"><td>{}</td><td class="num">{}</td><td class="num median">{}</td><td class="num">{}–{}</td><td class="num">{}</td><td>{}</td><td>{}{}</td></tr>"#,
+            esc(&a.body),
+            esc(&a.body),
+            a.n,
+            fmt_mbps(a.median_mbps),
+            fmt_mbps(a.min_mbps),
+            fmt_mbps(a.max_mbps),
+            fmt_mbps(a.iqr_mbps()),
+            esc(&ratio),
+            badge(if a.verdict == "intact" { "good" } else { "bad" }, &a.verdict),
+            if a.sink_bound { badge("warn", "sink-bound") } else { String::new() }
+        );
+    }
+    s += "</tbody></table>";
+    for w in &r.warnings {
+        s += &format!(r#"<p class="warning">{}</p>"#, esc(w));
+    }
+    let env = [
+        ("Run", m.run_id.clone()),
+        ("Browser", format!("{} {}", m.browser, m.browser_version)),
+        ("OS", m.os.clone()),
+        ("CPU", m.cpu.clone().unwrap_or_else(|| "unknown".into())),
+        ("Host version", m.host_version.clone()),
+        ("Extension version", m.extension_version.clone()),
+        ("Sink ceiling", m.sink_ceiling_mbps.map(|c| format!("{c:.0} Mbps")).unwrap_or_else(|| "not measured".into())),
+        ("Started", m.started_at.clone().unwrap_or_default()),
+        ("Plan", m.plan.as_ref().map(|p| format!("{} bytes × {} reps, {} warm-up", p.size_bytes, p.reps, p.warmup)).unwrap_or_default()),
+    ];
+    s += "<dl>";
+    for (k, v) in env {
+        s += &format!("<dt>{k}</dt><dd>{}</dd>", esc(&v));
+    }
+    s += "</dl></section>";
+    s
+}
+
+fn chart(r: &RunReport) -> String {
+    let (label_w, bar_w, row_h) = (130.0, 460.0, 28.0);
+    let ceiling = r.run.sink_ceiling_mbps;
+    let top = r.summary.iter().filter_map(|a| a.max_mbps).chain(ceiling).fold(1.0_f64, f64::max);
+    let x = |v: f64| label_w + v / top * bar_w;
+    let height = r.summary.len() as f64 * row_h + 24.0;
+    let mut s = format!(
+        r#"<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {} {height}" width="100%" role="img" aria-label="Median Mbps per body kind">"#,
+        label_w + bar_w + 110.0
+    );
+    for (i, a) in r.summary.iter().enumerate() {
+        let y = i as f64 * row_h + 6.0;
+        s += &format!(r#"<text x="0" y="{}" font-size="12">{}</text>"#, y + 13.0, esc(&a.body));
+        let median = a.median_mbps.unwrap_or(0.0);
+        let fill = if a.verdict == "intact" { "#3a7ca5" } else { "#c0392b" };
+        s += &format!(
+            r#"<rect class="bar" data-body="{}" data-median="{}" x="{label_w}" y="{y}" width="{:.1}" height="16" fill="{fill}"/>"#,
+            esc(&a.body),
+            a.median_mbps.map(|m| format!("{m:.3}")).unwrap_or_default(),
+            (x(median) - label_w).max(1.0)
+        );
+        if let (Some(lo), Some(hi)) = (a.min_mbps, a.max_mbps) {
+            let wy = y + 8.0;
+            s += &format!(
+                r##"<g class="whisker" data-min="{lo:.3}" data-max="{hi:.3}" stroke="#1b2733"><line x1="{:.1}" x2="{:.1}" y1="{wy}" y2="{wy}"/><line x1="{:.1}" x2="{:.1}" y1="{}" y2="{}"/><line x1="{:.1}" x2="{:.1}" y1="{}" y2="{}"/></g>"##,
+                x(lo), x(hi), x(lo), x(lo), wy - 5.0, wy + 5.0, x(hi), x(hi), wy - 5.0, wy + 5.0
+            );
+        }
+        let label = a.median_mbps.map(|m| format!("{} Mbps", fmt_mbps(Some(m)))).unwrap_or_else(|| a.verdict.split(':').next().unwrap_or("").into());
+        s += &format!(r#"<text x="{:.1}" y="{}" font-size="12">{}</text>"#, x(a.max_mbps.unwrap_or(median)) + 6.0, y + 13.0, esc(&label));
+    }
+    if let Some(c) = ceiling {
+        let cx = x(c);
+        s += &format!(
+            r##"<g class="ceiling" data-ceiling="{c:.3}"><line x1="{cx:.1}" x2="{cx:.1}" y1="0" y2="{}" stroke="#e0a800" stroke-dasharray="4 3" stroke-width="2"/><text x="{:.1}" y="{}" font-size="11" fill="#8a6d00">sink ceiling {c:.0} Mbps</text></g>"##,
+            height - 14.0,
+            (cx - 60.0).max(label_w),
+            height - 2.0
+        );
+    }
+    s + "</svg>"
+}

@@ -1,0 +1,83 @@
+use super::*;
+use crate::model::{Plan, RunInfo};
+use crate::store::tests_support::sample;
+use crate::store::StoreContents;
+
+fn contents(ceiling: Option<f64>, samples: Vec<Sample>) -> StoreContents {
+    let mut records = vec![Record::Run {
+        run: RunInfo {
+            run_id: "r".into(),
+            browser: "Firefox".into(),
+            browser_version: "153".into(),
+            os: "Linux".into(),
+            extension_version: "0.1.0".into(),
+            plan: Plan::default(),
+            source: "job".into(),
+            started_at: Some("2026-11-30T10:00:00Z".into()),
+            extra: Default::default(),
+        },
+        host_version: "0.1.0".into(),
+        recorded_at: "2026-11-30T10:00:00Z".into(),
+        sink_ceiling_mbps: ceiling,
+        cpu: None,
+    }];
+    records.extend(samples.into_iter().map(Record::Sample));
+    StoreContents { records: records.into_iter().enumerate().collect(), warnings: vec![] }
+}
+
+#[test]
+fn an_arm_at_70_percent_of_the_sink_ceiling_is_flagged_everywhere() {
+    let samples = vec![sample("r", "Uint8Array", 0, 100.0), sample("r", "Uint8Array", 1, 110.0), sample("r", "Blob", 0, 700.0), sample("r", "Blob", 1, 720.0)];
+    let report = runs(&contents(Some(1000.0), samples)).pop().unwrap();
+    assert_eq!(report.summary.iter().map(|a| a.sink_bound).collect::<Vec<_>>(), [false, true]);
+    assert!(report.warnings[0].starts_with("Blob is sink-bound"), "{:?}", report.warnings);
+    assert!(table::render(&report, false).contains("[sink-bound]"));
+    assert!(markdown::render(&[report.clone()]).contains("**sink-bound**"));
+    assert!(html::render(&[report]).contains("sink-bound"));
+}
+
+#[test]
+fn no_ceiling_means_no_flag() {
+    let report = runs(&contents(None, vec![sample("r", "Blob", 0, 1e9)])).pop().unwrap();
+    assert!(!report.summary[0].sink_bound);
+}
+
+#[test]
+fn page_and_sink_times_more_than_20_percent_apart_are_flagged_with_advice() {
+    let mut near = sample("r", "Blob", 0, 100.0);
+    (near.page_ms, near.sink_ms) = (Some(10.0), Some(8.5));
+    let mut far = sample("r", "Blob", 1, 100.0);
+    (far.page_ms, far.sink_ms) = (Some(10.0), Some(7.0));
+    assert!(!timing_disagrees(&near) && timing_disagrees(&far));
+    let report = runs(&contents(None, vec![near, far])).pop().unwrap();
+    assert_eq!(report.summary[0].timing_flags, 1);
+    let advice = report.warnings.iter().find(|w| w.contains("page and sink times")).unwrap();
+    assert!(advice.contains("Believe the page time"), "the report says which side to believe");
+}
+
+#[test]
+fn comparisons_use_uint8array_as_the_baseline() {
+    let samples = vec![
+        sample("r", "Blob", 0, 1800.0), sample("r", "Uint8Array", 0, 100.0),
+        sample("r", "Blob", 1, 1750.0), sample("r", "Uint8Array", 1, 110.0),
+        sample("r", "Blob", 2, 1900.0), sample("r", "Uint8Array", 2, 95.0),
+    ];
+    let report = runs(&contents(None, samples)).pop().unwrap();
+    assert_eq!(report.comparisons.len(), 1);
+    assert_eq!(report.comparisons[0].baseline, "Uint8Array");
+    assert_eq!(report.comparisons[0].verdict, crate::stats::compare::Verdict::Faster);
+    assert!(table::render(&report, false).contains("faster"));
+}
+
+#[test]
+fn filters_select_runs() {
+    let mut c = contents(None, vec![sample("r", "Blob", 0, 1.0)]);
+    let mut other = sample("s", "Blob", 0, 1.0);
+    other.browser = "Chromium".into();
+    c.records.push((99, Record::Sample(other)));
+    let all = runs(&c);
+    assert_eq!(all.len(), 2);
+    assert_eq!(select(all.clone(), &Filter { run: Some("last".into()), ..Default::default() })[0].run.run_id, "s");
+    assert_eq!(select(all.clone(), &Filter { browser: Some("firefox".into()), ..Default::default() })[0].run.run_id, "r");
+    assert_eq!(select(all, &Filter { since: Some("2026-12-01".into()), ..Default::default() }).len(), 0);
+}
