@@ -20,3 +20,6 @@ echo "web-ext lint: $errors error(s)"
 
 echo "==> cargo test (unit, integration, real-browser end to end)"
 cargo test --workspace -- --test-threads=2
+
+echo "==> observed-run detection under a CDP-driven browser (node --test)"
+node --test tests/e2e/

@@ -4,6 +4,7 @@ import { BENCH_PORT, planFromOptions, DEFAULT_OPTIONS } from '../lib/defaults.js
 import { describeBrowser } from '../lib/environment.js';
 import { connectHost } from './native-port.js';
 import { startRun, attachBenchPort, isRunning } from './run-controller.js';
+import { controlAvailable, controlUnavailableReason } from './debugger-control.js';
 import { setRunState } from './run-state.js';
 
 // `unobserved run` leaves a job for the host to offer at hello. Ask once when the
@@ -44,7 +45,9 @@ api.runtime.onMessage.addListener((msg, sender, sendResponse) => {
     const { options } = await api.storage.local.get('options');
     const opts = { ...DEFAULT_OPTIONS, ...options };
     try {
-      await startRun({ plan: planFromOptions(opts), source: 'popup', sinkUrl: opts.sinkUrl, closeTab: true });
+      if (msg.control && !controlAvailable()) throw new Error(`Control not available: ${controlUnavailableReason()}`);
+      const plan = { ...planFromOptions(opts), control: Boolean(msg.control) };
+      await startRun({ plan, source: 'popup', sinkUrl: opts.sinkUrl, closeTab: true });
       sendResponse({ ok: true });
     } catch (e) {
       sendResponse({ ok: false, error: String(e?.message ?? e) });

@@ -6,6 +6,7 @@ import { getRunState, setRunState, patchRunState } from './run-state.js';
 import { describeBrowser } from '../lib/environment.js';
 import { measuredCount } from '../lib/plan.js';
 import { summarise, observedVerdict } from '../lib/stats.js';
+import * as control from './debugger-control.js';
 
 let active = null;
 
@@ -79,13 +80,34 @@ async function onPageMessage(run, port, msg) {
   if (run !== active) return;
   switch (msg.type) {
     case 'ready':
+      if (run.debuggerBefore === undefined) run.debuggerBefore = await control.debuggerAttached(run.tabId);
       port.postMessage({ type: 'plan', plan: run.run.plan, upload_url: run.uploadUrl, run_id: run.run.run_id });
       break;
+    case 'set-condition': {
+      let reply;
+      try {
+        if (!control.controlAvailable()) throw new Error(control.controlUnavailableReason());
+        if (msg.attached) await control.attach(run.tabId);
+        else await control.detach(run.tabId);
+        reply = { ok: true };
+      } catch (e) {
+        reply = { ok: false, error: String(e?.message ?? e) };
+      }
+      port.postMessage({ type: 'condition-set', request_id: msg.request_id, ...reply });
+      break;
+    }
     case 'progress':
       await patchRunState({ step: msg.step });
       break;
     case 'sample': {
       const sample = { ...msg.sample, run_id: run.run.run_id, browser: run.run.browser, browser_version: run.run.browser_version, os: run.run.os, extension_version: run.run.extension_version };
+      // With the optional debugger permission, ask the browser itself whether anything
+      // is attached to the tab (DevTools, an automation client). The control's own
+      // attached half already says so.
+      if (sample.observed?.debugger_attached === undefined) {
+        const attached = await control.debuggerAttached(run.tabId);
+        if (attached !== null) sample.observed = { ...sample.observed, debugger_attached: attached };
+      }
       run.samples.push(sample);
       // Relayed one by one as they complete, so a crash loses none already relayed.
       run.relayed = run.relayed.then(() => run.host.request({ type: 'samples', run_id: run.run.run_id, samples: [sample] }));
@@ -99,6 +121,7 @@ async function onPageMessage(run, port, msg) {
     }
     case 'done':
       await run.relayed.catch(() => {});
+      run.debuggerAfter = await control.debuggerAttached(run.tabId);
       finish('complete', null);
       break;
     case 'failed':
@@ -115,7 +138,8 @@ async function finish(status, reason) {
   run.finished = true;
   active = null;
   try {
-    await run.host.request({ type: 'run-finished', run_id: run.run.run_id, status, reason });
+    const observation = { debugger_before: run.debuggerBefore ?? null, debugger_after: run.debuggerAfter ?? null };
+    await run.host.request({ type: 'run-finished', run_id: run.run.run_id, status, reason, observation });
   } catch (e) {
     reason = `${reason ?? ''} (and the end could not be recorded: ${e.message})`.trim();
   }
@@ -128,6 +152,7 @@ async function finish(status, reason) {
     browser_version: run.run.browser_version,
     os: run.run.os,
     observed: observedVerdict(run.samples),
+    control: Boolean(run.run.plan.control),
     samples: run.samples,
     summary,
     sink_ceiling_mbps: run.ceiling,

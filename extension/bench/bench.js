@@ -24,8 +24,28 @@ function log(line) {
 }
 
 /** What the page can see of anything watching it. */
-function observation() {
-  return { webdriver: navigator.webdriver === true };
+function observation(condition) {
+  const o = { webdriver: navigator.webdriver === true };
+  // In a control run the attached half is observed by construction: our own debugger.
+  if (condition) o.debugger_attached = condition === 'attached';
+  return o;
+}
+
+// Replies from the background to requests the page made (e.g. switching condition).
+const waiting = new Map();
+let nextRequest = 1;
+
+function request(message) {
+  const id = nextRequest++;
+  return new Promise((resolve, reject) => {
+    waiting.set(id, { resolve, reject });
+    post({ ...message, request_id: id });
+  });
+}
+
+async function setCondition(condition) {
+  const reply = await request({ type: 'set-condition', attached: condition === 'attached' });
+  if (!reply.ok) throw new Error(`could not ${condition === 'attached' ? 'attach' : 'detach'} the debugger: ${reply.error}`);
 }
 
 async function uploadOnce(kind, bytes, url) {
@@ -46,7 +66,12 @@ async function run({ plan, upload_url: uploadUrl }) {
   let bytes = null;
   let sha = null;
   let bytesKey = null;
+  let condition = null;
   for (const step of steps) {
+    if (step.condition && step.condition !== condition) {
+      await setCondition(step.condition);
+      condition = step.condition;
+    }
     // Every arm of a rep carries the same bytes; each rep gets fresh ones.
     const key = `${step.phase}:${step.rep}`;
     if (key !== bytesKey) {
@@ -55,7 +80,7 @@ async function run({ plan, upload_url: uploadUrl }) {
       bytesKey = key;
     }
     post({ type: 'progress', step });
-    show(`${step.phase === 'warmup' ? 'Warm-up' : 'Rep'} ${step.rep + 1}: ${step.body}`);
+    show(`${step.phase === 'warmup' ? 'Warm-up' : 'Rep'} ${step.rep + 1}: ${step.body}${step.condition ? ` (${step.condition})` : ''}`);
     const url = `${uploadUrl}?body=${step.body}&rep=${step.rep}&phase=${step.phase}`;
     const result = await uploadOnce(step.body, bytes, url);
     if (step.phase !== 'measure') continue;
@@ -64,18 +89,26 @@ async function run({ plan, upload_url: uploadUrl }) {
       rep: step.rep,
       bytesSent: bytes.length,
       shaSent: sha,
-      observed: observation(),
+      observed: observation(step.condition),
       ...result,
     });
+    if (step.condition) sample.condition = step.condition;
     log(`${step.body} rep ${step.rep + 1}: ${sample.status}${sample.mbps ? ` ${sample.mbps.toFixed(0)} Mbps` : ''}${sample.error ? ` (${sample.error})` : ''}`);
     post({ type: 'sample', sample });
   }
+  if (condition === 'attached') await setCondition('detached');
   show('Done. This tab will close.');
   post({ type: 'done' });
 }
 
 window.addEventListener('message', (event) => {
   if (event.source !== window || event.data?.source !== FROM_EXTENSION) return;
+  const pending = waiting.get(event.data.request_id);
+  if (pending) {
+    waiting.delete(event.data.request_id);
+    pending.resolve(event.data);
+    return;
+  }
   if (event.data.type === 'plan' && !started) {
     started = true;
     run(event.data).catch((e) => {

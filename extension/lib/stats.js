@@ -9,11 +9,18 @@ export function quantile(sorted, q) {
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
 }
 
+/** The arm a sample belongs to: its body kind, and its condition in a control run. */
+export function armLabel(s) {
+  return s.condition ? `${s.body} (${s.condition})` : s.body;
+}
+
+const median = (xs) => quantile([...xs].sort((a, b) => a - b), 0.5);
+
 export function summarise(samples) {
   const order = [];
-  for (const s of samples) if (!order.includes(s.body)) order.push(s.body);
+  for (const s of samples) if (!order.includes(armLabel(s))) order.push(armLabel(s));
   return order.map((body) => {
-    const arm = samples.filter((s) => s.body === body);
+    const arm = samples.filter((s) => armLabel(s) === body);
     const speeds = arm.filter((s) => s.status === 'ok' && Number.isFinite(s.mbps)).map((s) => s.mbps).sort((a, b) => a - b);
     const statuses = {};
     for (const s of arm) statuses[s.status] = (statuses[s.status] ?? 0) + 1;
@@ -26,6 +33,18 @@ export function summarise(samples) {
       statuses,
       verdict: verdict(arm),
     };
+  });
+}
+
+/** Per body kind in a control run: medians attached and detached, and the slowdown. */
+export function controlSummary(samples) {
+  const bodies = [];
+  for (const s of samples) if (s.condition && !bodies.includes(s.body)) bodies.push(s.body);
+  return bodies.map((body) => {
+    const speeds = (condition) => samples.filter((s) => s.body === body && s.condition === condition && s.status === 'ok').map((s) => s.mbps);
+    const attached = median(speeds('attached'));
+    const detached = median(speeds('detached'));
+    return { body, attached_mbps: attached, detached_mbps: detached, slowdown: attached && detached ? detached / attached : null };
   });
 }
 

@@ -3,6 +3,7 @@
 import { api } from '../lib/api.js';
 import { chartModel, explainHostError, formatMbps, formatRange, progressText } from '../lib/format.js';
 import { describeBrowser } from '../lib/environment.js';
+import { controlSummary } from '../lib/stats.js';
 
 const $ = (id) => document.getElementById(id);
 const SVG = 'http://www.w3.org/2000/svg';
@@ -67,6 +68,28 @@ function drawTable(summary) {
   );
 }
 
+function drawControl(samples) {
+  const rows = controlSummary(samples ?? []);
+  $('control-table').hidden = rows.length === 0;
+  $('control-table').querySelector('tbody').replaceChildren(
+    ...rows.map((r) => {
+      const tr = document.createElement('tr');
+      for (const [text, cls] of [
+        [r.body, ''],
+        [formatMbps(r.attached_mbps), 'num'],
+        [formatMbps(r.detached_mbps), 'num'],
+        [r.slowdown ? `${r.slowdown.toFixed(1)}x` : '–', 'num'],
+      ]) {
+        const td = document.createElement('td');
+        td.textContent = text;
+        if (cls) td.className = cls;
+        tr.append(td);
+      }
+      return tr;
+    }),
+  );
+}
+
 function showProblem(message, browser) {
   const p = explainHostError(message, browser);
   $('problem').hidden = false;
@@ -78,6 +101,7 @@ function showProblem(message, browser) {
 function render(state, browser) {
   const running = state.phase === 'running';
   $('run').disabled = running;
+  $('control').disabled = running || !api.debugger;
   $('run').textContent = running ? 'Running…' : 'Run';
   $('progress').hidden = !running;
   if (running) {
@@ -98,6 +122,7 @@ function render(state, browser) {
     head.append(badge);
     drawChart(summary, state.sink_ceiling_mbps ?? null);
     drawTable(summary);
+    drawControl(state.samples);
   }
 }
 
@@ -108,13 +133,39 @@ async function main() {
   api.storage.onChanged.addListener(async (changes) => {
     if (changes.runState) render(changes.runState.newValue ?? { phase: 'idle' }, env.browser);
   });
-  $('run').addEventListener('click', async () => {
+  const start = async (control) => {
     $('run').disabled = true;
-    const reply = await api.runtime.sendMessage({ type: 'start-run' });
+    const reply = await api.runtime.sendMessage({ type: 'start-run', control });
     if (!reply?.ok) {
       showProblem(reply?.error ?? 'no answer from the background', env.browser);
       $('run').disabled = false;
     }
+  };
+  $('run').addEventListener('click', () => start(false));
+  if (!api.debugger) {
+    // Firefox: no chrome.debugger, so neither the control nor debugger detection.
+    $('control').disabled = true;
+    $('control-note').hidden = false;
+    $('control-note').textContent = 'Control not available here: it needs the chrome.debugger API, which only Chromium-family browsers have.';
+    $('grant').parentElement.hidden = true;
+  }
+  const askForDebugger = () => api.permissions.request({ permissions: ['debugger'] });
+  $('control').addEventListener('click', async () => {
+    // The browser asks the user first; while the control runs it shows a
+    // "started debugging this browser" bar. That is the point: it is observed.
+    if (!(await askForDebugger())) {
+      showProblem('The control needs the debugger permission, which was not granted.', env.browser);
+      return;
+    }
+    await start(true);
+  });
+  $('grant').addEventListener('click', async (e) => {
+    e.preventDefault();
+    const granted = await askForDebugger();
+    $('grant-note').hidden = false;
+    $('grant-note').textContent = granted
+      ? 'Granted. Each run now also records whether any debugger (DevTools, an automation tool) was attached to the benchmark tab. The browser may warn that the extension can "access the page debugger backend": Unobserved only asks whether one is attached, except during a Control run.'
+      : 'Not granted. Runs still record navigator.webdriver.';
   });
   $('options').addEventListener('click', (e) => {
     e.preventDefault();

@@ -15,4 +15,17 @@ test('arms are interleaved rep by rep: A B C D, A B C D', () => {
 
 test('measured count is reps times arms', () => {
   assert.equal(measuredCount({ bodies: ['A', 'B', 'C'], reps: 6 }), 18);
+  assert.equal(measuredCount({ bodies: ['A', 'B', 'C'], reps: 6, control: true }), 36);
+});
+
+test('a control plan runs each rep attached and detached, alternating which goes first', () => {
+  const steps = buildSteps({ bodies: ['A', 'B'], reps: 2, warmup: 0, control: true });
+  assert.deepEqual(steps.map((s) => `${s.condition[0]}${s.body}${s.rep}`), [
+    'aA0', 'aB0', 'dA0', 'dB0',
+    'dA1', 'dB1', 'aA1', 'aB1',
+  ]);
+});
+
+test('ordinary plans carry no condition', () => {
+  assert.ok(buildSteps({ bodies: ['A'], reps: 1, warmup: 1 }).every((s) => !('condition' in s)));
 });

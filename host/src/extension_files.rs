@@ -53,6 +53,19 @@ pub fn version() -> String {
         .unwrap_or_else(|| "unknown".into())
 }
 
+/// Moves `permission` from optional to required in a written copy of the tree. The key
+/// is unchanged, so the id stays the same.
+pub fn grant_permission(tree: &Path, permission: &str) -> Result<()> {
+    let path = tree.join("manifest.json");
+    let mut manifest: serde_json::Value = serde_json::from_slice(&std::fs::read(&path)?)?;
+    if let Some(optional) = manifest["optional_permissions"].as_array_mut() {
+        optional.retain(|p| p != permission);
+    }
+    manifest["permissions"].as_array_mut().context("manifest has no permissions list")?.push(permission.into());
+    std::fs::write(&path, serde_json::to_vec_pretty(&manifest)?)?;
+    Ok(())
+}
+
 pub fn write_tree(dest: &Path) -> Result<()> {
     for (rel, bytes) in files() {
         let path = dest.join(&rel);

@@ -69,6 +69,21 @@ pub struct Sample {
     pub extra: Map<String, Value>,
 }
 
+impl Sample {
+    /// "attached" / "detached" in a control run, else None.
+    pub fn condition(&self) -> Option<&str> {
+        self.extra.get("condition").and_then(Value::as_str)
+    }
+
+    /// The arm a sample belongs to: its body kind, plus its condition in a control run.
+    pub fn arm(&self) -> String {
+        match self.condition() {
+            Some(c) => format!("{} ({c})", self.body),
+            None => self.body.clone(),
+        }
+    }
+}
+
 /// What the page could tell about being watched. `webdriver` is `navigator.webdriver`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Observation {
@@ -96,17 +111,21 @@ pub struct Plan {
     pub reps: u32,
     pub warmup: u32,
     pub bodies: Vec<String>,
+    /// The positive control: every rep runs once with a debugger attached to the
+    /// benchmark tab and once without (Chromium family only).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub control: bool,
 }
 
 impl Default for Plan {
     fn default() -> Self {
-        Plan { size_bytes: 32 * 1024 * 1024, reps: 6, warmup: 1, bodies: BODY_KINDS.map(String::from).to_vec() }
+        Plan { size_bytes: 32 * 1024 * 1024, reps: 6, warmup: 1, bodies: BODY_KINDS.map(String::from).to_vec(), control: false }
     }
 }
 
 impl Plan {
     pub fn measured_uploads(&self) -> u64 {
-        self.reps as u64 * self.bodies.len() as u64
+        self.reps as u64 * self.bodies.len() as u64 * if self.control { 2 } else { 1 }
     }
 }
 

@@ -17,11 +17,16 @@ struct Outcome {
 }
 
 fn run(browser: &str) -> Outcome {
+    run_with(browser, &["--size", "2MiB", "--reps", "2", "--warmup", "1"])
+}
+
+fn run_with(browser: &str, extra: &[&str]) -> Outcome {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     let state = tempfile::tempdir().unwrap();
     let json_path = state.path().join("run.json");
     let out = Command::new(BIN)
-        .args(["run", "--browser", browser, "--size", "2MiB", "--reps", "2", "--warmup", "1", "--quiet", "--connect-timeout", "90"])
+        .args(["run", "--browser", browser, "--quiet", "--connect-timeout", "90"])
+        .args(extra)
         .arg("--json")
         .arg(&json_path)
         .env("UNOBSERVED_STATE_DIR", state.path())
@@ -118,6 +123,31 @@ fn firefox_uploads_the_text_of_a_stream_body_and_it_is_caught() {
     }
     let summary = &o.json["summary"].as_array().unwrap()[3];
     assert_eq!(summary["verdict"], "corrupted: received 23 bytes `[object ReadableStream]`");
+}
+
+/// The positive control: with the extension's own debugger attached (Network domain on),
+/// typed-array uploads must be much slower. A correctness check with a wide margin
+/// (~13x is typical here), not a timing test.
+#[test]
+fn chromium_control_reproduces_the_debugger_slowdown() {
+    let o = run_with("chromium", &["--control", "--size", "16MiB", "--reps", "3", "--warmup", "1", "--bodies", "Uint8Array,Blob"]);
+    let j = &o.json;
+    assert_eq!(j["run"]["status"], "complete");
+    assert_eq!(j["run"]["observed"], "yes", "half of a control run is observed by construction");
+    let u8 = j["control"].as_array().unwrap().iter().find(|c| c["body"] == "Uint8Array").expect("a control row for Uint8Array");
+    let (attached, detached) = (u8["attached_median_mbps"].as_f64().unwrap(), u8["detached_median_mbps"].as_f64().unwrap());
+    assert!(detached >= 5.0 * attached, "Uint8Array: {attached:.0} Mbps attached vs {detached:.0} detached; expected at least 5x");
+    for s in j["samples"].as_array().unwrap() {
+        assert_eq!(s["observed"]["debugger_attached"], s["condition"] == "attached", "{s}");
+        assert_eq!(s["status"], "ok");
+    }
+}
+
+#[test]
+fn firefox_has_no_control_and_says_why() {
+    let out = Command::new(BIN).args(["run", "--browser", "firefox", "--control", "--quiet"]).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("only Chromium-family browsers have"));
 }
 
 #[test]

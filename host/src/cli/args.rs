@@ -82,6 +82,11 @@ pub struct RunArgs {
     /// No progress bar.
     #[arg(short, long)]
     pub quiet: bool,
+    /// The positive control: run every rep with the extension's own debugger attached to
+    /// the benchmark tab (Network domain enabled, as automation clients do) and with
+    /// nothing attached, and report the slowdown. Chromium family only.
+    #[arg(long)]
+    pub control: bool,
     /// Keep the throwaway profile afterwards and print where it is (for debugging).
     #[arg(long)]
     pub keep_profile: bool,

@@ -115,7 +115,7 @@ fn dispatch(session: &mut Session, message: Incoming) -> Outgoing {
         Incoming::Hello { extension_version, browser } => hello::handle(session, extension_version, browser),
         Incoming::RunStarted { run } => run_started::handle(session, run),
         Incoming::Samples { run_id, samples } => samples::handle(session, run_id, samples),
-        Incoming::RunFinished { run_id, status, reason } => run_finished::handle(session, run_id, status, reason),
+        Incoming::RunFinished { run_id, status, reason, observation } => run_finished::handle(session, run_id, status, reason, observation),
         Incoming::Error { message, code } => error_report::handle(message, code),
     }
 }

@@ -5,12 +5,12 @@ use crate::model::{valid_run_id, RunStatus};
 use crate::protocol::Outgoing;
 use crate::store::{records::now, Record};
 
-pub fn handle(session: &mut Session, run_id: String, status: RunStatus, reason: Option<String>) -> Outgoing {
+pub fn handle(session: &mut Session, run_id: String, status: RunStatus, reason: Option<String>, observation: Option<serde_json::Value>) -> Outgoing {
     if !valid_run_id(&run_id) {
         return invalid_run_id(&run_id, "run-finished");
     }
     log::info!("run {run_id} finished: {status:?} {}", reason.as_deref().unwrap_or(""));
-    let record = Record::RunEnd { run_id: run_id.clone(), status, reason, recorded_at: now() };
+    let record = Record::RunEnd { run_id: run_id.clone(), status, reason, recorded_at: now(), observation };
     match session.store.append(&[record]) {
         Ok(()) => Outgoing::RunFinished { run_id },
         Err(e) => store_failed(e, "run-finished"),

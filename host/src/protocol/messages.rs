@@ -28,6 +28,9 @@ pub enum Incoming {
         status: RunStatus,
         #[serde(default)]
         reason: Option<String>,
+        /// Whether a debugger was attached before and after the run, where known.
+        #[serde(default)]
+        observation: Option<Value>,
     },
     Error {
         message: String,

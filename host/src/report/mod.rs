@@ -22,6 +22,17 @@ pub struct RunReport {
     pub comparisons: Vec<Comparison>,
     /// Plain-language warnings about the figures (sink-bound arms, timing disagreements).
     pub warnings: Vec<String>,
+    /// In a control run: per body kind, detached against attached (the slowdown).
+    pub control: Vec<ControlRow>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ControlRow {
+    pub body: String,
+    pub attached_median_mbps: Option<f64>,
+    pub detached_median_mbps: Option<f64>,
+    /// detached / attached, with its bootstrap interval and verdict.
+    pub slowdown: Option<Comparison>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -126,8 +137,9 @@ fn build(run_id: String, g: Gathered) -> RunReport {
             TIMING_TOLERANCE * 100.0
         ));
     }
-    let comparisons = compare_arms(&summary, &g.samples);
-    RunReport { summary, samples: g.samples, run, comparisons, warnings }
+    let control = control_rows(&g.samples);
+    let comparisons = if control.is_empty() { compare_arms(&summary, &g.samples) } else { Vec::new() };
+    RunReport { summary, samples: g.samples, run, comparisons, warnings, control }
 }
 
 /// Page and sink disagree by more than the tolerance (relative to the page time).
@@ -136,6 +148,34 @@ pub fn timing_disagrees(s: &Sample) -> bool {
         (Some(p), Some(k)) if p > 0.0 && s.status == crate::model::SampleStatus::Ok => (p - k).abs() / p > TIMING_TOLERANCE,
         _ => false,
     }
+}
+
+fn control_rows(samples: &[Sample]) -> Vec<ControlRow> {
+    let mut bodies: Vec<&str> = Vec::new();
+    for s in samples.iter().filter(|s| s.condition().is_some()) {
+        if !bodies.contains(&s.body.as_str()) {
+            bodies.push(&s.body);
+        }
+    }
+    bodies
+        .into_iter()
+        .map(|body| {
+            let speeds = |cond: &str| -> Vec<f64> {
+                samples
+                    .iter()
+                    .filter(|s| s.body == body && s.condition() == Some(cond) && s.status == crate::model::SampleStatus::Ok)
+                    .filter_map(|s| s.mbps)
+                    .collect()
+            };
+            let (attached, detached) = (speeds("attached"), speeds("detached"));
+            ControlRow {
+                body: body.to_owned(),
+                attached_median_mbps: crate::stats::median(&attached),
+                detached_median_mbps: crate::stats::median(&detached),
+                slowdown: compare::compare(body, &detached, &format!("{body} attached"), &attached),
+            }
+        })
+        .collect()
 }
 
 fn compare_arms(summary: &[ArmSummary], samples: &[Sample]) -> Vec<Comparison> {

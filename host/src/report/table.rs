@@ -28,8 +28,9 @@ pub fn render(report: &RunReport, colour: bool) -> String {
         out += "\n";
     }
     let baseline = report.comparisons.first().map(|c| c.baseline.clone()).unwrap_or_default();
-    let vs = if baseline.is_empty() { String::new() } else { format!("vs {baseline}") };
-    let header = format!("{:<15} {:>2} {:>7} {:>11} {:>6}  {:<28} {}", "Body", "n", "Median", "Min–max", "IQR", vs, "Integrity");
+    let vs = if baseline.is_empty() { "–".to_owned() } else { format!("vs {baseline}") };
+    let w = report.summary.iter().map(|a| a.body.chars().count()).max().unwrap_or(4).max(14);
+    let header = format!("{:<w$} {:>3} {:>7} {:>11} {:>6}  {:<28} {}", "Body", "n", "Median", "Min–max", "IQR", vs, "Integrity");
     out += &paint(header, Style::new().bold());
     out += "\n";
     for a in &report.summary {
@@ -51,7 +52,7 @@ pub fn render(report: &RunReport, colour: bool) -> String {
             verdict += &paint(" [sink-bound]".into(), Style::new().yellow().bold());
         }
         out += &format!(
-            "{:<15} {:>2} {:>7} {:>11} {:>6}  {:<28} {}\n",
+            "{:<w$} {:>3} {:>7} {:>11} {:>6}  {:<28} {}\n",
             a.body,
             a.n,
             fmt_mbps(a.median_mbps),
@@ -63,6 +64,18 @@ pub fn render(report: &RunReport, colour: bool) -> String {
     }
     out += &paint("Mbps (10^6 bits/s) over intact uploads; [95% bootstrap interval] of the ratio of medians.".into(), Style::new().dim());
     out += "\n";
+    if !report.control.is_empty() {
+        out += &paint("\nPositive control: the same uploads with a debugger attached (Network domain on) and detached\n".into(), Style::new().bold());
+        out += &format!("{:<w$} {:>10} {:>10}  {}\n", "Body", "Attached", "Detached", "Slowdown (detached / attached) [95% CI]");
+        for c in &report.control {
+            let slow = c
+                .slowdown
+                .as_ref()
+                .map(|s| format!("{:.1}x [{:.1}–{:.1}] {}", s.ratio, s.ci_low, s.ci_high, if s.ci_low > 1.0 { "slower when attached" } else if s.ci_high < 1.0 { "faster when attached" } else { "within noise" }))
+                .unwrap_or_else(|| "–".into());
+            out += &format!("{:<w$} {:>10} {:>10}  {slow}\n", c.body, fmt_mbps(c.attached_median_mbps), fmt_mbps(c.detached_median_mbps));
+        }
+    }
     for w in &report.warnings {
         out += &paint(format!("warning: {w}\n"), Style::new().yellow());
     }

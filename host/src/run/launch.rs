@@ -7,16 +7,6 @@ use std::path::{Path, PathBuf};
 use unobserved_installer::ids::{GECKO_ID, HOST_NAME};
 use unobserved_installer::manifest::{self, Family};
 
-/// Flags that would attach a debugger or automation driver. None may ever appear.
-pub const FORBIDDEN_FLAGS: &[&str] = &[
-    "remote-debugging",
-    "marionette",
-    "remote-allow",
-    "enable-automation",
-    "webdriver",
-    "devtools",
-];
-
 pub struct Workspace {
     pub profile: PathBuf,
     pub home: PathBuf,
@@ -106,23 +96,6 @@ mod tests {
         let ws = Workspace { profile: dir.join("p"), home: dir.join("h"), extension: dir.join("e") };
         std::fs::create_dir_all(&ws.profile).unwrap();
         ws
-    }
-
-    #[test]
-    fn no_launch_ever_carries_a_debugger_or_automation_flag() {
-        let dir = tempfile::tempdir().unwrap();
-        let ws = workspace(dir.path());
-        for key in ["chromium", "firefox"] {
-            for headed in [false, true] {
-                for root in [false, true] {
-                    let l = prepare(by_key(key).unwrap(), Path::new("/b"), &ws, Path::new("/h"), headed, root).unwrap();
-                    for arg in &l.args {
-                        let lower = arg.to_lowercase();
-                        assert!(!FORBIDDEN_FLAGS.iter().any(|f| lower.contains(f)), "{key}: {arg}");
-                    }
-                }
-            }
-        }
     }
 
     #[test]

@@ -78,6 +78,11 @@ async fn run_async(opts: RunOptions) -> Result<RunOutcome> {
         Some(dir) => ws_copy_extension(dir, &ws.extension)?,
         None => extension_files::write_tree(&ws.extension)?,
     }
+    if opts.plan.control {
+        // No click can grant an optional permission in a headless throwaway profile,
+        // so the control's copy of the extension asks for `debugger` up front.
+        extension_files::grant_permission(&ws.extension, "debugger")?;
+    }
     let run_id = new_run_id();
     let job = Job { run_id: run_id.clone(), plan: opts.plan.clone(), close_tab: true };
     let job_path = tmp.path().join("job.json");

@@ -55,13 +55,13 @@ impl ArmSummary {
 
 /// Arms in the order they first appear in the samples (the plan's order).
 pub fn summarise(samples: &[Sample]) -> Vec<ArmSummary> {
-    let mut order: Vec<&str> = Vec::new();
+    let mut order: Vec<String> = Vec::new();
     for s in samples {
-        if !order.contains(&s.body.as_str()) {
-            order.push(&s.body);
+        if !order.contains(&s.arm()) {
+            order.push(s.arm());
         }
     }
-    order.into_iter().map(|body| summarise_arm(body, samples.iter().filter(|s| s.body == body))).collect()
+    order.into_iter().map(|arm| summarise_arm(&arm, samples.iter().filter(|s| s.arm() == arm))).collect()
 }
 
 fn summarise_arm<'a>(body: &str, samples: impl Iterator<Item = &'a Sample>) -> ArmSummary {

@@ -28,6 +28,9 @@ pub enum Record {
         #[serde(default)]
         reason: Option<String>,
         recorded_at: String,
+        /// `{"debugger_before": bool|null, "debugger_after": bool|null}` where known.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        observation: Option<serde_json::Value>,
     },
     /// Something the sink saw that no page reported, such as an aborted upload.
     SinkEvent {

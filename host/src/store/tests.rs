@@ -55,7 +55,7 @@ fn records_read_back_as_written() {
     let written = vec![
         run_record("r1"),
         Record::Sample(sample("r1", "Blob", 0, 900.0)),
-        Record::RunEnd { run_id: "r1".into(), status: RunStatus::Complete, reason: None, recorded_at: records::now() },
+        Record::RunEnd { run_id: "r1".into(), status: RunStatus::Complete, reason: None, recorded_at: records::now(), observation: None },
     ];
     store.append(&written).unwrap();
     let got = store.read().unwrap();
