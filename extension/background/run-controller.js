@@ -119,10 +119,23 @@ async function onPageMessage(run, port, msg) {
       }
       break;
     }
+    case 'auto-check': {
+      // Every sample so far must be stored before the host judges them.
+      await run.relayed.catch(() => {});
+      let reply;
+      try {
+        const d = await run.host.request({ type: 'auto-check', run_id: run.run.run_id, reps_done: msg.reps_done });
+        reply = { more: d.more, reason: d.reason };
+      } catch (e) {
+        reply = { more: false, reason: `auto-check failed: ${e.message}` };
+      }
+      port.postMessage({ type: 'auto-decision', request_id: msg.request_id, ...reply });
+      break;
+    }
     case 'done':
       await run.relayed.catch(() => {});
       run.debuggerAfter = await control.debuggerAttached(run.tabId);
-      finish('complete', null);
+      finish('complete', msg.auto_reason ? `auto: ${msg.auto_reason} after ${run.samples.length} samples` : null);
       break;
     case 'failed':
       finish('failed', msg.error);

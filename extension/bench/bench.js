@@ -1,7 +1,7 @@
 // The benchmark itself. It runs in an ordinary http page served by the sink, so the
 // uploads take the same path as a web app's. The plan arrives from the extension via
 // the relay content script; samples go back the same way.
-import { buildSteps } from '../lib/plan.js';
+import { buildSteps, stepsForRep } from '../lib/plan.js';
 import { randomBytes, makeBody, sha256Hex } from '../lib/bodies.js';
 import { pairSample } from '../lib/pairing.js';
 
@@ -61,13 +61,26 @@ async function uploadOnce(kind, bytes, url) {
   }
 }
 
+/** Every step of the plan; with --auto, more reps for as long as the host says so. */
+async function* planSteps(plan, state) {
+  yield* buildSteps(plan);
+  if (!plan.auto) return;
+  for (let rep = plan.reps; ; rep++) {
+    const decision = await request({ type: 'auto-check', reps_done: rep });
+    state.autoReason = decision.reason;
+    if (!decision.more) return;
+    yield* stepsForRep(plan, rep);
+  }
+}
+
 async function run({ plan, upload_url: uploadUrl }) {
-  const steps = buildSteps(plan);
+  const state = { autoReason: null };
+  const steps = planSteps(plan, state);
   let bytes = null;
   let sha = null;
   let bytesKey = null;
   let condition = null;
-  for (const step of steps) {
+  for await (const step of steps) {
     if (step.condition && step.condition !== condition) {
       await setCondition(step.condition);
       condition = step.condition;
@@ -98,7 +111,7 @@ async function run({ plan, upload_url: uploadUrl }) {
   }
   if (condition === 'attached') await setCondition('detached');
   show('Done. This tab will close.');
-  post({ type: 'done' });
+  post({ type: 'done', auto_reason: state.autoReason });
 }
 
 window.addEventListener('message', (event) => {

@@ -28,6 +28,11 @@ function step(phase, rep, body, condition) {
   return condition ? { phase, rep, body, condition } : { phase, rep, body };
 }
 
+/** The measured steps of one rep: used by --auto, which adds reps one at a time. */
+export function stepsForRep(plan, rep) {
+  return buildSteps({ ...plan, reps: rep + 1, warmup: 0 }).filter((s) => s.rep === rep);
+}
+
 export function measuredCount(plan) {
   return plan.reps * plan.bodies.length * (plan.control ? 2 : 1);
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildSteps, measuredCount } from '../lib/plan.js';
+import { buildSteps, measuredCount, stepsForRep } from '../lib/plan.js';
 
 test('warm-ups come first and are not measured', () => {
   const steps = buildSteps({ bodies: ['A', 'B'], reps: 1, warmup: 2 });
@@ -24,6 +24,12 @@ test('a control plan runs each rep attached and detached, alternating which goes
     'aA0', 'aB0', 'dA0', 'dB0',
     'dA1', 'dB1', 'aA1', 'aB1',
   ]);
+});
+
+test('--auto adds reps one at a time, in the same interleaved order', () => {
+  const plan = { bodies: ['A', 'B'], reps: 2, warmup: 1, control: true };
+  assert.deepEqual(stepsForRep(plan, 3), buildSteps({ ...plan, reps: 4, warmup: 0 }).slice(12));
+  assert.ok(stepsForRep(plan, 3).every((s) => s.rep === 3 && s.phase === 'measure'));
 });
 
 test('ordinary plans carry no condition', () => {

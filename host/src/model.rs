@@ -115,17 +115,28 @@ pub struct Plan {
     /// benchmark tab and once without (Chromium family only).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub control: bool,
+    /// Keep adding interleaved reps past `reps` until every ratio resolves or the
+    /// budget runs out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auto: Option<AutoBudget>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct AutoBudget {
+    pub max_reps: u32,
+    pub max_seconds: u64,
 }
 
 impl Default for Plan {
     fn default() -> Self {
-        Plan { size_bytes: 32 * 1024 * 1024, reps: 6, warmup: 1, bodies: BODY_KINDS.map(String::from).to_vec(), control: false }
+        Plan { size_bytes: 32 * 1024 * 1024, reps: 6, warmup: 1, bodies: BODY_KINDS.map(String::from).to_vec(), control: false, auto: None }
     }
 }
 
 impl Plan {
     pub fn measured_uploads(&self) -> u64 {
-        self.reps as u64 * self.bodies.len() as u64 * if self.control { 2 } else { 1 }
+        let reps = self.auto.map_or(self.reps, |a| a.max_reps.max(self.reps));
+        reps as u64 * self.bodies.len() as u64 * if self.control { 2 } else { 1 }
     }
 }
 

@@ -87,6 +87,16 @@ pub struct RunArgs {
     /// nothing attached, and report the slowdown. Chromium family only.
     #[arg(long)]
     pub control: bool,
+    /// Keep adding interleaved reps after --reps until every ratio's 95% interval
+    /// resolves (excludes 1), or until --max-reps or --max-time runs out.
+    #[arg(long)]
+    pub auto: bool,
+    /// With --auto: most reps in all.
+    #[arg(long, default_value_t = 30, requires = "auto")]
+    pub max_reps: u32,
+    /// With --auto: most seconds for the measured part.
+    #[arg(long, default_value_t = 600, requires = "auto")]
+    pub max_time: u64,
     /// Keep the throwaway profile afterwards and print where it is (for debugging).
     #[arg(long)]
     pub keep_profile: bool,

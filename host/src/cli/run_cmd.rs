@@ -21,7 +21,8 @@ pub fn execute(a: RunArgs) -> Result<i32> {
     if a.control && crate::run::browsers::by_key(&a.browser).is_some_and(|b| b.family != unobserved_installer::manifest::Family::Chromium) {
         bail!("--control is not available in {}: it attaches a debugger through chrome.debugger, which only Chromium-family browsers have", a.browser);
     }
-    let plan = Plan { size_bytes: a.size, reps: a.reps, warmup: a.warmup, bodies: a.bodies.clone(), control: a.control };
+    let auto = a.auto.then_some(crate::model::AutoBudget { max_reps: a.max_reps.max(a.reps), max_seconds: a.max_time });
+    let plan = Plan { size_bytes: a.size, reps: a.reps, warmup: a.warmup, bodies: a.bodies.clone(), control: a.control, auto };
     let outcome = run::run(RunOptions {
         browser: a.browser.clone(),
         browser_path: a.browser_path.clone(),

@@ -1,6 +1,7 @@
 //! Native messaging host mode: one session per browser connection. Every incoming
 //! message gets exactly one reply, in order. Each action lives in its own file.
 
+mod auto_check;
 mod error_report;
 mod hello;
 mod run_finished;
@@ -117,6 +118,7 @@ fn dispatch(session: &mut Session, message: Incoming) -> Outgoing {
         Incoming::Samples { run_id, samples } => samples::handle(session, run_id, samples),
         Incoming::RunFinished { run_id, status, reason, observation } => run_finished::handle(session, run_id, status, reason, observation),
         Incoming::Error { message, code } => error_report::handle(message, code),
+        Incoming::AutoCheck { run_id, reps_done } => auto_check::handle(session, run_id, reps_done),
     }
 }
 

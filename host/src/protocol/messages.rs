@@ -37,9 +37,14 @@ pub enum Incoming {
         #[serde(default)]
         code: Option<i64>,
     },
+    /// `--auto`: after each rep, should the run add another?
+    AutoCheck {
+        run_id: String,
+        reps_done: u32,
+    },
 }
 
-pub const INCOMING_TYPES: [&str; 5] = ["hello", "run-started", "samples", "run-finished", "error"];
+pub const INCOMING_TYPES: [&str; 6] = ["hello", "run-started", "samples", "run-finished", "error", "auto-check"];
 
 /// Host to browser.
 #[derive(Debug, Serialize)]
@@ -63,6 +68,12 @@ pub enum Outgoing {
         run_id: String,
     },
     ErrorLogged,
+    AutoDecision {
+        run_id: String,
+        more: bool,
+        /// "resolved", "budget: reps" or "budget: time" when stopping; why not, when going on.
+        reason: String,
+    },
     Error {
         code: u32,
         name: String,

@@ -12,12 +12,13 @@ pub fn render(report: &RunReport, colour: bool) -> String {
         _ => Style::new().yellow(),
     };
     let mut out = format!(
-        "{} {} on {} · run {} · {} · observed: {}\n",
+        "{} {} on {} · run {} · {}{} · observed: {}\n",
         m.browser,
         m.browser_version,
         m.os,
         m.run_id,
         m.status,
+        m.reason.as_deref().map(|r| format!(" ({r})")).unwrap_or_default(),
         paint(m.observed.clone(), observed_style)
     );
     if let Some(p) = &m.plan {

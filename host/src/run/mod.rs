@@ -201,10 +201,10 @@ pub fn new_run_id() -> String {
     format!("{}-{}", chrono::Utc::now().format("%Y%m%d-%H%M%S"), hex::encode(r))
 }
 
-/// Two minutes of slack plus the whole plan at a slow 16 Mbit/s.
+/// Two minutes of slack plus the whole plan at a slow 16 Mbit/s (and the --auto time budget).
 fn default_timeout(plan: &Plan) -> Duration {
     let uploads = plan.measured_uploads() + plan.warmup as u64 * plan.bodies.len() as u64;
-    Duration::from_secs(120 + uploads * plan.size_bytes / 2_000_000)
+    Duration::from_secs(120 + uploads * plan.size_bytes / 2_000_000 + plan.auto.map_or(0, |a| a.max_seconds))
 }
 
 fn log_tail(path: &std::path::Path) -> String {
