@@ -40,8 +40,16 @@ export async function startRun({ plan, source, runId, closeTab = true, sinkUrl =
     };
     const started = await host.request({ type: 'run-started', run });
     const uploadUrl = sinkUrl || hello.sink.upload_url;
+    // Encrypted workloads: a fresh key per run, handed to the host over native
+    // messaging (never HTTP) so the sink can decrypt and verify every chunk.
+    let workloadKey = null;
+    if (plan.workloads?.encrypted) {
+      const key = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, true, ['encrypt']);
+      workloadKey = Array.from(new Uint8Array(await crypto.subtle.exportKey('raw', key)), (b) => b.toString(16).padStart(2, '0')).join('');
+      await host.request({ type: 'workload-key', run_id: run.run_id, key: workloadKey });
+    }
     const ceiling = started.sink_ceiling_mbps ?? null;
-    active = { host, run, uploadUrl, closeTab, ceiling, tabId: null, samples: [], finished: false, relayed: Promise.resolve() };
+    active = { host, run, uploadUrl, closeTab, ceiling, workloadKey, tabId: null, samples: [], finished: false, relayed: Promise.resolve() };
     host.onClose = (why) => finish('incomplete', `the native host went away: ${why}`);
     await setRunState({
       phase: 'running',
@@ -81,7 +89,7 @@ async function onPageMessage(run, port, msg) {
   switch (msg.type) {
     case 'ready':
       if (run.debuggerBefore === undefined) run.debuggerBefore = await control.debuggerAttached(run.tabId);
-      port.postMessage({ type: 'plan', plan: run.run.plan, upload_url: run.uploadUrl, run_id: run.run.run_id });
+      port.postMessage({ type: 'plan', plan: run.run.plan, upload_url: run.uploadUrl, run_id: run.run.run_id, workload_key: run.workloadKey });
       break;
     case 'set-condition': {
       let reply;

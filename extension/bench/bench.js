@@ -4,6 +4,7 @@
 import { buildSteps, stepsForRep } from '../lib/plan.js';
 import { randomBytes, makeBody, sha256Hex } from '../lib/bodies.js';
 import { pairSample } from '../lib/pairing.js';
+import * as workloads from './workloads.js';
 
 const FROM_PAGE = 'unobserved-page';
 const FROM_EXTENSION = 'unobserved-extension';
@@ -73,8 +74,23 @@ async function* planSteps(plan, state) {
   }
 }
 
-async function run({ plan, upload_url: uploadUrl }) {
+/** Runs one workload arm and shapes its result like a sample. */
+async function runWorkload(step, ctx, bytes, sha) {
+  const w = step.workload;
+  const result =
+    w.kind === 'encrypted' ? await workloads.encryptedUpload(w, ctx)
+    : w.kind === 'download' ? await workloads.download(w, ctx)
+    : await workloads.parallel(w, ctx, bytes, sha);
+  return { body: step.body, rep: step.rep, head: null, content_type: null, observed: observation(step.condition), ...result };
+}
+
+async function run({ plan, upload_url: uploadUrl, workload_key: keyHex, run_id: runId }) {
   const state = { autoReason: null };
+  const ctx = { ...workloads.sinkRoutes(uploadUrl), uploadUrl, runId, key: null };
+  if (keyHex) {
+    const raw = new Uint8Array(keyHex.match(/../g).map((h) => parseInt(h, 16)));
+    ctx.key = await crypto.subtle.importKey('raw', raw, 'AES-GCM', false, ['encrypt']);
+  }
   const steps = planSteps(plan, state);
   let bytes = null;
   let sha = null;
@@ -94,6 +110,14 @@ async function run({ plan, upload_url: uploadUrl }) {
     }
     post({ type: 'progress', step });
     show(`${step.phase === 'warmup' ? 'Warm-up' : 'Rep'} ${step.rep + 1}: ${step.body}${step.condition ? ` (${step.condition})` : ''}`);
+    if (step.workload) {
+      const sample = await runWorkload(step, ctx, bytes, sha);
+      if (step.phase !== 'measure') continue;
+      if (step.condition) sample.condition = step.condition;
+      log(`${step.body} rep ${step.rep + 1}: ${sample.status}${sample.mbps ? ` ${sample.mbps.toFixed(0)} Mbps` : ''}${sample.error ? ` (${sample.error})` : ''}`);
+      post({ type: 'sample', sample });
+      continue;
+    }
     const url = `${uploadUrl}?body=${step.body}&rep=${step.rep}&phase=${step.phase}`;
     const result = await uploadOnce(step.body, bytes, url);
     if (step.phase !== 'measure') continue;

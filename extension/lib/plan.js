@@ -5,7 +5,9 @@
 // A control plan (the positive control) runs every rep twice: once with a debugger
 // attached to the benchmark tab and once with nothing attached. Which condition goes
 // first alternates from rep to rep, so neither always runs warm or cold.
-export function buildSteps({ bodies, reps, warmup, control = false }) {
+export function buildSteps(plan) {
+  const { reps, warmup, control = false } = plan;
+  const arms = armsOf(plan);
   const steps = [];
   const conditions = (rep) => {
     if (!control) return [null];
@@ -13,19 +15,46 @@ export function buildSteps({ bodies, reps, warmup, control = false }) {
   };
   for (let w = 0; w < warmup; w++) {
     for (const condition of conditions(w)) {
-      for (const body of bodies) steps.push(step('warmup', w, body, condition));
+      for (const arm of arms) steps.push(step('warmup', w, arm, condition));
     }
   }
   for (let rep = 0; rep < reps; rep++) {
     for (const condition of conditions(rep)) {
-      for (const body of bodies) steps.push(step('measure', rep, body, condition));
+      for (const arm of arms) steps.push(step('measure', rep, arm, condition));
     }
   }
   return steps;
 }
 
-function step(phase, rep, body, condition) {
-  return condition ? { phase, rep, body, condition } : { phase, rep, body };
+function step(phase, rep, arm, condition) {
+  const s = { phase, rep, body: arm.body };
+  if (arm.workload) s.workload = arm.workload;
+  if (condition) s.condition = condition;
+  return s;
+}
+
+const MIB = 1024 * 1024;
+const sizeLabel = (bytes) => (bytes % MIB === 0 ? `${bytes / MIB} MiB` : `${bytes} B`);
+
+/**
+ * Every arm of a plan: the body kinds, then the workloads. The host counts the same
+ * arms (host/src/model.rs, Workloads::arms).
+ */
+export function armsOf({ bodies = [], workloads = {} }) {
+  const arms = bodies.map((body) => ({ body }));
+  for (const chunkBytes of workloads.encrypted?.chunk_sizes ?? []) {
+    for (const schedule of ['serial', 'pipelined']) {
+      arms.push({
+        body: `AES-GCM ${sizeLabel(chunkBytes)} ${schedule}`,
+        workload: { kind: 'encrypted', fileBytes: workloads.encrypted.file_bytes, chunkBytes, schedule },
+      });
+    }
+  }
+  if (workloads.download) arms.push({ body: 'download', workload: { kind: 'download', bytes: workloads.download.bytes } });
+  for (const streams of workloads.parallel?.streams ?? []) {
+    arms.push({ body: `parallel x${streams}`, workload: { kind: 'parallel', bytes: workloads.parallel.bytes, streams } });
+  }
+  return arms;
 }
 
 /** The measured steps of one rep: used by --auto, which adds reps one at a time. */
@@ -34,5 +63,6 @@ export function stepsForRep(plan, rep) {
 }
 
 export function measuredCount(plan) {
-  return plan.reps * plan.bodies.length * (plan.control ? 2 : 1);
+  const reps = plan.auto ? Math.max(plan.auto.max_reps, plan.reps) : plan.reps;
+  return reps * armsOf(plan).length * (plan.control ? 2 : 1);
 }

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildSteps, measuredCount, stepsForRep } from '../lib/plan.js';
+import { buildSteps, measuredCount, stepsForRep, armsOf } from '../lib/plan.js';
 
 test('warm-ups come first and are not measured', () => {
   const steps = buildSteps({ bodies: ['A', 'B'], reps: 1, warmup: 2 });
@@ -30,6 +30,22 @@ test('--auto adds reps one at a time, in the same interleaved order', () => {
   const plan = { bodies: ['A', 'B'], reps: 2, warmup: 1, control: true };
   assert.deepEqual(stepsForRep(plan, 3), buildSteps({ ...plan, reps: 4, warmup: 0 }).slice(12));
   assert.ok(stepsForRep(plan, 3).every((s) => s.rep === 3 && s.phase === 'measure'));
+});
+
+test('workloads become arms: two schedules per chunk size, a download, one per stream count', () => {
+  const MiB = 1024 * 1024;
+  const plan = { bodies: ['Blob'], reps: 2, warmup: 0, workloads: {
+    encrypted: { file_bytes: 64 * MiB, chunk_sizes: [16 * MiB, 32 * MiB] },
+    download: { bytes: 8 * MiB },
+    parallel: { bytes: MiB, streams: [1, 4] },
+  } };
+  assert.deepEqual(armsOf(plan).map((a) => a.body), [
+    'Blob', 'AES-GCM 16 MiB serial', 'AES-GCM 16 MiB pipelined', 'AES-GCM 32 MiB serial', 'AES-GCM 32 MiB pipelined',
+    'download', 'parallel x1', 'parallel x4',
+  ]);
+  assert.deepEqual(armsOf(plan)[2].workload, { kind: 'encrypted', fileBytes: 64 * MiB, chunkBytes: 16 * MiB, schedule: 'pipelined' });
+  assert.equal(measuredCount(plan), 16);
+  assert.equal(buildSteps(plan)[8].body, 'Blob', 'interleaved rep by rep like body kinds');
 });
 
 test('ordinary plans carry no condition', () => {

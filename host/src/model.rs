@@ -75,6 +75,23 @@ impl Sample {
         self.extra.get("condition").and_then(Value::as_str)
     }
 
+    /// "encrypted", "download" or "parallel" for workload samples, None for body kinds.
+    pub fn workload(&self) -> Option<&'static str> {
+        if self.extra.contains_key("schedule") {
+            Some("encrypted")
+        } else if self.extra.contains_key("direction") {
+            Some("download")
+        } else if self.extra.contains_key("streams") {
+            Some("parallel")
+        } else {
+            None
+        }
+    }
+
+    pub fn extra_f64(&self, key: &str) -> Option<f64> {
+        self.extra.get(key).and_then(Value::as_f64)
+    }
+
     /// The arm a sample belongs to: its body kind, plus its condition in a control run.
     pub fn arm(&self) -> String {
         match self.condition() {
@@ -119,6 +136,52 @@ pub struct Plan {
     /// budget runs out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auto: Option<AutoBudget>,
+    /// Real workloads run as extra arms beside (or instead of) the body kinds.
+    #[serde(default, skip_serializing_if = "Workloads::is_empty")]
+    pub workloads: Workloads,
+}
+
+/// The write-up's investigation as arms: encrypted chunked uploads (serial and
+/// pipelined, per chunk size), a streamed download, and parallel uploads.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Workloads {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encrypted: Option<EncryptedWorkload>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub download: Option<DownloadWorkload>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parallel: Option<ParallelWorkload>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EncryptedWorkload {
+    pub file_bytes: u64,
+    pub chunk_sizes: Vec<u64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DownloadWorkload {
+    pub bytes: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ParallelWorkload {
+    pub bytes: u64,
+    pub streams: Vec<u32>,
+}
+
+impl Workloads {
+    pub fn is_empty(&self) -> bool {
+        self.encrypted.is_none() && self.download.is_none() && self.parallel.is_none()
+    }
+
+    /// How many arms these add: two schedules per chunk size, one download, one per
+    /// stream count. Must agree with `armsOf` in extension/lib/plan.js.
+    pub fn arms(&self) -> usize {
+        self.encrypted.as_ref().map_or(0, |e| 2 * e.chunk_sizes.len())
+            + usize::from(self.download.is_some())
+            + self.parallel.as_ref().map_or(0, |p| p.streams.len())
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -129,14 +192,15 @@ pub struct AutoBudget {
 
 impl Default for Plan {
     fn default() -> Self {
-        Plan { size_bytes: 32 * 1024 * 1024, reps: 6, warmup: 1, bodies: BODY_KINDS.map(String::from).to_vec(), control: false, auto: None }
+        Plan { size_bytes: 32 * 1024 * 1024, reps: 6, warmup: 1, bodies: BODY_KINDS.map(String::from).to_vec(), control: false, auto: None, workloads: Workloads::default() }
     }
 }
 
 impl Plan {
     pub fn measured_uploads(&self) -> u64 {
         let reps = self.auto.map_or(self.reps, |a| a.max_reps.max(self.reps));
-        reps as u64 * self.bodies.len() as u64 * if self.control { 2 } else { 1 }
+        let arms = self.bodies.len() + self.workloads.arms();
+        reps as u64 * arms as u64 * if self.control { 2 } else { 1 }
     }
 }
 

@@ -143,6 +143,36 @@ fn chromium_control_reproduces_the_debugger_slowdown() {
     }
 }
 
+/// The write-up's workloads, small: every encrypted chunk's tag verifies at the sink,
+/// downloads are intact, parallel uploads arrive whole.
+#[test]
+fn chromium_workloads_verify_every_chunk_and_download() {
+    let o = run_with(
+        "chromium",
+        &["--workloads", "encrypted,download,parallel", "--file-size", "6MiB", "--chunk-sizes", "2MiB", "--size", "2MiB", "--streams", "1,2", "--reps", "2", "--warmup", "0"],
+    );
+    let j = &o.json;
+    assert_eq!(j["run"]["status"], "complete");
+    let samples = j["samples"].as_array().unwrap();
+    assert_eq!(samples.len(), 2 * 5, "2 reps x (2 schedules + download + 2 stream counts)");
+    for s in samples {
+        assert_eq!(s["status"], "ok", "{s}");
+        assert_eq!(s["intact"], true);
+    }
+    let encrypted: Vec<_> = samples.iter().filter(|s| s["schedule"].is_string()).collect();
+    assert_eq!(encrypted.len(), 4);
+    for s in encrypted {
+        assert_eq!(s["chunks"], 3);
+        assert_eq!(s["tags_ok"], 3, "every tag verified: {s}");
+        assert_eq!(s["bytes_received"], 6 * 1024 * 1024);
+    }
+    let downloads: Vec<_> = samples.iter().filter(|s| s["direction"] == "download").collect();
+    assert_eq!(downloads.len(), 2);
+    assert!(downloads.iter().all(|d| d["sha256_received"] == d["sha256_sent"]));
+    assert_eq!(j["encrypted"].as_array().unwrap().len(), 2);
+    assert!(j["encrypted"][0]["pipelining_ceiling"].as_f64().unwrap() > 0.0);
+}
+
 #[test]
 fn firefox_has_no_control_and_says_why() {
     let out = Command::new(BIN).args(["run", "--browser", "firefox", "--control", "--quiet"]).output().unwrap();

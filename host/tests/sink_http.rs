@@ -108,3 +108,83 @@ fn chunked_bodies_are_hashed_too() {
     s.read_to_string(&mut reply).unwrap();
     assert!(reply.contains("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"), "{reply}");
 }
+
+mod encrypted_chunks {
+    use super::*;
+    use aes_gcm::aead::{AeadInOut, KeyInit};
+    use aes_gcm::Aes256Gcm;
+
+    const KEY: [u8; 32] = [42u8; 32];
+
+    fn sealed(index: u64, plain: &[u8]) -> Vec<u8> {
+        let mut iv = [0u8; 12];
+        iv[4..].copy_from_slice(&index.to_be_bytes());
+        let mut buf = plain.to_vec();
+        let nonce = aes_gcm::Nonce::<aes_gcm::aes::cipher::consts::U12>::try_from(&iv[..]).unwrap();
+        Aes256Gcm::new(&KEY.into()).encrypt_in_place(&nonce, b"", &mut buf).unwrap();
+        [iv.to_vec(), buf].concat()
+    }
+
+    fn put_chunk(sink: &Sink, run: &str, upload: &str, index: u64, body: &[u8]) -> (u16, serde_json::Value) {
+        let token = sink.upload_url().rsplit('/').next().unwrap().to_owned();
+        let url = format!("{}/chunk/{token}/{run}/{upload}/{index}", sink.base_url());
+        match ureq::put(&url).send(body) {
+            Ok(mut r) => (r.status().as_u16(), serde_json::from_reader(r.body_mut().as_reader()).unwrap()),
+            Err(ureq::Error::StatusCode(c)) => (c, serde_json::Value::Null),
+            Err(e) => panic!("{e}"),
+        }
+    }
+
+    #[test]
+    fn good_chunks_verify_and_tampered_or_misordered_ones_are_flagged() {
+        let (sink, _) = start(1 << 30);
+        sink.chunks().set_key("run1", KEY);
+        let plain = vec![9u8; 100_000];
+        let (status, r) = put_chunk(&sink, "run1", "u", 0, &sealed(0, &plain));
+        assert_eq!(status, 200);
+        assert_eq!(r["tag_ok"], true);
+        assert_eq!(r["order"], "ok");
+        assert_eq!(r["plaintext_bytes"], 100_000);
+        assert_eq!(r["plaintext_sha256"], hex::encode(sha2::Sha256::digest(&plain)));
+
+        // One bit flipped in transit: the tag no longer verifies.
+        let mut tampered = sealed(1, &plain);
+        tampered[5000] ^= 0x10;
+        let (_, r) = put_chunk(&sink, "run1", "u", 1, &tampered);
+        assert_eq!(r["tag_ok"], false);
+
+        // Skipping ahead, then going back.
+        let (_, r) = put_chunk(&sink, "run1", "u", 5, &sealed(5, &plain));
+        assert_eq!((r["tag_ok"].as_bool(), r["order"].as_str()), (Some(true), Some("out-of-order")));
+        let (_, r) = put_chunk(&sink, "run1", "u", 3, &sealed(3, &plain));
+        assert_eq!(r["order"], "repeated");
+    }
+
+    #[test]
+    fn a_chunk_for_a_run_without_a_key_or_over_the_cap_is_refused() {
+        let (sink, _) = start(1 << 30);
+        assert_eq!(put_chunk(&sink, "nokey", "u", 0, &sealed(0, b"x")).0, 409);
+        let small = Sink::start(SinkConfig { max_chunk: 1000, ..SinkConfig::default() }).unwrap();
+        small.chunks().set_key("run1", KEY);
+        assert_eq!(put_chunk(&small, "run1", "u", 0, &sealed(0, &[0u8; 2000])).0, 413);
+    }
+
+    use sha2::Digest;
+}
+
+#[test]
+fn downloads_are_the_seeded_keystream_and_need_the_token() {
+    use std::io::Read as _;
+    let (sink, _) = start(1 << 30);
+    let token = sink.upload_url().rsplit('/').next().unwrap().to_owned();
+    let seed = "000102030405060708090a0b0c0d0e0f";
+    let mut r = ureq::get(&format!("{}/download/{token}?bytes=300000&seed={seed}", sink.base_url())).call().unwrap();
+    let got = r.body_mut().with_config().limit(1 << 30).read_to_vec().unwrap();
+    let mut expected = Vec::new();
+    unobserved::sink::download::SeededBytes::new(hex::decode(seed).unwrap().try_into().unwrap(), 300_000).read_to_end(&mut expected).unwrap();
+    assert_eq!(got.len(), 300_000);
+    assert_eq!(got, expected);
+    assert_eq!(status_of(ureq::get(&format!("{}/download/wrong?bytes=1&seed={seed}", sink.base_url())).call()), 403);
+    assert_eq!(status_of(ureq::get(&format!("{}/download/{token}?bytes=1", sink.base_url())).call()), 400, "no seed");
+    assert_eq!(status_of(ureq::get(&format!("{}/download/{token}?bytes={}&seed={seed}", sink.base_url(), 2u64 << 30)).call()), 400, "over the cap");
+}

@@ -59,8 +59,22 @@ pub struct RunArgs {
     #[arg(long, default_value_t = 1)]
     pub warmup: u32,
     /// Body kinds, comma-separated: Uint8Array, ArrayBuffer, Blob, ReadableStream.
-    #[arg(long, value_delimiter = ',', default_value = "Uint8Array,ArrayBuffer,Blob,ReadableStream")]
-    pub bodies: Vec<String>,
+    /// Default: all four, or none when --workloads is given.
+    #[arg(long, value_delimiter = ',')]
+    pub bodies: Option<Vec<String>>,
+    /// Real workloads, comma-separated: encrypted (AES-256-GCM chunked upload, serial and
+    /// pipelined), download (streamed GET, verified), parallel (concurrent uploads).
+    #[arg(long, value_delimiter = ',', value_parser = ["encrypted", "download", "parallel"])]
+    pub workloads: Vec<String>,
+    /// encrypted: size of the file that is split into chunks.
+    #[arg(long, default_value = "512MiB", value_parser = parse_size)]
+    pub file_size: u64,
+    /// encrypted: chunk sizes to compare, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "16MiB,32MiB", value_parser = parse_size)]
+    pub chunk_sizes: Vec<u64>,
+    /// parallel: numbers of concurrent uploads (each of --size bytes), comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "1,2,4,8")]
+    pub streams: Vec<u32>,
     /// Also write the run (run, samples, summary) as JSON to this file.
     #[arg(long, value_name = "PATH")]
     pub json: Option<PathBuf>,

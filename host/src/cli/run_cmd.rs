@@ -2,7 +2,7 @@
 
 use super::args::RunArgs;
 use super::exit;
-use crate::model::{Plan, BODY_KINDS};
+use crate::model::{DownloadWorkload, EncryptedWorkload, ParallelWorkload, Plan, Workloads, BODY_KINDS};
 use crate::report::table;
 use crate::run::{self, RunOptions};
 use anyhow::{bail, Context, Result};
@@ -10,7 +10,10 @@ use std::io::IsTerminal;
 use std::time::Duration;
 
 pub fn execute(a: RunArgs) -> Result<i32> {
-    for b in &a.bodies {
+    let bodies = a.bodies.clone().unwrap_or_else(|| {
+        if a.workloads.is_empty() { BODY_KINDS.map(String::from).to_vec() } else { Vec::new() }
+    });
+    for b in &bodies {
         if !BODY_KINDS.contains(&b.as_str()) {
             bail!("unknown body kind {b:?}; choose from {}", BODY_KINDS.join(", "));
         }
@@ -22,7 +25,16 @@ pub fn execute(a: RunArgs) -> Result<i32> {
         bail!("--control is not available in {}: it attaches a debugger through chrome.debugger, which only Chromium-family browsers have", a.browser);
     }
     let auto = a.auto.then_some(crate::model::AutoBudget { max_reps: a.max_reps.max(a.reps), max_seconds: a.max_time });
-    let plan = Plan { size_bytes: a.size, reps: a.reps, warmup: a.warmup, bodies: a.bodies.clone(), control: a.control, auto };
+    let has = |w: &str| a.workloads.iter().any(|x| x == w);
+    if has("encrypted") && a.chunk_sizes.iter().any(|&c| c > 64 << 20) {
+        bail!("--chunk-sizes above 64MiB are refused: the sink holds one chunk in memory to decrypt it");
+    }
+    let workloads = Workloads {
+        encrypted: has("encrypted").then(|| EncryptedWorkload { file_bytes: a.file_size, chunk_sizes: a.chunk_sizes.clone() }),
+        download: has("download").then_some(DownloadWorkload { bytes: a.size }),
+        parallel: has("parallel").then(|| ParallelWorkload { bytes: a.size, streams: a.streams.clone() }),
+    };
+    let plan = Plan { size_bytes: a.size, reps: a.reps, warmup: a.warmup, bodies, control: a.control, auto, workloads };
     let outcome = run::run(RunOptions {
         browser: a.browser.clone(),
         browser_path: a.browser_path.clone(),

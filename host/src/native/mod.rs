@@ -7,6 +7,7 @@ mod hello;
 mod run_finished;
 mod run_started;
 mod samples;
+mod workload_key;
 
 use crate::mode::Caller;
 use crate::protocol::messages::BadMessage;
@@ -119,6 +120,7 @@ fn dispatch(session: &mut Session, message: Incoming) -> Outgoing {
         Incoming::RunFinished { run_id, status, reason, observation } => run_finished::handle(session, run_id, status, reason, observation),
         Incoming::Error { message, code } => error_report::handle(message, code),
         Incoming::AutoCheck { run_id, reps_done } => auto_check::handle(session, run_id, reps_done),
+        Incoming::WorkloadKey { run_id, key } => workload_key::handle(session, run_id, key),
     }
 }
 

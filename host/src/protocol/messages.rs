@@ -37,6 +37,11 @@ pub enum Incoming {
         #[serde(default)]
         code: Option<i64>,
     },
+    /// The run's AES-256-GCM key for encrypted-chunk workloads (64 hex digits).
+    WorkloadKey {
+        run_id: String,
+        key: String,
+    },
     /// `--auto`: after each rep, should the run add another?
     AutoCheck {
         run_id: String,
@@ -44,7 +49,7 @@ pub enum Incoming {
     },
 }
 
-pub const INCOMING_TYPES: [&str; 6] = ["hello", "run-started", "samples", "run-finished", "error", "auto-check"];
+pub const INCOMING_TYPES: [&str; 7] = ["hello", "run-started", "samples", "run-finished", "error", "auto-check", "workload-key"];
 
 /// Host to browser.
 #[derive(Debug, Serialize)]
@@ -68,6 +73,9 @@ pub enum Outgoing {
         run_id: String,
     },
     ErrorLogged,
+    WorkloadKey {
+        run_id: String,
+    },
     AutoDecision {
         run_id: String,
         more: bool,

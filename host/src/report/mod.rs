@@ -24,6 +24,23 @@ pub struct RunReport {
     pub warnings: Vec<String>,
     /// In a control run: per body kind, detached against attached (the slowdown).
     pub control: Vec<ControlRow>,
+    /// Encrypted chunked uploads: client work against PUT time per arm.
+    pub encrypted: Vec<EncryptedRow>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct EncryptedRow {
+    pub arm: String,
+    pub chunk_bytes: u64,
+    pub schedule: String,
+    pub median_mbps: Option<f64>,
+    /// Median per-chunk generate + encrypt time in the page.
+    pub client_ms: Option<f64>,
+    /// Median per-chunk PUT time.
+    pub put_ms: Option<f64>,
+    /// client / PUT: the most that overlapping the two could ever save (the write-up's table).
+    pub pipelining_ceiling: Option<f64>,
+    pub chunks_with_bad_tags: u64,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -118,7 +135,10 @@ fn build(run_id: String, g: Gathered) -> RunReport {
     let mut summary = summarise(&g.samples);
     let mut warnings = Vec::new();
     for arm in &mut summary {
-        if let (Some(median), Some(ceiling)) = (arm.median_mbps, run.sink_ceiling_mbps) {
+        // The ceiling is one upload of the run's size: it says nothing about downloads,
+        // parallel aggregates or decrypting chunks.
+        let plain_upload = g.samples.iter().any(|s| s.arm() == arm.body && s.workload().is_none());
+        if let (true, Some(median), Some(ceiling)) = (plain_upload, arm.median_mbps, run.sink_ceiling_mbps) {
             arm.sink_bound = median >= SINK_BOUND_SHARE * ceiling;
             if arm.sink_bound {
                 warnings.push(format!(
@@ -128,7 +148,7 @@ fn build(run_id: String, g: Gathered) -> RunReport {
                 ));
             }
         }
-        arm.timing_flags = g.samples.iter().filter(|s| s.body == arm.body && timing_disagrees(s)).count();
+        arm.timing_flags = g.samples.iter().filter(|s| s.arm() == arm.body && timing_disagrees(s)).count();
     }
     let flagged: usize = summary.iter().map(|a| a.timing_flags).sum();
     if flagged > 0 {
@@ -139,7 +159,8 @@ fn build(run_id: String, g: Gathered) -> RunReport {
     }
     let control = control_rows(&g.samples);
     let comparisons = if control.is_empty() { compare_arms(&summary, &g.samples) } else { Vec::new() };
-    RunReport { summary, samples: g.samples, run, comparisons, warnings, control }
+    let encrypted = encrypted_rows(&summary, &g.samples);
+    RunReport { summary, samples: g.samples, run, comparisons, warnings, control, encrypted }
 }
 
 /// Page and sink disagree by more than the tolerance (relative to the page time).
@@ -178,20 +199,54 @@ fn control_rows(samples: &[Sample]) -> Vec<ControlRow> {
         .collect()
 }
 
-fn compare_arms(summary: &[ArmSummary], samples: &[Sample]) -> Vec<Comparison> {
-    let speeds = |body: &str| -> Vec<f64> {
-        samples.iter().filter(|s| s.body == body && s.status == crate::model::SampleStatus::Ok).filter_map(|s| s.mbps).collect()
-    };
-    let baseline = summary
-        .iter()
-        .find(|a| a.body == DEFAULT_BASELINE && a.n >= 2)
-        .or_else(|| summary.iter().find(|a| a.n >= 2));
-    let Some(baseline) = baseline else { return Vec::new() };
-    let base = speeds(&baseline.body);
+fn encrypted_rows(summary: &[ArmSummary], samples: &[Sample]) -> Vec<EncryptedRow> {
     summary
         .iter()
-        .filter(|a| a.body != baseline.body)
-        .filter_map(|a| compare::compare(&a.body, &speeds(&a.body), &baseline.body, &base))
+        .filter_map(|a| {
+            let arm: Vec<&Sample> = samples.iter().filter(|s| s.arm() == a.body && s.workload() == Some("encrypted")).collect();
+            let first = arm.first()?;
+            let per = |key: &str| crate::stats::median(&arm.iter().filter_map(|s| s.extra_f64(key)).collect::<Vec<_>>());
+            let (client_ms, put_ms) = (per("client_ms"), per("put_ms"));
+            let chunks: u64 = arm.iter().filter_map(|s| s.extra.get("chunks").and_then(|v| v.as_u64())).sum();
+            let ok: u64 = arm.iter().filter_map(|s| s.extra.get("tags_ok").and_then(|v| v.as_u64())).sum();
+            Some(EncryptedRow {
+                arm: a.body.clone(),
+                chunk_bytes: first.extra.get("chunk_bytes").and_then(|v| v.as_u64()).unwrap_or(0),
+                schedule: first.extra.get("schedule").and_then(|v| v.as_str()).unwrap_or("").to_owned(),
+                median_mbps: a.median_mbps,
+                pipelining_ceiling: client_ms.zip(put_ms).filter(|(_, p)| *p > 0.0).map(|(c, p)| c / p),
+                client_ms,
+                put_ms,
+                chunks_with_bad_tags: chunks.saturating_sub(ok),
+            })
+        })
+        .collect()
+}
+
+/// Which arm each arm is compared with: body kinds with Uint8Array, a pipelined
+/// schedule with the serial one of the same chunk size, parallel xN with x1.
+fn baseline_of(arm: &str, workload: Option<&str>, arms: &[String]) -> Option<String> {
+    let present = |a: &str| arms.iter().any(|x| x == a).then(|| a.to_owned());
+    match workload {
+        None if arm != DEFAULT_BASELINE => present(DEFAULT_BASELINE),
+        Some("encrypted") => arm.strip_suffix(" pipelined").and_then(|stem| present(&format!("{stem} serial"))),
+        Some("parallel") if arm != "parallel x1" => present("parallel x1"),
+        _ => None,
+    }
+}
+
+fn compare_arms(summary: &[ArmSummary], samples: &[Sample]) -> Vec<Comparison> {
+    let speeds = |arm: &str| -> Vec<f64> {
+        samples.iter().filter(|s| s.arm() == arm && s.status == crate::model::SampleStatus::Ok).filter_map(|s| s.mbps).collect()
+    };
+    let arms: Vec<String> = summary.iter().map(|a| a.body.clone()).collect();
+    summary
+        .iter()
+        .filter_map(|a| {
+            let workload = samples.iter().find(|s| s.arm() == a.body).and_then(|s| s.workload());
+            let base = baseline_of(&a.body, workload, &arms)?;
+            compare::compare(&a.body, &speeds(&a.body), &base, &speeds(&base))
+        })
         .collect()
 }
 

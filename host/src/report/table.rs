@@ -28,8 +28,10 @@ pub fn render(report: &RunReport, colour: bool) -> String {
         }
         out += "\n";
     }
-    let baseline = report.comparisons.first().map(|c| c.baseline.clone()).unwrap_or_default();
-    let vs = if baseline.is_empty() { "–".to_owned() } else { format!("vs {baseline}") };
+    let baselines: Vec<&str> = report.comparisons.iter().map(|c| c.baseline.as_str()).collect();
+    let baseline = baselines.first().map(|b| b.to_string()).unwrap_or_default();
+    let single = baselines.iter().all(|b| *b == baseline);
+    let vs = if baseline.is_empty() { "–".to_owned() } else if single { format!("vs {baseline}") } else { "vs baseline".to_owned() };
     let w = report.summary.iter().map(|a| a.body.chars().count()).max().unwrap_or(4).max(14);
     let header = format!("{:<w$} {:>3} {:>7} {:>11} {:>6}  {:<28} {}", "Body", "n", "Median", "Min–max", "IQR", vs, "Integrity");
     out += &paint(header, Style::new().bold());
@@ -42,7 +44,7 @@ pub fn render(report: &RunReport, colour: bool) -> String {
         let comparison = report.comparisons.iter().find(|c| c.body == a.body).map(|c| {
             format!("{:.2}x [{:.2}–{:.2}] {}", c.ratio, c.ci_low, c.ci_high, c.verdict.words())
         });
-        let comparison = match (comparison, a.body == baseline) {
+        let comparison = match (comparison, baselines.contains(&a.body.as_str())) {
             (Some(c), _) => c,
             (None, true) => "baseline".into(),
             (None, false) => "–".into(),
@@ -65,6 +67,25 @@ pub fn render(report: &RunReport, colour: bool) -> String {
     }
     out += &paint("Mbps (10^6 bits/s) over intact uploads; [95% bootstrap interval] of the ratio of medians.".into(), Style::new().dim());
     out += "\n";
+    if !single && !baseline.is_empty() {
+        out += &paint("Baselines: body kinds vs Uint8Array, pipelined vs serial at the same chunk size, parallel xN vs x1.\n".into(), Style::new().dim());
+    }
+    if !report.encrypted.is_empty() {
+        out += &paint("\nEncrypted chunked upload (AES-256-GCM, every tag verified at the sink)\n".into(), Style::new().bold());
+        out += &format!("{:<w$} {:>7} {:>10} {:>9} {:>10}  {}\n", "Arm", "Mbps", "client ms", "PUT ms", "bad tags", "most pipelining can save (client / PUT)");
+        for e in &report.encrypted {
+            let f = |v: Option<f64>| v.map(|x| format!("{x:.0}")).unwrap_or_else(|| "–".into());
+            out += &format!(
+                "{:<w$} {:>7} {:>10} {:>9} {:>10}  {}\n",
+                e.arm,
+                fmt_mbps(e.median_mbps),
+                f(e.client_ms),
+                f(e.put_ms),
+                e.chunks_with_bad_tags,
+                e.pipelining_ceiling.map(|c| format!("{:.0}%", c * 100.0)).unwrap_or_else(|| "–".into())
+            );
+        }
+    }
     if !report.control.is_empty() {
         out += &paint("\nPositive control: the same uploads with a debugger attached (Network domain on) and detached\n".into(), Style::new().bold());
         out += &format!("{:<w$} {:>10} {:>10}  {}\n", "Body", "Attached", "Detached", "Slowdown (detached / attached) [95% CI]");

@@ -2,12 +2,15 @@
 //! takes uploads, streaming each through SHA-256 and replying with what arrived.
 
 pub mod ceiling;
+pub mod chunks;
+pub mod download;
 pub mod hashing;
 pub mod routes;
 pub mod token;
 
 use crate::extension_files;
 use hashing::{hash_body, BodyOutcome};
+use std::io::Read as _;
 use routes::{route, Route};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -26,6 +29,8 @@ pub struct SinkConfig {
     pub listen: SocketAddr,
     pub token: String,
     pub max_body: u64,
+    /// Encrypted chunks are held whole to decrypt them; this bounds that.
+    pub max_chunk: u64,
     pub workers: usize,
     pub on_event: Option<EventHook>,
 }
@@ -36,6 +41,7 @@ impl Default for SinkConfig {
             listen: SocketAddr::from(([127, 0, 0, 1], 0)),
             token: token::generate(),
             max_body: 16 * 1024 * 1024 * 1024,
+            max_chunk: 64 * 1024 * 1024 + 64,
             workers: 8,
             on_event: None,
         }
@@ -43,6 +49,7 @@ impl Default for SinkConfig {
 }
 
 pub struct Sink {
+    shared: Arc<Shared>,
     server: Arc<Server>,
     workers: Vec<JoinHandle<()>>,
     addr: SocketAddr,
@@ -55,7 +62,13 @@ impl Sink {
             .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.listen))?;
         let addr = server.server_addr().to_ip().expect("bound to an IP address");
         let server = Arc::new(server);
-        let shared = Arc::new(Shared { token: config.token.clone(), max_body: config.max_body, on_event: config.on_event });
+        let shared = Arc::new(Shared {
+            token: config.token.clone(),
+            max_body: config.max_body,
+            max_chunk: config.max_chunk,
+            on_event: config.on_event,
+            chunks: Default::default(),
+        });
         let workers = (0..config.workers.max(1))
             .map(|i| {
                 let (server, shared) = (server.clone(), shared.clone());
@@ -70,7 +83,12 @@ impl Sink {
             })
             .collect();
         log::info!("sink listening on http://{addr}");
-        Ok(Sink { server, workers, addr, token: config.token })
+        Ok(Sink { shared, server, workers, addr, token: config.token })
+    }
+
+    /// Keys for encrypted-chunk runs, set over native messaging.
+    pub fn chunks(&self) -> &chunks::ChunkState {
+        &self.shared.chunks
     }
 
     pub fn addr(&self) -> SocketAddr {
@@ -126,7 +144,9 @@ impl Drop for Sink {
 struct Shared {
     token: String,
     max_body: u64,
+    max_chunk: u64,
     on_event: Option<EventHook>,
+    chunks: chunks::ChunkState,
 }
 
 impl Shared {
@@ -153,9 +173,56 @@ impl Shared {
                     respond(req, reply)
                 }
             }
-            (Route::Upload { .. }, _) | (Route::Home | Route::Asset(_), _) => error(req, 405, "method not allowed"),
+            (Route::Chunk { token, run_id, upload, index }, Method::Put | Method::Post) => {
+                if !token::matches(&self.token, token) {
+                    return error(req, 403, "missing or wrong upload token");
+                }
+                let (run_id, upload) = (run_id.to_owned(), upload.to_owned());
+                match self.chunk(&mut req, &run_id, &upload, index) {
+                    Ok(reply) => respond(req, reply),
+                    Err((status, message)) => error(req, status, &message),
+                }
+            }
+            (Route::Download { token }, Method::Get) => {
+                if !token::matches(&self.token, token) {
+                    return error(req, 403, "missing or wrong download token");
+                }
+                match download_request(&url, self.max_body) {
+                    Ok((seed, len)) => {
+                        let body = download::SeededBytes::new(seed, len);
+                        let resp = Response::new(StatusCode(200), vec![header("Content-Type", "application/octet-stream"), header("Cache-Control", "no-store")], body, Some(len as usize), None);
+                        respond(req, resp)
+                    }
+                    Err(message) => error(req, 400, &message),
+                }
+            }
+            (Route::Upload { .. } | Route::Chunk { .. } | Route::Download { .. }, _) | (Route::Home | Route::Asset(_), _) => {
+                error(req, 405, "method not allowed")
+            }
             (Route::NotFound, _) => error(req, 404, "not found"),
         }
+    }
+
+    /// Reads one encrypted chunk (bounded by `max_chunk`) and verifies it.
+    fn chunk(&self, req: &mut Request, run_id: &str, upload: &str, index: u64) -> Result<Response<std::io::Cursor<Vec<u8>>>, (u16, String)> {
+        let key = self.chunks.key(run_id).ok_or((409, format!("no key was handed over for run {run_id:?}")))?;
+        if req.body_length().is_some_and(|n| n as u64 > self.max_chunk) {
+            return Err((413, format!("chunk is over the {}-byte cap", self.max_chunk)));
+        }
+        let mut body = Vec::new();
+        let read = std::io::Read::take(req.as_reader(), self.max_chunk + 1).read_to_end(&mut body);
+        if let Err(e) = read {
+            return Err((400, format!("chunk body could not be read: {e}")));
+        }
+        if body.len() as u64 > self.max_chunk {
+            return Err((413, format!("chunk is over the {}-byte cap", self.max_chunk)));
+        }
+        let order = self.chunks.record_order(&format!("{run_id}/{upload}"), index);
+        let report = chunks::verify(&key, body, index, order);
+        if !report.tag_ok || report.order != chunks::Order::Ok {
+            log::warn!("chunk {index} of {run_id}/{upload}: tag_ok={} order={:?}", report.tag_ok, report.order);
+        }
+        Ok(json(200, &serde_json::to_value(&report).expect("json")))
     }
 
     /// Returns the reply, or None when the client is gone and nothing can be sent.
@@ -190,6 +257,18 @@ impl Shared {
             }
         }
     }
+}
+
+/// `?bytes=N&seed=<32 hex digits>` of a download URL.
+fn download_request(url: &str, max: u64) -> Result<([u8; 16], u64), String> {
+    let query = url.split_once('?').map(|(_, q)| q).unwrap_or("");
+    let param = |name: &str| query.split('&').find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='));
+    let len: u64 = param("bytes").and_then(|b| b.parse().ok()).ok_or("download needs ?bytes=N")?;
+    if len > max {
+        return Err(format!("download of {len} bytes is over the {max}-byte cap"));
+    }
+    let seed = param("seed").and_then(|s| hex::decode(s).ok()).and_then(|s| <[u8; 16]>::try_from(s).ok());
+    Ok((seed.ok_or("download needs &seed=<32 hex digits>")?, len))
 }
 
 fn header(name: &str, value: &str) -> Header {

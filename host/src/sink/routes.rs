@@ -8,6 +8,10 @@ pub enum Route<'a> {
     Asset(&'a str),
     /// `/upload/<token>`; the token may be empty or wrong, which the caller checks.
     Upload { token: &'a str },
+    /// `/chunk/<token>/<run id>/<upload id>/<index>`: one encrypted chunk.
+    Chunk { token: &'a str, run_id: &'a str, upload: &'a str, index: u64 },
+    /// `/download/<token>?bytes=N&seed=<32 hex>`.
+    Download { token: &'a str },
     NotFound,
 }
 
@@ -24,6 +28,18 @@ pub fn route(url: &str) -> Route<'_> {
     }
     if let Some(token) = path.strip_prefix(UPLOAD_PREFIX) {
         return Route::Upload { token };
+    }
+    if let Some(token) = path.strip_prefix("/download/") {
+        return Route::Download { token };
+    }
+    if let Some(rest) = path.strip_prefix("/chunk/") {
+        let parts: Vec<&str> = rest.split('/').collect();
+        if let [token, run_id, upload, index] = parts[..] {
+            if let Ok(index) = index.parse() {
+                return Route::Chunk { token, run_id, upload, index };
+            }
+        }
+        return Route::NotFound;
     }
     if path == "/bench" || path == "/bench/" {
         return Route::Asset("bench/index.html");
@@ -50,5 +66,9 @@ mod tests {
         assert_eq!(route("/manifest.json"), Route::NotFound);
         assert_eq!(route("/etc/passwd"), Route::NotFound);
         assert_eq!(route(""), Route::NotFound);
+        assert_eq!(route("/chunk/t/r1/u1/7"), Route::Chunk { token: "t", run_id: "r1", upload: "u1", index: 7 });
+        assert_eq!(route("/chunk/t/r1/u1/x"), Route::NotFound);
+        assert_eq!(route("/chunk/t/r1"), Route::NotFound);
+        assert_eq!(route("/download/t?bytes=5&seed=00"), Route::Download { token: "t" });
     }
 }

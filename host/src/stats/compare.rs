@@ -8,6 +8,8 @@ use rand::{Rng, SeedableRng};
 use serde::Serialize;
 
 pub const RESAMPLES: usize = 2000;
+/// Fewest samples per arm for an interval.
+pub const MIN_SAMPLES: usize = 3;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Comparison {
@@ -41,7 +43,9 @@ impl Verdict {
 /// Compares `arm` against `baseline` (both Mbps samples). The seed is fixed so a
 /// report regenerated from the store shows the same interval.
 pub fn compare(body: &str, arm: &[f64], baseline_name: &str, baseline: &[f64]) -> Option<Comparison> {
-    if arm.len() < 2 || baseline.len() < 2 {
+    // With two samples a bootstrap has four distinct resamples: its "interval" would
+    // look precise and mean nothing.
+    if arm.len() < MIN_SAMPLES || baseline.len() < MIN_SAMPLES {
         return None;
     }
     let med = |v: &[f64]| {
@@ -120,6 +124,7 @@ mod tests {
 
     #[test]
     fn one_sample_is_not_enough_to_compare() {
-        assert!(compare("Blob", &[1.0], "Uint8Array", &[1.0, 2.0]).is_none());
+        assert!(compare("Blob", &[1.0], "Uint8Array", &[1.0, 2.0, 3.0]).is_none());
+        assert!(compare("Blob", &[1.0, 2.0], "Uint8Array", &[1.0, 2.0, 3.0]).is_none());
     }
 }

@@ -1,0 +1,153 @@
+// The write-up's workloads, as arms of a run: an AES-256-GCM encrypted file uploaded as
+// sequential chunk PUTs (serial or pipelined), a streamed download the page verifies,
+// and parallel uploads. Each returns one sample-like result per arm and rep.
+import { randomBytes, sha256Hex, toHex } from '../lib/bodies.js';
+import { mbps } from '../lib/pairing.js';
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/** Where the chunk and download routes are, from the upload URL .../upload/<token>. */
+export function sinkRoutes(uploadUrl) {
+  const u = new URL(uploadUrl);
+  const token = u.pathname.split('/').pop();
+  return { base: u.origin, token };
+}
+
+async function digestOfDigests(hexes) {
+  return sha256Hex(new TextEncoder().encode(hexes.join('')));
+}
+
+/**
+ * One encrypted file upload. Client work per chunk = generate + encrypt (what the app
+ * does); the page's own verification hashing is timed apart and left out of the total.
+ */
+export async function encryptedUpload(w, ctx) {
+  const { fileBytes, chunkBytes, schedule } = w;
+  const chunks = Math.ceil(fileBytes / chunkBytes);
+  const uploadId = `${schedule}-${chunkBytes}-${toHex(crypto.getRandomValues(new Uint8Array(6)))}`;
+  const ivPrefix = crypto.getRandomValues(new Uint8Array(4));
+  const clientMs = [];
+  const putMs = [];
+  const sentShas = [];
+  const replies = [];
+  let verifyMs = 0;
+
+  const prepare = async (index) => {
+    const t0 = performance.now();
+    const plain = randomBytes(Math.min(chunkBytes, fileBytes - index * chunkBytes));
+    // A unique 12-byte IV per chunk: 4 random bytes per upload, then the chunk index.
+    const iv = new Uint8Array(12);
+    iv.set(ivPrefix);
+    new DataView(iv.buffer).setBigUint64(4, BigInt(index));
+    const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, ctx.key, plain));
+    clientMs.push(performance.now() - t0);
+    const v0 = performance.now();
+    sentShas[index] = await sha256Hex(plain);
+    verifyMs += performance.now() - v0;
+    const body = new Uint8Array(12 + sealed.length);
+    body.set(iv);
+    body.set(sealed, 12);
+    return body;
+  };
+  const put = async (index, body) => {
+    const t0 = performance.now();
+    const res = await fetch(`${ctx.base}/chunk/${ctx.token}/${ctx.runId}/${uploadId}/${index}`, { method: 'PUT', body });
+    putMs.push(performance.now() - t0);
+    replies[index] = res.ok ? await res.json() : { tag_ok: false, error: `HTTP ${res.status}` };
+  };
+
+  const start = performance.now();
+  if (schedule === 'serial') {
+    // Encrypt N+1 only after PUT N resolves: the app's original loop.
+    for (let i = 0; i < chunks; i++) await put(i, await prepare(i));
+  } else {
+    // Encrypt N+1 while PUT N is in flight.
+    let next = prepare(0);
+    for (let i = 0; i < chunks; i++) {
+      const body = await next;
+      const inFlight = put(i, body);
+      if (i + 1 < chunks) next = prepare(i + 1);
+      await inFlight;
+    }
+  }
+  const totalMs = performance.now() - start - verifyMs;
+  const receivedShas = replies.map((r) => r.plaintext_sha256 ?? '');
+  const tagsOk = replies.filter((r) => r.tag_ok).length;
+  const orderOk = replies.filter((r) => r.order === 'ok').length;
+  const received = replies.reduce((n, r) => n + (r.plaintext_bytes ?? 0), 0);
+  const intact = tagsOk === chunks && orderOk === chunks && received === fileBytes && receivedShas.every((s, i) => s === sentShas[i]);
+  return {
+    bytes_sent: fileBytes,
+    bytes_received: received,
+    sha256_sent: await digestOfDigests(sentShas),
+    sha256_received: await digestOfDigests(receivedShas),
+    intact,
+    status: intact ? 'ok' : 'corrupted',
+    error: intact ? null : `${chunks - tagsOk} bad tag(s), ${chunks - orderOk} out-of-order or repeated chunk(s)`,
+    page_ms: totalMs,
+    sink_ms: null,
+    mbps: intact ? mbps(fileBytes, totalMs) : null,
+    schedule,
+    chunk_bytes: chunkBytes,
+    chunks,
+    tags_ok: tagsOk,
+    client_ms: median(clientMs),
+    put_ms: median(putMs),
+  };
+}
+
+/** The bytes the sink's download route sends: AES-128-CTR keystream of the seed. */
+export async function expectedDownload(seed, length) {
+  const key = await crypto.subtle.importKey('raw', seed, 'AES-CTR', false, ['encrypt']);
+  return new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-CTR', counter: new Uint8Array(16), length: 64 }, key, new Uint8Array(length)));
+}
+
+export async function download(w, ctx) {
+  const seed = crypto.getRandomValues(new Uint8Array(16));
+  const t0 = performance.now();
+  const res = await fetch(`${ctx.base}/download/${ctx.token}?bytes=${w.bytes}&seed=${toHex(seed)}`, { cache: 'no-store' });
+  const got = new Uint8Array(await res.arrayBuffer());
+  const ms = performance.now() - t0;
+  const [shaGot, shaExpected] = await Promise.all([sha256Hex(got), expectedDownload(seed, w.bytes).then(sha256Hex)]);
+  const intact = res.ok && got.length === w.bytes && shaGot === shaExpected;
+  return {
+    bytes_sent: w.bytes,
+    bytes_received: got.length,
+    sha256_sent: shaExpected,
+    sha256_received: shaGot,
+    intact,
+    status: intact ? 'ok' : 'corrupted',
+    error: intact ? null : `HTTP ${res.status}, ${got.length} bytes, hash ${shaGot === shaExpected ? 'matches' : 'differs'}`,
+    page_ms: ms,
+    sink_ms: null,
+    mbps: intact ? mbps(w.bytes, ms) : null,
+    direction: 'download',
+  };
+}
+
+export async function parallel(w, ctx, bytes, sha) {
+  const t0 = performance.now();
+  const replies = await Promise.all(
+    Array.from({ length: w.streams }, () => fetch(ctx.uploadUrl, { method: 'PUT', body: bytes }).then((r) => r.json()).catch(() => null)),
+  );
+  const ms = performance.now() - t0;
+  const total = w.bytes * w.streams;
+  const intact = replies.every((r) => r && r.bytes === w.bytes && r.sha256 === sha);
+  return {
+    bytes_sent: total,
+    bytes_received: replies.reduce((n, r) => n + (r?.bytes ?? 0), 0),
+    sha256_sent: sha,
+    sha256_received: intact ? sha : replies.find((r) => r?.sha256 !== sha)?.sha256 ?? null,
+    intact,
+    status: intact ? 'ok' : 'corrupted',
+    error: intact ? null : 'a stream did not arrive whole',
+    page_ms: ms,
+    sink_ms: null,
+    mbps: intact ? mbps(total, ms) : null,
+    streams: w.streams,
+  };
+}
