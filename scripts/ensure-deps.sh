@@ -11,6 +11,7 @@ packages=()
 have() { command -v "$1" >/dev/null 2>&1; }
 
 [ -x /usr/lib/chromium/chromium ] || have chromium || packages+=(chromium)
+have curl || packages+=(curl)
 if [ "$want" = all ]; then
   have firefox-esr || have firefox || packages+=(firefox-esr)
   have node || packages+=(nodejs)

@@ -39,6 +39,30 @@ pub enum Command {
     Doctor(DoctorArgs),
     /// Build the store packages: a .zip for Chrome/Edge and an .xpi for Firefox.
     Pack(PackArgs),
+    /// Run the sink alone (e.g. on a server on your LAN) and print its upload URL.
+    Sink(SinkArgs),
+}
+
+#[derive(Args)]
+pub struct SinkArgs {
+    /// Address to listen on. Loopback unless you say otherwise, e.g. 0.0.0.0:8099 for the LAN.
+    #[arg(long, default_value = "127.0.0.1:8099")]
+    pub listen: std::net::SocketAddr,
+    /// The upload token (default: a new random one). Anyone with the URL can upload.
+    #[arg(long)]
+    pub token: Option<String>,
+    /// Largest body accepted.
+    #[arg(long, default_value = "16GiB", value_parser = parse_size)]
+    pub max_body: u64,
+    /// PEM certificate chain: serve HTTPS (needs --tls-key).
+    #[arg(long, requires = "tls_key", value_name = "PEM")]
+    pub tls_cert: Option<PathBuf>,
+    /// PEM private key for --tls-cert.
+    #[arg(long, requires = "tls_cert", value_name = "PEM")]
+    pub tls_key: Option<PathBuf>,
+    /// Seconds a connection may stay silent before it is closed.
+    #[arg(long, default_value_t = 30)]
+    pub idle_timeout: u64,
 }
 
 #[derive(Args)]

@@ -5,6 +5,7 @@ mod pack;
 mod report_cmd;
 mod run_cmd;
 pub mod setup_cmds;
+mod sink_cmd;
 
 pub use args::parse_size;
 use args::{Cli, Command};
@@ -37,6 +38,7 @@ pub fn main() -> i32 {
         Command::Install(a) => setup_cmds::install(a),
         Command::Uninstall(a) => setup_cmds::uninstall(a),
         Command::Doctor(a) => setup_cmds::doctor(a),
+        Command::Sink(a) => sink_cmd::execute(a),
     };
     match result {
         Ok(code) => code,

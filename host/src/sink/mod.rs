@@ -2,6 +2,7 @@
 //! takes uploads, streaming each through SHA-256 and replying with what arrived.
 
 pub mod ceiling;
+pub mod cors;
 pub mod chunks;
 pub mod download;
 pub mod hashing;
@@ -33,6 +34,13 @@ pub struct SinkConfig {
     pub max_chunk: u64,
     pub workers: usize,
     pub on_event: Option<EventHook>,
+    /// A connection that sends nothing for this long (headers or body) is closed, so a
+    /// slow or stalled client cannot pin a thread.
+    pub idle_timeout: std::time::Duration,
+    /// PEM certificate chain and private key: serve HTTPS instead of HTTP.
+    pub tls: Option<(Vec<u8>, Vec<u8>)>,
+    /// Origins (besides the sink's own) that may call it from a page: the extension's.
+    pub cors_origins: Vec<String>,
 }
 
 impl Default for SinkConfig {
@@ -44,6 +52,9 @@ impl Default for SinkConfig {
             max_chunk: 64 * 1024 * 1024 + 64,
             workers: 8,
             on_event: None,
+            idle_timeout: std::time::Duration::from_secs(30),
+            tls: None,
+            cors_origins: cors::extension_origins(),
         }
     }
 }
@@ -54,12 +65,21 @@ pub struct Sink {
     workers: Vec<JoinHandle<()>>,
     addr: SocketAddr,
     token: String,
+    scheme: &'static str,
 }
 
 impl Sink {
     pub fn start(config: SinkConfig) -> anyhow::Result<Sink> {
-        let server = Server::http(config.listen)
+        let listener = std::net::TcpListener::bind(config.listen)
             .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.listen))?;
+        // Accepted sockets inherit these (Linux, macOS): every read and write on a
+        // connection gives up after the idle timeout.
+        let sock = socket2::SockRef::from(&listener);
+        sock.set_read_timeout(Some(config.idle_timeout))?;
+        sock.set_write_timeout(Some(config.idle_timeout))?;
+        let tls = config.tls.clone().map(|(certificate, private_key)| tiny_http::SslConfig { certificate, private_key });
+        let scheme = if tls.is_some() { "https" } else { "http" };
+        let server = Server::from_listener(listener, tls).map_err(|e| anyhow::anyhow!("cannot start the sink: {e}"))?;
         let addr = server.server_addr().to_ip().expect("bound to an IP address");
         let server = Arc::new(server);
         let shared = Arc::new(Shared {
@@ -68,6 +88,7 @@ impl Sink {
             max_chunk: config.max_chunk,
             on_event: config.on_event,
             chunks: Default::default(),
+            cors: cors::Cors::new(config.cors_origins.clone(), format!("{scheme}://{addr}")),
         });
         let workers = (0..config.workers.max(1))
             .map(|i| {
@@ -82,8 +103,8 @@ impl Sink {
                     .expect("spawn sink worker")
             })
             .collect();
-        log::info!("sink listening on http://{addr}");
-        Ok(Sink { shared, server, workers, addr, token: config.token })
+        log::info!("sink listening on {scheme}://{addr}");
+        Ok(Sink { shared, server, workers, addr, token: config.token, scheme })
     }
 
     /// Keys for encrypted-chunk runs, set over native messaging.
@@ -96,7 +117,7 @@ impl Sink {
     }
 
     pub fn base_url(&self) -> String {
-        format!("http://{}", self.addr)
+        format!("{}://{}", self.scheme, self.addr)
     }
 
     pub fn upload_url(&self) -> String {
@@ -147,10 +168,25 @@ struct Shared {
     max_chunk: u64,
     on_event: Option<EventHook>,
     chunks: chunks::ChunkState,
+    cors: cors::Cors,
 }
 
 impl Shared {
-    fn handle(&self, mut req: Request) {
+    fn handle(&self, req: Request) {
+        let origin = req.headers().iter().find(|h| h.field.equiv("Origin")).map(|h| h.value.as_str().to_owned());
+        let allowed = self.cors.allow(origin.as_deref());
+        if *req.method() == Method::Options {
+            // Preflight: only for an allowed origin, never a wildcard.
+            return match &allowed {
+                Some(o) => respond(req, cors::preflight(o)),
+                None => error(req, 403, "origin not allowed"),
+            };
+        }
+        CORS_ORIGIN.with(|c| *c.borrow_mut() = allowed);
+        self.route_request(req);
+    }
+
+    fn route_request(&self, mut req: Request) {
         let url = req.url().to_owned();
         let method = req.method().clone();
         match (route(&url), &method) {
@@ -238,7 +274,8 @@ impl Shared {
             .map(|h| h.value.as_str().to_owned());
         match hash_body(req.as_reader(), declared, self.max_body) {
             BodyOutcome::Complete(report) => {
-                log::debug!("upload {url}: {} bytes in {:.1} ms, sha256 {}", report.bytes, report.sink_ms, report.sha256);
+                let path = url.replace(&self.token, "<token>");
+                log::info!("upload {path}: {} bytes in {:.1} ms, sha256 {}", report.bytes, report.sink_ms, report.sha256);
                 let mut body = serde_json::to_value(&report).expect("report serialises");
                 body["content_type"] = content_type.into();
                 Some(json(200, &body))
@@ -290,7 +327,16 @@ fn error(req: Request, status: u16, message: &str) {
     respond(req, json_error(status, message))
 }
 
-fn respond<R: std::io::Read>(req: Request, resp: Response<R>) {
+thread_local! {
+    /// The allowed Origin of the request this worker is answering, if any.
+    static CORS_ORIGIN: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+fn respond<R: std::io::Read>(req: Request, mut resp: Response<R>) {
+    if let Some(origin) = CORS_ORIGIN.with(|c| c.borrow_mut().take()) {
+        resp.add_header(header("Access-Control-Allow-Origin", &origin));
+        resp.add_header(header("Vary", "Origin"));
+    }
     if let Err(e) = req.respond(resp) {
         log::debug!("could not send a reply: {e}");
     }
