@@ -160,7 +160,14 @@ async function finish(status, reason) {
   active = null;
   try {
     const observation = { debugger_before: run.debuggerBefore ?? null, debugger_after: run.debuggerAfter ?? null };
-    await run.host.request({ type: 'run-finished', run_id: run.run.run_id, status, reason, observation });
+    const ending = { type: 'run-finished', run_id: run.run.run_id, status, reason, observation };
+    if (run.host.closed) {
+      // The host died mid-run: start a fresh one just to record how the run ended.
+      // Samples it acknowledged before dying are already on disk.
+      const [fresh] = await connectHost(run.run.extension_version, run.run.browser);
+      run.host = fresh;
+    }
+    await run.host.request(ending);
   } catch (e) {
     reason = `${reason ?? ''} (and the end could not be recorded: ${e.message})`.trim();
   }

@@ -48,6 +48,13 @@ export function explainHostError(message, browser) {
   const notFound = /not found|No such native application/i.test(message ?? '');
   const forbidden = /forbidden/i.test(message ?? '');
   const exited = /exited|disconnect/i.test(message ?? '');
+  if (/store-failed/.test(message ?? '')) {
+    return {
+      what: "Unobserved's helper could not save the results (is the disk full, or the state folder read-only?). Nothing partial was written.",
+      fix: 'Free some disk space or fix the permissions of the state folder (`unobserved doctor` shows where it is), then Run again.',
+      detail: message,
+    };
+  }
   let what;
   if (notFound) what = `Unobserved's helper program is not registered with ${name}.`;
   else if (forbidden) what = `The helper program is registered, but not for this copy of the extension.`;

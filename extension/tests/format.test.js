@@ -44,6 +44,9 @@ test('a missing host is explained with the fix and the browser named', () => {
   assert.match(e.fix, /unobserved install.*restart Chromium/);
   const ff = explainHostError('No such native application org.unobserved.host', 'Firefox');
   assert.match(ff.what, /not registered with Firefox/);
+  const full = explainHostError('host error 10 (store-failed): could not store (nothing was written): No space left on device (os error 28)', 'Chromium');
+  assert.match(full.what, /could not save the results/);
+  assert.match(full.fix, /Free some disk space/);
   const forbidden = explainHostError('Access to the specified native messaging host is forbidden.', 'Edge');
   assert.match(forbidden.fix, /--extension-id/);
 });

@@ -248,6 +248,16 @@ pub enum RunStatus {
     Failed,
 }
 
+impl RunStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunStatus::Complete => "complete",
+            RunStatus::Incomplete => "incomplete",
+            RunStatus::Failed => "failed",
+        }
+    }
+}
+
 /// Run ids end up in file names of exports, so they are kept to a safe alphabet.
 pub fn valid_run_id(id: &str) -> bool {
     !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')

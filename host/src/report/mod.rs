@@ -124,7 +124,7 @@ fn build(run_id: String, g: Gathered) -> RunReport {
         host_version: info.map(|i| i.1.clone()).unwrap_or_default(),
         started_at: info.map(|i| i.0.started_at.clone().unwrap_or_else(|| i.2.clone())),
         finished_at: g.end.as_ref().map(|e| e.2.clone()),
-        status: g.end.as_ref().map(|e| status_word(e.0)).unwrap_or("running").to_owned(),
+        status: g.end.as_ref().map(|e| e.0.as_str()).unwrap_or("running").to_owned(),
         reason: g.end.as_ref().and_then(|e| e.1.clone()),
         observed: observed(&g.samples).to_owned(),
         source: info.map(|i| i.0.source.clone()).unwrap_or_default(),
@@ -248,14 +248,6 @@ fn compare_arms(summary: &[ArmSummary], samples: &[Sample]) -> Vec<Comparison> {
             compare::compare(&a.body, &speeds(&a.body), &base, &speeds(&base))
         })
         .collect()
-}
-
-fn status_word(s: RunStatus) -> &'static str {
-    match s {
-        RunStatus::Complete => "complete",
-        RunStatus::Incomplete => "incomplete",
-        RunStatus::Failed => "failed",
-    }
 }
 
 /// A run was observed if any sample saw a watcher; unobserved only if every sample

@@ -68,6 +68,9 @@ async fn run_async(opts: RunOptions) -> Result<RunOutcome> {
     let state_dir = state::state_dir()?;
     state::ensure_private_dir(&state_dir)?;
     let store = Store::in_dir(&state_dir);
+    // Fail before launching anything if results could not be kept.
+    state::open_private_append(store.path())
+        .with_context(|| format!("cannot write results to {} (set UNOBSERVED_STATE_DIR to a writable folder)", store.path().display()))?;
 
     let tmp = tempfile::Builder::new().prefix("unobserved-run-").tempdir()?;
     let ws = launch::Workspace { profile: tmp.path().join("profile"), home: tmp.path().join("home"), extension: tmp.path().join("extension") };
@@ -167,7 +170,7 @@ async fn run_async(opts: RunOptions) -> Result<RunOutcome> {
         .pop()
         .with_context(|| format!("run {run_id} ended but nothing of it is in {}", store.path().display()))?;
     if status != RunStatus::Complete {
-        bail!(RunError::Failed(format!("the run ended {:?}: {}", status, reason.unwrap_or_default())));
+        bail!(RunError::Failed(format!("the run ended {}: {}", status.as_str(), reason.unwrap_or_default())));
     }
     Ok(RunOutcome { report, launch_command, browser_path: program })
 }

@@ -1,0 +1,225 @@
+//! Faults, on purpose: the host or the browser killed mid-run, a store that cannot be
+//! written, and two browsers' hosts writing one store at once.
+
+use serde_json::json;
+use std::io::{Read, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_unobserved");
+static ONE_BROWSER_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+fn cmdline(pid: u32) -> Vec<String> {
+    std::fs::read(format!("/proc/{pid}/cmdline"))
+        .map(|b| b.split(|&c| c == 0).filter(|s| !s.is_empty()).map(|s| String::from_utf8_lossy(s).into_owned()).collect())
+        .unwrap_or_default()
+}
+
+fn environ_has(pid: u32, needle: &str) -> bool {
+    std::fs::read(format!("/proc/{pid}/environ")).map(|e| String::from_utf8_lossy(&e).contains(needle)).unwrap_or(false)
+}
+
+fn pids() -> Vec<u32> {
+    std::fs::read_dir("/proc").unwrap().filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok()).collect()
+}
+
+/// The native host a browser started for this state dir.
+fn host_pid(state: &Path) -> Option<u32> {
+    let marker = format!("UNOBSERVED_STATE_DIR={}", state.display());
+    pids().into_iter().find(|&p| {
+        let c = cmdline(p);
+        c.first().is_some_and(|a| a.ends_with("unobserved")) && c.get(1).is_some_and(|a| a.starts_with("chrome-extension://")) && environ_has(p, &marker)
+    })
+}
+
+fn stored_samples(state: &Path) -> usize {
+    std::fs::read_to_string(state.join("results.jsonl")).unwrap_or_default().lines().filter(|l| l.contains("\"kind\":\"sample\"")).count()
+}
+
+fn wait_until(what: &str, within: Duration, mut ok: impl FnMut() -> bool) {
+    let end = Instant::now() + within;
+    while !ok() {
+        assert!(Instant::now() < end, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn long_run(state: &Path) -> std::process::Child {
+    Command::new(BIN)
+        .args(["run", "--browser", "chromium", "--size", "8MiB", "--reps", "200", "--warmup", "0", "--bodies", "Uint8Array,Blob", "--quiet"])
+        .env("UNOBSERVED_STATE_DIR", state)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+#[test]
+fn host_killed_mid_run_is_reported_and_stored_samples_survive() {
+    let _turn = ONE_BROWSER_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let state = tempfile::tempdir().unwrap();
+    let mut run = long_run(state.path());
+    wait_until("some samples", Duration::from_secs(90), || stored_samples(state.path()) >= 3);
+    let host = host_pid(state.path()).expect("the browser's native host");
+    unsafe { libc::kill(host as i32, libc::SIGKILL) };
+    let before = stored_samples(state.path());
+
+    let out = wait_output(&mut run, Duration::from_secs(60));
+    assert!(!out.0.success(), "a run whose host died is not a success");
+    assert!(out.2.contains("incomplete") && out.2.contains("native host went away"), "the CLI says what happened: {}", out.2);
+    let text = std::fs::read_to_string(state.path().join("results.jsonl")).unwrap();
+    for (i, line) in text.lines().enumerate() {
+        serde_json::from_str::<serde_json::Value>(line).unwrap_or_else(|e| panic!("line {} is damaged: {e}", i + 1));
+    }
+    assert!(stored_samples(state.path()) >= before, "nothing acknowledged was lost");
+    assert!(text.contains("\"status\":\"incomplete\""), "the run is marked incomplete");
+}
+
+#[test]
+fn browser_killed_mid_run_the_host_exits_and_its_port_closes_within_a_second() {
+    let _turn = ONE_BROWSER_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let state = tempfile::tempdir().unwrap();
+    let mut run = long_run(state.path());
+    wait_until("some samples", Duration::from_secs(90), || stored_samples(state.path()) >= 3);
+    let host = host_pid(state.path()).expect("the browser's native host");
+    let log = std::fs::read_to_string(state.path().join("unobserved.log")).unwrap();
+    let port: u16 = log
+        .lines()
+        .filter(|l| l.contains(&format!(" {host} ")) && l.contains("sink listening on http://127.0.0.1:"))
+        .last()
+        .and_then(|l| l.rsplit(':').next()?.trim().parse().ok())
+        .expect("the host logged its port");
+    let browser = pids()
+        .into_iter()
+        .find(|&p| {
+            let c = cmdline(p);
+            c.iter().any(|a| a.starts_with("--user-data-dir=") && a.contains("unobserved-run-")) && !c.iter().any(|a| a.starts_with("--type="))
+                && environ_has(p, &format!("UNOBSERVED_STATE_DIR={}", state.path().display()))
+        })
+        .expect("the browser's main process");
+    unsafe { libc::kill(browser as i32, libc::SIGKILL) };
+    let killed = Instant::now();
+    wait_until("the host to exit", Duration::from_secs(1), || !Path::new(&format!("/proc/{host}")).exists() || proc_is_zombie(host));
+    assert!(std::net::TcpStream::connect(("127.0.0.1", port)).is_err(), "sink port {port} still open");
+    assert!(killed.elapsed() <= Duration::from_secs(1));
+    let out = wait_output(&mut run, Duration::from_secs(30));
+    assert!(!out.0.success());
+    assert!(out.2.contains("exited") && out.2.contains("before the run finished"), "{}", out.2);
+}
+
+fn proc_is_zombie(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).map(|s| s.contains(") Z ")).unwrap_or(true)
+}
+
+fn wait_output(child: &mut std::process::Child, within: Duration) -> (std::process::ExitStatus, String, String) {
+    let end = Instant::now() + within;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            let (mut o, mut e) = (String::new(), String::new());
+            child.stdout.take().unwrap().read_to_string(&mut o).unwrap();
+            child.stderr.take().unwrap().read_to_string(&mut e).unwrap();
+            return (status, o, e);
+        }
+        if Instant::now() > end {
+            let _ = child.kill();
+            panic!("`unobserved run` did not end within {within:?}");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn an_unwritable_store_fails_the_cli_before_any_browser_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("results.jsonl")).unwrap();
+    let t = Instant::now();
+    let out = Command::new(BIN).args(["run", "--quiet"]).env("UNOBSERVED_STATE_DIR", dir.path()).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cannot write results to") && err.contains("UNOBSERVED_STATE_DIR"), "{err}");
+    assert!(t.elapsed() < Duration::from_secs(5), "no browser was started");
+}
+
+/// A store on a full disk: results.jsonl points at /dev/full, where every write fails
+/// with ENOSPC. The host says so with error 10 and leaves nothing partial.
+#[test]
+fn a_full_disk_is_a_clear_error_from_the_host() {
+    let dir = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink("/dev/full", dir.path().join("results.jsonl")).unwrap();
+    let mut host = Command::new(BIN)
+        .arg("chrome-extension://ofhblkgjlepfiadjplffojmacooicfhm/")
+        .env("UNOBSERVED_STATE_DIR", dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let msg = json!({"type":"run-started","run":{"run_id":"full","plan":{"size_bytes":1,"reps":1,"warmup":0,"bodies":["Blob"]}}}).to_string();
+    let mut stdin = host.stdin.take().unwrap();
+    stdin.write_all(&(msg.len() as u32).to_ne_bytes()).unwrap();
+    stdin.write_all(msg.as_bytes()).unwrap();
+    let mut stdout = host.stdout.take().unwrap();
+    let mut len = [0u8; 4];
+    stdout.read_exact(&mut len).unwrap();
+    let mut body = vec![0u8; u32::from_ne_bytes(len) as usize];
+    stdout.read_exact(&mut body).unwrap();
+    let reply: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(reply["code"], 10, "{reply}");
+    let text = reply["message"].as_str().unwrap();
+    assert!(text.contains("nothing was written") && text.contains("No space left on device"), "{text}");
+    drop(stdin);
+    host.wait().unwrap();
+}
+
+/// Two browsers' hosts appending to one store at the same moment: every line is whole
+/// and no sample is lost.
+#[test]
+fn two_hosts_writing_one_store_never_interleave() {
+    let dir = tempfile::tempdir().unwrap();
+    let writers: Vec<_> = ["ra", "rb"]
+        .into_iter()
+        .map(|run| {
+            let dir = dir.path().to_owned();
+            std::thread::spawn(move || {
+                let mut host = Command::new(BIN)
+                    .arg("chrome-extension://ofhblkgjlepfiadjplffojmacooicfhm/")
+                    .env("UNOBSERVED_STATE_DIR", &dir)
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::null())
+                    .spawn()
+                    .unwrap();
+                let mut stdin = host.stdin.take().unwrap();
+                let mut stdout = host.stdout.take().unwrap();
+                let sample = |rep: u32| json!({"run_id": run, "body": "Blob", "rep": rep, "bytes_sent": 1, "bytes_received": 1,
+                    "sha256_sent": "a".repeat(64), "sha256_received": "a".repeat(64), "intact": true, "status": "ok",
+                    "error": null, "page_ms": 1.0, "sink_ms": 1.0, "mbps": 1.0, "head": "x".repeat(64), "observed": {"webdriver": false}});
+                for batch in 0..200u32 {
+                    let msg = json!({"type": "samples", "run_id": run, "samples": (0..5).map(|i| sample(batch * 5 + i)).collect::<Vec<_>>()}).to_string();
+                    stdin.write_all(&(msg.len() as u32).to_ne_bytes()).unwrap();
+                    stdin.write_all(msg.as_bytes()).unwrap();
+                    let mut len = [0u8; 4];
+                    stdout.read_exact(&mut len).unwrap();
+                    let mut body = vec![0u8; u32::from_ne_bytes(len) as usize];
+                    stdout.read_exact(&mut body).unwrap();
+                    assert!(String::from_utf8_lossy(&body).contains("samples-ack"));
+                }
+                drop(stdin);
+                host.wait().unwrap();
+            })
+        })
+        .collect();
+    for w in writers {
+        w.join().unwrap();
+    }
+    let text = std::fs::read_to_string(dir.path().join("results.jsonl")).unwrap();
+    let mut per_run = std::collections::HashMap::new();
+    for (i, line) in text.lines().enumerate() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("line {} is interleaved or torn: {e}", i + 1));
+        *per_run.entry(v["run_id"].as_str().unwrap().to_owned()).or_insert(0) += 1;
+    }
+    assert_eq!(per_run.get("ra"), Some(&1000));
+    assert_eq!(per_run.get("rb"), Some(&1000));
+}
