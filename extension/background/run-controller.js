@@ -32,6 +32,8 @@ export async function startRun({ plan, source, runId, closeTab = true, sinkUrl =
     const [host, hello] = connection ?? (await connectHost(extensionVersion, env.browser));
     const run = {
       run_id: runId ?? newRunId(),
+      // A remote sink is measured as a link, not against the local sink's ceiling.
+      sink: sinkUrl ? 'remote' : 'local',
       ...env,
       extension_version: extensionVersion,
       plan,
@@ -40,6 +42,9 @@ export async function startRun({ plan, source, runId, closeTab = true, sinkUrl =
     };
     const started = await host.request({ type: 'run-started', run });
     const uploadUrl = sinkUrl || hello.sink.upload_url;
+    if (sinkUrl && plan.workloads?.encrypted) {
+      throw new Error('Encrypted workloads need the local sink: the key goes to it over native messaging, never over the network.');
+    }
     // Encrypted workloads: a fresh key per run, handed to the host over native
     // messaging (never HTTP) so the sink can decrypt and verify every chunk.
     let workloadKey = null;
@@ -61,7 +66,10 @@ export async function startRun({ plan, source, runId, closeTab = true, sinkUrl =
       samples: [],
       started_at: run.started_at,
     });
-    const tab = await api.tabs.create({ url: `${hello.sink.page_url}#${run.run_id}`, active: source === 'popup' });
+    // The local sink serves the page, so uploads run in an ordinary web page. A remote
+    // sink is reached from the extension's own page (secure context, host permission).
+    const pageUrl = sinkUrl ? api.runtime.getURL(`bench/index.html#${run.run_id}`) : `${hello.sink.page_url}#${run.run_id}`;
+    const tab = await api.tabs.create({ url: pageUrl, active: source === 'popup' });
     active.tabId = tab.id;
     return run.run_id;
   } catch (e) {

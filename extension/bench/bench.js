@@ -12,8 +12,27 @@ const statusEl = document.getElementById('status');
 const logEl = document.getElementById('log');
 let started = false;
 
+// Served by the local sink, this is an ordinary web page and talks to the extension
+// through the relay content script. Opened as the extension's own page (for a remote
+// sink), it talks to the background directly.
+const inExtension = location.protocol.endsWith('-extension:');
+const extApi = inExtension ? (globalThis.browser ?? globalThis.chrome) : null;
+let extPort = null;
+
 function post(message) {
-  window.postMessage({ ...message, source: FROM_PAGE }, window.location.origin);
+  if (!inExtension) {
+    window.postMessage({ ...message, source: FROM_PAGE }, window.location.origin);
+    return;
+  }
+  if (!extPort) {
+    extPort = extApi.runtime.connect({ name: 'unobserved-bench' });
+    extPort.onMessage.addListener((m) => onExtensionMessage(m));
+    extPort.onDisconnect.addListener(() => {
+      extPort = null;
+      onExtensionMessage({ type: 'disconnected' });
+    });
+  }
+  extPort.postMessage(message);
 }
 
 function show(text) {
@@ -138,23 +157,27 @@ async function run({ plan, upload_url: uploadUrl, workload_key: keyHex, run_id: 
   post({ type: 'done', auto_reason: state.autoReason });
 }
 
-window.addEventListener('message', (event) => {
-  if (event.source !== window || event.data?.source !== FROM_EXTENSION) return;
-  const pending = waiting.get(event.data.request_id);
+function onExtensionMessage(data) {
+  const pending = waiting.get(data.request_id);
   if (pending) {
-    waiting.delete(event.data.request_id);
-    pending.resolve(event.data);
+    waiting.delete(data.request_id);
+    pending.resolve(data);
     return;
   }
-  if (event.data.type === 'plan' && !started) {
+  if (data.type === 'plan' && !started) {
     started = true;
-    run(event.data).catch((e) => {
+    run(data).catch((e) => {
       show(`Failed: ${e.message}`);
       post({ type: 'failed', error: `${e.name}: ${e.message}` });
     });
-  } else if (event.data.type === 'disconnected' && !started) {
+  } else if (data.type === 'disconnected' && !started) {
     show('The extension is not connected. Start a run from the Unobserved button.');
   }
+}
+
+window.addEventListener('message', (event) => {
+  if (event.source !== window || event.data?.source !== FROM_EXTENSION) return;
+  onExtensionMessage(event.data);
 });
 
 // Ask for the plan until the extension answers (the relay may attach a moment later).

@@ -38,6 +38,15 @@ async function main() {
     $('errors').textContent = errors.join(' ');
     $('saved').textContent = '';
     if (errors.length) return;
+    if (o.sinkUrl) {
+      // Asked only now, and only for this one origin.
+      const origin = `${new URL(o.sinkUrl).origin}/*`;
+      const granted = await api.permissions.request({ origins: [origin] });
+      if (!granted) {
+        $('errors').textContent = `Unobserved needs permission to upload to ${new URL(o.sinkUrl).origin}; it was not granted, so nothing was saved.`;
+        return;
+      }
+    }
     await api.storage.local.set({ options: o });
     $('saved').textContent = 'Saved. The next run uses these settings.';
   });

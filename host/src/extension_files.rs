@@ -66,6 +66,15 @@ pub fn grant_permission(tree: &Path, permission: &str) -> Result<()> {
     Ok(())
 }
 
+/// Adds a host permission to a written copy of the tree.
+pub fn grant_host_permission(tree: &Path, pattern: &str) -> Result<()> {
+    let path = tree.join("manifest.json");
+    let mut manifest: serde_json::Value = serde_json::from_slice(&std::fs::read(&path)?)?;
+    manifest["host_permissions"].as_array_mut().context("manifest has no host_permissions")?.push(pattern.into());
+    std::fs::write(&path, serde_json::to_vec_pretty(&manifest)?)?;
+    Ok(())
+}
+
 pub fn write_tree(dest: &Path) -> Result<()> {
     for (rel, bytes) in files() {
         let path = dest.join(&rel);

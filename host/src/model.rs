@@ -209,6 +209,9 @@ impl Plan {
 pub struct Job {
     pub run_id: String,
     pub plan: Plan,
+    /// Upload to this sink (e.g. `unobserved sink` on a LAN server) instead of the host's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sink_url: Option<String>,
     /// Close the benchmark tab when done (the CLI then ends the browser itself).
     #[serde(default = "yes")]
     pub close_tab: bool,

@@ -173,6 +173,34 @@ fn chromium_workloads_verify_every_chunk_and_download() {
     assert!(j["encrypted"][0]["pipelining_ceiling"].as_f64().unwrap() > 0.0);
 }
 
+/// A separate `unobserved sink` process stands in for a server on the LAN: the
+/// extension uploads there from its own page, and the results are stored locally.
+#[test]
+fn uploads_to_a_remote_sink_are_verified_and_stored_locally() {
+    use std::io::BufRead;
+    let mut sink = Command::new(BIN)
+        .args(["sink", "--listen", "127.0.0.1:0"])
+        .env("UNOBSERVED_STATE_DIR", tempfile::tempdir().unwrap().path())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut url = String::new();
+    std::io::BufReader::new(sink.stdout.take().unwrap()).read_line(&mut url).unwrap();
+    let o = run_with("chromium", &["--sink-url", url.trim(), "--size", "1MiB", "--reps", "2", "--warmup", "0", "--bodies", "Uint8Array,Blob"]);
+    let _ = sink.kill();
+    let mut log = String::new();
+    std::io::Read::read_to_string(&mut sink.stderr.take().unwrap(), &mut log).unwrap();
+    let _ = sink.wait();
+    assert_eq!(o.json["run"]["status"], "complete");
+    assert!(o.json["run"]["sink_ceiling_mbps"].is_null(), "a remote sink is not compared with the local one's ceiling");
+    let samples = o.json["samples"].as_array().unwrap();
+    assert_eq!(samples.len(), 4);
+    assert!(samples.iter().all(|s| s["status"] == "ok" && s["sha256_received"] == s["sha256_sent"]));
+    let received = log.lines().filter(|l| l.contains("upload /upload/<token>") && l.contains(": 1048576 bytes")).count();
+    assert_eq!(received, 4, "the remote sink took every upload:\n{log}");
+}
+
 #[test]
 fn firefox_has_no_control_and_says_why() {
     let out = Command::new(BIN).args(["run", "--browser", "firefox", "--control", "--quiet"]).output().unwrap();

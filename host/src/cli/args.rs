@@ -135,6 +135,10 @@ pub struct RunArgs {
     /// With --auto: most seconds for the measured part.
     #[arg(long, default_value_t = 600, requires = "auto")]
     pub max_time: u64,
+    /// Upload to this sink (the URL `unobserved sink` printed, e.g. on a LAN server)
+    /// instead of the local host's. Results are still stored locally.
+    #[arg(long, value_name = "URL")]
+    pub sink_url: Option<String>,
     /// Keep the throwaway profile afterwards and print where it is (for debugging).
     #[arg(long)]
     pub keep_profile: bool,

@@ -18,6 +18,12 @@ pub fn execute(a: RunArgs) -> Result<i32> {
             bail!("unknown body kind {b:?}; choose from {}", BODY_KINDS.join(", "));
         }
     }
+    if let Some(url) = &a.sink_url {
+        let ok = (url.starts_with("http://") || url.starts_with("https://")) && url.contains("/upload/");
+        if !ok {
+            bail!("--sink-url must be the URL `unobserved sink` printed, like http://HOST:PORT/upload/TOKEN");
+        }
+    }
     if a.reps == 0 {
         bail!("--reps must be at least 1");
     }
@@ -45,6 +51,7 @@ pub fn execute(a: RunArgs) -> Result<i32> {
         extension_dir: a.extension_dir.clone(),
         quiet: a.quiet,
         keep_profile: a.keep_profile,
+        sink_url: a.sink_url.clone(),
     })?;
     print!("{}", table::render(&outcome.report, std::io::stdout().is_terminal()));
     if let Some(path) = &a.json {

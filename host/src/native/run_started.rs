@@ -18,13 +18,14 @@ pub fn handle(session: &mut Session, run: RunInfo) -> Outgoing {
         return invalid_run_id(&run.run_id, "run-started");
     }
     let run_id = run.run_id.clone();
-    let ceiling = match crate::sink::ceiling::measure(session.sink.addr(), &session.sink.upload_path(), run.plan.size_bytes) {
+    let remote = run.extra.get("sink").and_then(|v| v.as_str()) == Some("remote");
+    let ceiling = if remote { None } else { match crate::sink::ceiling::measure(session.sink.addr(), &session.sink.upload_path(), run.plan.size_bytes) {
         Ok(mbps) => Some(mbps),
         Err(e) => {
             log::warn!("could not measure the sink's ceiling: {e}");
             None
         }
-    };
+    } };
     let record = Record::Run {
         run,
         host_version: env!("CARGO_PKG_VERSION").into(),

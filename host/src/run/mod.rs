@@ -29,6 +29,7 @@ pub struct RunOptions {
     pub extension_dir: Option<PathBuf>,
     pub quiet: bool,
     pub keep_profile: bool,
+    pub sink_url: Option<String>,
 }
 
 /// Why a run did not produce a result. Each maps to its own exit code.
@@ -87,7 +88,12 @@ async fn run_async(opts: RunOptions) -> Result<RunOutcome> {
         extension_files::grant_permission(&ws.extension, "debugger")?;
     }
     let run_id = new_run_id();
-    let job = Job { run_id: run_id.clone(), plan: opts.plan.clone(), close_tab: true };
+    let job = Job { run_id: run_id.clone(), plan: opts.plan.clone(), close_tab: true, sink_url: opts.sink_url.clone() };
+    if let Some(url) = &opts.sink_url {
+        // Headless throwaway profiles cannot click "allow": the copy asks up front.
+        let origin = url.split('/').take(3).collect::<Vec<_>>().join("/");
+        extension_files::grant_host_permission(&ws.extension, &format!("{origin}/*"))?;
+    }
     let job_path = tmp.path().join("job.json");
     std::fs::write(&job_path, serde_json::to_vec_pretty(&job)?)?;
 

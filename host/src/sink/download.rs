@@ -30,6 +30,18 @@ impl Read for SeededBytes {
     }
 }
 
+/// `?bytes=N&seed=<32 hex digits>` of a download URL.
+pub fn parse_request(url: &str, max: u64) -> Result<([u8; 16], u64), String> {
+    let query = url.split_once('?').map(|(_, q)| q).unwrap_or("");
+    let param = |name: &str| query.split('&').find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='));
+    let len: u64 = param("bytes").and_then(|b| b.parse().ok()).ok_or("download needs ?bytes=N")?;
+    if len > max {
+        return Err(format!("download of {len} bytes is over the {max}-byte cap"));
+    }
+    let seed = param("seed").and_then(|s| hex::decode(s).ok()).and_then(|s| <[u8; 16]>::try_from(s).ok());
+    Ok((seed.ok_or("download needs &seed=<32 hex digits>")?, len))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

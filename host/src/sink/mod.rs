@@ -223,7 +223,7 @@ impl Shared {
                 if !token::matches(&self.token, token) {
                     return error(req, 403, "missing or wrong download token");
                 }
-                match download_request(&url, self.max_body) {
+                match download::parse_request(&url, self.max_body) {
                     Ok((seed, len)) => {
                         let body = download::SeededBytes::new(seed, len);
                         let resp = Response::new(StatusCode(200), vec![header("Content-Type", "application/octet-stream"), header("Cache-Control", "no-store")], body, Some(len as usize), None);
@@ -294,18 +294,6 @@ impl Shared {
             }
         }
     }
-}
-
-/// `?bytes=N&seed=<32 hex digits>` of a download URL.
-fn download_request(url: &str, max: u64) -> Result<([u8; 16], u64), String> {
-    let query = url.split_once('?').map(|(_, q)| q).unwrap_or("");
-    let param = |name: &str| query.split('&').find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='));
-    let len: u64 = param("bytes").and_then(|b| b.parse().ok()).ok_or("download needs ?bytes=N")?;
-    if len > max {
-        return Err(format!("download of {len} bytes is over the {max}-byte cap"));
-    }
-    let seed = param("seed").and_then(|s| hex::decode(s).ok()).and_then(|s| <[u8; 16]>::try_from(s).ok());
-    Ok((seed.ok_or("download needs &seed=<32 hex digits>")?, len))
 }
 
 fn header(name: &str, value: &str) -> Header {

@@ -91,7 +91,7 @@ fn append_locked(file: &mut File, mut buf: Vec<u8>) -> io::Result<()> {
 }
 
 /// Parses lines from `reader`, numbering them from `first_line + 1`.
-pub(crate) fn parse_lines(reader: impl BufRead, first_line: usize, path: &Path) -> StoreContents {
+pub fn parse_lines(reader: impl BufRead, first_line: usize, path: &Path) -> StoreContents {
     let mut out = StoreContents::default();
     let mut lines = reader.split(b'\n').enumerate().peekable();
     while let Some((i, line)) = lines.next() {
