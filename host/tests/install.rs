@@ -137,6 +137,10 @@ fn extra_extension_ids_reach_manifests_and_the_host_allow_list() {
     assert!(firefox.contains("{aaaa-bbbb}") && !firefox.contains("cccc"));
     let allowed = std::fs::read_to_string(l.state_dir.join("allowed-ids.json")).unwrap();
     assert!(allowed.contains("cccccccccccccccccccccccccccccccc"));
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&l.state_dir.join("allowed-ids.json")), 0o600);
+    assert_eq!(mode(&l.state_dir), 0o700);
     apply::uninstall(&l, false).unwrap();
     assert!(!l.state_dir.exists());
 }

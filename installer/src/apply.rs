@@ -82,10 +82,14 @@ pub fn install(layout: &Layout, plan: &Plan, opts: &InstallOptions) -> Result<Ve
         lines.push(format!("backed up {} (replaced with --force)", f.path.display()));
     }
     for f in &plan.files {
+        let created_before = receipt.dirs_created.len();
         create_dirs(f.path.parent().unwrap(), &mut receipt.dirs_created)?;
         let unchanged = std::fs::read_to_string(&f.path).is_ok_and(|c| c == f.contents);
         if !unchanged {
             write_file(&f.path, &f.contents)?;
+        }
+        if f.private {
+            make_private(&f.path, &receipt.dirs_created[created_before..])?;
         }
         receipt.files.retain(|old| old.path != f.path);
         receipt.files.push(f.clone());
@@ -164,6 +168,21 @@ fn create_dirs(dir: &Path, created: &mut Vec<PathBuf>) -> Result<()> {
             created.push(d.to_owned());
         }
     }
+    Ok(())
+}
+
+/// 0600 for the file, 0700 for the folders this install created for it.
+fn make_private(file: &Path, new_dirs: &[PathBuf]) -> Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(file, std::fs::Permissions::from_mode(0o600))?;
+        for d in new_dirs {
+            std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o700))?;
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = (file, new_dirs);
     Ok(())
 }
 

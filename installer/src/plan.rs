@@ -14,6 +14,9 @@ pub struct FileWrite {
     pub contents: String,
     /// Which browsers this file serves (several may share one system dir).
     pub browsers: Vec<String>,
+    /// Owner-only (0600, in a 0700 dir): files in the host's state dir.
+    #[serde(default)]
+    pub private: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -39,7 +42,7 @@ pub fn plan(layout: &Layout, browsers: &[&Browser], host_path: &Path, system: bo
         let contents = manifest::render(b.family, host_path, extra_ids);
         match out.files.iter_mut().find(|f| f.path == path) {
             Some(f) => f.browsers.push(b.key.to_owned()),
-            None => out.files.push(FileWrite { path: path.clone(), contents, browsers: vec![b.key.to_owned()] }),
+            None => out.files.push(FileWrite { path: path.clone(), contents, browsers: vec![b.key.to_owned()], private: false }),
         }
         if layout.os == Os::Windows {
             for key in b.windows_keys {
@@ -60,6 +63,7 @@ pub fn plan(layout: &Layout, browsers: &[&Browser], host_path: &Path, system: bo
             path: layout.state_dir.join("allowed-ids.json"),
             contents: serde_json::to_string_pretty(&doc).expect("json") + "\n",
             browsers: vec![],
+            private: true,
         });
     }
     out
