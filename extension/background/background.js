@@ -3,7 +3,7 @@ import { api } from '../lib/api.js';
 import { BENCH_PORT, planFromOptions, DEFAULT_OPTIONS } from '../lib/defaults.js';
 import { describeBrowser } from '../lib/environment.js';
 import { connectHost } from './native-port.js';
-import { startRun, attachBenchPort, isRunning } from './run-controller.js';
+import { startRun, attachBenchPort, isRunning, recoverOrphanedRun } from './run-controller.js';
 import { controlAvailable, controlUnavailableReason } from './debugger-control.js';
 import { setRunState } from './run-state.js';
 
@@ -29,6 +29,10 @@ async function checkForJob() {
     host?.disconnect();
   }
 }
+
+// Runs every time the background starts: a run left "running" by a background that
+// died is recorded as incomplete instead of waiting forever.
+recoverOrphanedRun();
 
 api.runtime.onInstalled.addListener(checkForJob);
 api.runtime.onStartup.addListener(checkForJob);

@@ -25,9 +25,10 @@ function newRunId() {
  */
 export async function startRun({ plan, source, runId, closeTab = true, sinkUrl = '', connection = null }) {
   if (active) throw new Error('A run is already in progress.');
+  // Claimed before the first await, so a concurrent check sees a run starting.
+  active = { pendingStart: true };
   const env = await describeBrowser(api);
   const extensionVersion = api.runtime.getManifest().version;
-  active = { pendingStart: true };
   try {
     const [host, hello] = connection ?? (await connectHost(extensionVersion, env.browser));
     const run = {
@@ -202,6 +203,25 @@ async function finish(status, reason) {
     run.host.disconnect();
   } catch {
     // already gone
+  }
+}
+
+/**
+ * A run stored as running while no run lives in this background was orphaned: the
+ * previous service worker or event page died mid-run. Say so, and record the run as
+ * incomplete through a fresh host, so neither the popup nor `unobserved run` waits on it.
+ */
+export async function recoverOrphanedRun() {
+  const state = await getRunState();
+  if (state.phase !== 'running' || active) return;
+  const reason = 'the extension background stopped mid-run (the browser ended it or it crashed); the run is incomplete';
+  await setRunState({ ...state, phase: 'error', error: reason });
+  try {
+    const [host] = await connectHost(api.runtime.getManifest().version, state.browser);
+    await host.request({ type: 'run-finished', run_id: state.run_id, status: 'incomplete', reason });
+    host.disconnect();
+  } catch (e) {
+    console.warn(`Unobserved: could not record the orphaned run: ${e.message}`);
   }
 }
 

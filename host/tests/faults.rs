@@ -34,6 +34,22 @@ fn host_pid(state: &Path) -> Option<u32> {
     })
 }
 
+/// Parent, grandparent, … (renderers are forked by the zygote, which the browser started).
+fn ancestors(pid: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    let mut p = pid;
+    for _ in 0..8 {
+        let status = std::fs::read_to_string(format!("/proc/{p}/status")).unwrap_or_default();
+        let Some(parent) = status.lines().find_map(|l| l.strip_prefix("PPid:")).and_then(|v| v.trim().parse().ok()) else { break };
+        if parent <= 1 {
+            break;
+        }
+        out.push(parent);
+        p = parent;
+    }
+    out
+}
+
 fn stored_samples(state: &Path) -> usize {
     std::fs::read_to_string(state.join("results.jsonl")).unwrap_or_default().lines().filter(|l| l.contains("\"kind\":\"sample\"")).count()
 }
@@ -222,4 +238,29 @@ fn two_hosts_writing_one_store_never_interleave() {
     }
     assert_eq!(per_run.get("ra"), Some(&1000));
     assert_eq!(per_run.get("rb"), Some(&1000));
+}
+
+/// The extension's own process (service worker included) crashes mid-run. The restarted
+/// background finds the orphaned run and records it as incomplete: the CLI ends with
+/// that reason instead of waiting out its timeout.
+#[test]
+fn extension_process_killed_mid_run_is_recorded_incomplete() {
+    let _turn = ONE_BROWSER_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let state = tempfile::tempdir().unwrap();
+    let mut run = long_run(state.path());
+    wait_until("some samples", Duration::from_secs(90), || stored_samples(state.path()) >= 3);
+    let marker = format!("UNOBSERVED_STATE_DIR={}", state.path().display());
+    let extension_process = pids()
+        .into_iter()
+        .find(|&p| cmdline(p).join(" ").contains("--extension-process") && ancestors(p).iter().any(|&a| environ_has(a, &marker)))
+        .unwrap_or_else(|| {
+            let candidates: Vec<_> = pids().into_iter().filter(|&p| cmdline(p).join(" ").contains("--extension-process")).map(|p| (p, ancestors(p))).collect();
+            panic!("no extension process of this run; extension processes and their ancestors: {candidates:?}")
+        });
+    unsafe { libc::kill(extension_process as i32, libc::SIGKILL) };
+    let out = wait_output(&mut run, Duration::from_secs(60));
+    assert!(!out.0.success());
+    assert!(out.2.contains("incomplete") && out.2.contains("background stopped mid-run"), "{}", out.2);
+    let text = std::fs::read_to_string(state.path().join("results.jsonl")).unwrap();
+    assert!(text.lines().all(|l| serde_json::from_str::<serde_json::Value>(l).is_ok()));
 }
