@@ -2,7 +2,7 @@
 //! the sink's ceiling as a line), badges, the table, and the environment. No scripts,
 //! no external assets. Numbers carry data-* attributes so tests can read them back.
 
-use super::{fmt_mbps, RunReport};
+use super::{fmt_mbps, fmt_range, ratio_cell, RunReport};
 
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
@@ -62,22 +62,15 @@ fn run_section(r: &RunReport) -> String {
     s += &chart(r);
     s += "<table><thead><tr><th>Body</th><th>n</th><th>Median</th><th>Min–max</th><th>IQR</th><th>Ratio [95% CI]</th><th>Integrity</th></tr></thead><tbody>";
     for a in &r.summary {
-        let ratio = r
-            .comparisons
-            .iter()
-            .find(|c| c.body == a.body)
-            .map(|c| format!("{:.2}x [{:.2}–{:.2}] {} vs {}", c.ratio, c.ci_low, c.ci_high, c.verdict.words(), c.baseline))
-            .unwrap_or_else(|| "–".into());
         s += &format!(
-            r#"<tr data-body="{}"><td>{}</td><td class="num">{}</td><td class="num median">{}</td><td class="num">{}–{}</td><td class="num">{}</td><td>{}</td><td>{}{}</td></tr>"#,
+            r#"<tr data-body="{}"><td>{}</td><td class="num">{}</td><td class="num median">{}</td><td class="num">{}</td><td class="num">{}</td><td>{}</td><td>{}{}</td></tr>"#,
             esc(&a.body),
             esc(&a.body),
             a.n,
             fmt_mbps(a.median_mbps),
-            fmt_mbps(a.min_mbps),
-            fmt_mbps(a.max_mbps),
+            fmt_range(a),
             fmt_mbps(a.iqr_mbps()),
-            esc(&ratio),
+            esc(&ratio_cell(r, &a.body, true)),
             badge(if a.verdict == "intact" { "good" } else { "bad" }, &a.verdict),
             if a.sink_bound { badge("warn", "sink-bound") } else { String::new() }
         );

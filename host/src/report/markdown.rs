@@ -1,6 +1,6 @@
 //! Markdown export: one table per run, ready to paste into an issue.
 
-use super::{fmt_mbps, RunReport};
+use super::{fmt_mbps, fmt_range, ratio_cell, RunReport};
 
 pub fn render(reports: &[RunReport]) -> String {
     let mut out = String::new();
@@ -18,21 +18,14 @@ pub fn render(reports: &[RunReport]) -> String {
         );
         out += "| Body | n | Median Mbps | Min–max Mbps | IQR | Ratio [95% CI] | Integrity |\n|---|---:|---:|---:|---:|---|---|\n";
         for a in &r.summary {
-            let ratio = r
-                .comparisons
-                .iter()
-                .find(|c| c.body == a.body)
-                .map(|c| format!("{:.2}x [{:.2}–{:.2}] {} vs {}", c.ratio, c.ci_low, c.ci_high, c.verdict.words(), c.baseline))
-                .unwrap_or_else(|| "–".into());
             out += &format!(
-                "| {} | {} | {} | {}–{} | {} | {} | {}{} |\n",
+                "| {} | {} | {} | {} | {} | {} | {}{} |\n",
                 a.body,
                 a.n,
                 fmt_mbps(a.median_mbps),
-                fmt_mbps(a.min_mbps),
-                fmt_mbps(a.max_mbps),
+                fmt_range(a),
                 fmt_mbps(a.iqr_mbps()),
-                ratio,
+                ratio_cell(r, &a.body, true),
                 a.verdict.replace('|', "\\\\|"),
                 if a.sink_bound { " **sink-bound**" } else { "" }
             );

@@ -287,6 +287,27 @@ pub fn select(mut runs: Vec<RunReport>, filter: &Filter) -> Vec<RunReport> {
     }
 }
 
+/// "702–1036", or one dash for an arm without intact samples.
+pub(crate) fn fmt_range(a: &ArmSummary) -> String {
+    match (a.min_mbps, a.max_mbps) {
+        (Some(_), Some(_)) => format!("{}–{}", fmt_mbps(a.min_mbps), fmt_mbps(a.max_mbps)),
+        _ => "–".into(),
+    }
+}
+
+/// "1.05x [0.81–1.76] within noise" for an arm with a comparison, "baseline" for an arm
+/// others are compared with, else a dash. `with_baseline` adds "vs <arm>".
+pub(crate) fn ratio_cell(report: &RunReport, arm: &str, with_baseline: bool) -> String {
+    if let Some(c) = report.comparisons.iter().find(|c| c.body == arm) {
+        let vs = if with_baseline { format!(" vs {}", c.baseline) } else { String::new() };
+        return format!("{:.2}x [{:.2}–{:.2}] {}{vs}", c.ratio, c.ci_low, c.ci_high, c.verdict.words());
+    }
+    if report.comparisons.iter().any(|c| c.baseline == arm) {
+        return "baseline".into();
+    }
+    "–".into()
+}
+
 pub(crate) fn fmt_mbps(v: Option<f64>) -> String {
     v.map(|x| format!("{x:.0}")).unwrap_or_else(|| "–".into())
 }

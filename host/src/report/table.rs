@@ -1,6 +1,6 @@
 //! The terminal table: coloured on a tty, plain otherwise.
 
-use super::{fmt_mbps, RunReport};
+use super::{fmt_mbps, fmt_range, ratio_cell, RunReport};
 use console::Style;
 
 pub fn render(report: &RunReport, colour: bool) -> String {
@@ -37,18 +37,8 @@ pub fn render(report: &RunReport, colour: bool) -> String {
     out += &paint(header, Style::new().bold());
     out += "\n";
     for a in &report.summary {
-        let range = match (a.min_mbps, a.max_mbps) {
-            (Some(_), Some(_)) => format!("{}–{}", fmt_mbps(a.min_mbps), fmt_mbps(a.max_mbps)),
-            _ => "–".into(),
-        };
-        let comparison = report.comparisons.iter().find(|c| c.body == a.body).map(|c| {
-            format!("{:.2}x [{:.2}–{:.2}] {}", c.ratio, c.ci_low, c.ci_high, c.verdict.words())
-        });
-        let comparison = match (comparison, baselines.contains(&a.body.as_str())) {
-            (Some(c), _) => c,
-            (None, true) => "baseline".into(),
-            (None, false) => "–".into(),
-        };
+        let range = fmt_range(a);
+        let comparison = ratio_cell(report, &a.body, false);
         let verdict_style = if a.verdict == "intact" { Style::new().green() } else { Style::new().red() };
         let mut verdict = paint(a.verdict.clone(), verdict_style);
         if a.sink_bound {
