@@ -111,17 +111,37 @@ fn slow_clients_are_cut_off_and_others_are_still_served() {
 fn cors_echoes_only_the_extension_and_the_sinks_own_page() {
     let sink = Sink::start(SinkConfig::default()).unwrap();
     let url = sink.upload_url();
-    let preflight = |origin: &str| curl(&["-i", "-X", "OPTIONS", "-H", &format!("Origin: {origin}"), &url]);
+    // Header names are case-insensitive in HTTP; compare in lower case.
+    let preflight = |origin: &str| curl(&["-i", "-X", "OPTIONS", "-H", &format!("Origin: {origin}"), &url]).to_lowercase();
     let ok = preflight("chrome-extension://ofhblkgjlepfiadjplffojmacooicfhm");
-    assert!(ok.starts_with("HTTP/1.1 204"), "{ok}");
-    assert!(ok.contains("Access-Control-Allow-Origin: chrome-extension://ofhblkgjlepfiadjplffojmacooicfhm"));
+    assert!(ok.starts_with("http/1.1 204"), "{ok}");
+    assert!(ok.contains("access-control-allow-origin: chrome-extension://ofhblkgjlepfiadjplffojmacooicfhm"));
     let own = preflight(&sink.base_url());
-    assert!(own.contains(&format!("Access-Control-Allow-Origin: {}", sink.base_url())));
+    assert!(own.contains(&format!("access-control-allow-origin: {}", sink.base_url())));
     let evil = preflight("https://evil.example");
-    assert!(evil.starts_with("HTTP/1.1 403") && !evil.contains("Access-Control-Allow-Origin"), "{evil}");
+    assert!(evil.starts_with("http/1.1 403") && !evil.contains("access-control-allow-origin"), "{evil}");
     // A simple request from a foreign origin is answered without CORS headers, so the
     // foreign page cannot read the reply.
-    let put = curl(&["-i", "-X", "PUT", "-H", "Origin: https://evil.example", "--data-binary", "x", &url]);
-    assert!(!put.contains("Access-Control-Allow-Origin"));
+    let put = curl(&["-i", "-X", "PUT", "-H", "Origin: https://evil.example", "--data-binary", "x", &url]).to_lowercase();
+    assert!(!put.contains("access-control-allow-origin"));
     assert!(!put.contains('*'), "never a wildcard");
+}
+
+#[test]
+fn connections_beyond_the_cap_get_503_and_the_sink_recovers() {
+    let sink = Sink::start(SinkConfig { max_connections: 5, ..SinkConfig::default() }).unwrap();
+    // Five idle connections hold every slot.
+    let held: Vec<TcpStream> = (0..5).map(|_| TcpStream::connect(sink.addr()).unwrap()).collect();
+    std::thread::sleep(Duration::from_millis(200));
+    let mut sixth = TcpStream::connect(sink.addr()).unwrap();
+    sixth.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let mut reply = String::new();
+    let _ = sixth.read_to_string(&mut reply);
+    assert!(reply.starts_with("HTTP/1.1 503"), "{reply:?}");
+    assert!(reply.contains("too many connections"));
+    // Slots free up when clients leave.
+    drop(held);
+    std::thread::sleep(Duration::from_millis(200));
+    let mut r = ureq::put(&sink.upload_url()).send(&b"abc"[..]).unwrap();
+    assert!(r.body_mut().read_to_string().unwrap().contains("ba7816bf"));
 }

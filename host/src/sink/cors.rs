@@ -1,8 +1,8 @@
 //! CORS: only the extension's own origins and the sink's own page may call the sink
 //! from a browser. An allowed Origin is echoed back; there is never a wildcard.
 
-use super::header;
-use tiny_http::Response;
+use super::handler::Reply;
+use http_body_util::BodyExt;
 use unobserved_installer::ids::CHROMIUM_ID;
 
 /// The Chromium extension origin. Firefox extension pages have per-profile random
@@ -28,13 +28,16 @@ impl Cors {
     }
 }
 
-pub fn preflight(origin: &str) -> Response<std::io::Empty> {
-    Response::empty(204)
-        .with_header(header("Access-Control-Allow-Origin", origin))
-        .with_header(header("Access-Control-Allow-Methods", "GET, PUT, POST"))
-        .with_header(header("Access-Control-Allow-Headers", "Content-Type"))
-        .with_header(header("Access-Control-Max-Age", "600"))
-        .with_header(header("Vary", "Origin"))
+pub fn preflight(origin: &str) -> Reply {
+    hyper::Response::builder()
+        .status(204)
+        .header("Access-Control-Allow-Origin", origin)
+        .header("Access-Control-Allow-Methods", "GET, PUT, POST")
+        .header("Access-Control-Allow-Headers", "Content-Type")
+        .header("Access-Control-Max-Age", "600")
+        .header("Vary", "Origin")
+        .body(http_body_util::Empty::new().boxed())
+        .expect("static headers are valid")
 }
 
 #[cfg(test)]

@@ -1,0 +1,217 @@
+//! One request: route it, check the token, and answer. Upload bodies stream through
+//! SHA-256 on a blocking thread, pipelined with the network reads.
+
+use super::hashing::{BodyDigest, BodyReport};
+use super::routes::{self, route, Route};
+use super::{chunks, cors, download, token, SinkEvent, Shared};
+use crate::extension_files;
+use bytes::Bytes;
+use http_body::Frame;
+use http_body_util::{combinators::BoxBody, BodyExt, Empty, Full};
+use hyper::body::Incoming;
+use hyper::{Method, Request, Response, StatusCode};
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Instant;
+
+pub type Reply = Response<BoxBody<Bytes, Infallible>>;
+
+/// Chunks in flight between the network reads and the hasher.
+const PIPELINE: usize = 8;
+
+pub async fn handle(req: Request<Incoming>, shared: Arc<Shared>) -> Reply {
+    let origin = req.headers().get("origin").and_then(|v| v.to_str().ok()).map(str::to_owned);
+    let allowed = shared.cors.allow(origin.as_deref());
+    if req.method() == Method::OPTIONS {
+        // Preflight: only for an allowed origin, never a wildcard.
+        return match &allowed {
+            Some(o) => cors::preflight(o),
+            None => json_error(403, "origin not allowed"),
+        };
+    }
+    let mut reply = route_request(req, &shared).await;
+    if let Some(o) = allowed {
+        let h = reply.headers_mut();
+        h.insert("access-control-allow-origin", o.parse().expect("origin came from a header"));
+        h.insert("vary", "Origin".parse().unwrap());
+    }
+    reply
+}
+
+async fn route_request(req: Request<Incoming>, shared: &Shared) -> Reply {
+    let uri = req.uri().to_string();
+    let path_and_query = req.uri().path_and_query().map(|p| p.as_str().to_owned()).unwrap_or_else(|| uri.clone());
+    let method = req.method().clone();
+    match (route(&path_and_query), &method) {
+        (Route::Home, &Method::GET | &Method::HEAD) => {
+            Response::builder().status(302).header("location", routes::PAGE_PATH).body(empty()).unwrap()
+        }
+        (Route::Asset(path), &Method::GET | &Method::HEAD) => match extension_files::web_file(path) {
+            Some(bytes) => Response::builder()
+                .header("content-type", extension_files::content_type(path))
+                .header("cache-control", "no-store")
+                .body(full(Bytes::from_static(bytes)))
+                .unwrap(),
+            None => json_error(404, "no such page"),
+        },
+        (Route::Upload { token }, &Method::PUT | &Method::POST) => {
+            if !token::matches(&shared.token, token) {
+                log::warn!("upload refused: {} token", if token.is_empty() { "missing" } else { "wrong" });
+                return json_error(403, "missing or wrong upload token");
+            }
+            let path = path_and_query.replace(&shared.token, "<token>");
+            upload(req, shared, &path).await
+        }
+        (Route::Chunk { token, run_id, upload, index }, &Method::PUT | &Method::POST) => {
+            if !token::matches(&shared.token, token) {
+                return json_error(403, "missing or wrong upload token");
+            }
+            let (run_id, upload) = (run_id.to_owned(), upload.to_owned());
+            chunk(req, shared, &run_id, &upload, index).await
+        }
+        (Route::Download { token }, &Method::GET) => {
+            if !token::matches(&shared.token, token) {
+                return json_error(403, "missing or wrong download token");
+            }
+            match download::parse_request(&path_and_query, shared.max_body) {
+                Ok((seed, len)) => Response::builder()
+                    .header("content-type", "application/octet-stream")
+                    .header("cache-control", "no-store")
+                    .header("content-length", len)
+                    .body(DownloadBody(download::SeededBytes::new(seed, len)).boxed())
+                    .unwrap(),
+                Err(message) => json_error(400, &message),
+            }
+        }
+        (Route::NotFound, _) => json_error(404, "not found"),
+        _ => json_error(405, "method not allowed"),
+    }
+}
+
+fn declared_length(req: &Request<Incoming>) -> Option<u64> {
+    req.headers().get("content-length")?.to_str().ok()?.parse().ok()
+}
+
+async fn upload(req: Request<Incoming>, shared: &Shared, path: &str) -> Reply {
+    let declared = declared_length(&req);
+    if let Some(n) = declared.filter(|&n| n > shared.max_body) {
+        return json_error(413, &format!("body of {n} bytes is over the {}-byte cap", shared.max_body));
+    }
+    let content_type = req.headers().get("content-type").and_then(|v| v.to_str().ok()).map(str::to_owned);
+    let (tx, mut rx) = tokio::sync::mpsc::channel::<Bytes>(PIPELINE);
+    let hasher = tokio::task::spawn_blocking(move || {
+        let mut digest = BodyDigest::default();
+        while let Some(chunk) = rx.blocking_recv() {
+            digest.update(&chunk);
+        }
+        digest
+    });
+    let mut body = req.into_body();
+    let (mut bytes, mut first, mut last) = (0u64, None::<Instant>, Instant::now());
+    let failure = loop {
+        match tokio::time::timeout(shared.idle_timeout, body.frame()).await {
+            Err(_) => break Some(format!("no body bytes for {:?}", shared.idle_timeout)),
+            Ok(None) => break None,
+            Ok(Some(Err(e))) => break Some(e.to_string()),
+            Ok(Some(Ok(frame))) => {
+                let Ok(data) = frame.into_data() else { continue };
+                last = Instant::now();
+                first.get_or_insert(last);
+                bytes += data.len() as u64;
+                if bytes > shared.max_body {
+                    drop(tx);
+                    let _ = hasher.await;
+                    log::warn!("upload {path}: over the cap after {bytes} bytes");
+                    return json_error(413, &format!("body is over the {}-byte cap", shared.max_body));
+                }
+                if tx.send(data).await.is_err() {
+                    break Some("the hasher stopped".into());
+                }
+            }
+        }
+    };
+    drop(tx);
+    let digest = hasher.await.expect("hasher thread");
+    let short = declared.is_some_and(|n| bytes < n);
+    if let Some(reason) = failure.or_else(|| short.then(|| format!("body ended after {bytes} of {} bytes", declared.unwrap_or(0)))) {
+        log::warn!("upload {path}: aborted after {bytes} bytes: {reason}");
+        if let Some(hook) = shared.on_event.clone() {
+            let path = path.split('?').next().unwrap_or("").to_owned();
+            // The hook writes to the store (fsync): keep it off the async threads.
+            tokio::task::spawn_blocking(move || hook(SinkEvent::Aborted { bytes, path }));
+        }
+        return json_error(400, &format!("upload aborted after {bytes} bytes"));
+    }
+    let sink_ms = first.map(|f| (last - f).as_secs_f64() * 1000.0).unwrap_or(0.0);
+    let report: BodyReport = digest.finish(sink_ms);
+    log::info!("upload {path}: {} bytes in {:.1} ms, sha256 {}", report.bytes, report.sink_ms, report.sha256);
+    let mut value = serde_json::to_value(&report).expect("report serialises");
+    value["content_type"] = content_type.into();
+    json(200, &value)
+}
+
+async fn chunk(req: Request<Incoming>, shared: &Shared, run_id: &str, upload: &str, index: u64) -> Reply {
+    let Some(key) = shared.chunks.key(run_id) else {
+        return json_error(409, &format!("no key was handed over for run {run_id:?}"));
+    };
+    if declared_length(&req).is_some_and(|n| n > shared.max_chunk) {
+        return json_error(413, &format!("chunk is over the {}-byte cap", shared.max_chunk));
+    }
+    let limited = http_body_util::Limited::new(req.into_body(), shared.max_chunk as usize);
+    let body = match tokio::time::timeout(shared.idle_timeout * 4, limited.collect()).await {
+        Ok(Ok(collected)) => collected.to_bytes(),
+        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => {
+            return json_error(413, &format!("chunk is over the {}-byte cap", shared.max_chunk))
+        }
+        Ok(Err(e)) => return json_error(400, &format!("chunk body could not be read: {e}")),
+        Err(_) => return json_error(408, "chunk body too slow"),
+    };
+    let order = shared.chunks.record_order(&format!("{run_id}/{upload}"), index);
+    let report = tokio::task::spawn_blocking(move || chunks::verify(&key, body.to_vec(), index, order)).await.expect("verify");
+    if !report.tag_ok || report.order != chunks::Order::Ok {
+        log::warn!("chunk {index} of {run_id}/{upload}: tag_ok={} order={:?}", report.tag_ok, report.order);
+    }
+    json(200, &serde_json::to_value(&report).expect("json"))
+}
+
+/// A download body generated as it is sent, 256 KiB at a time.
+struct DownloadBody(download::SeededBytes);
+
+impl http_body::Body for DownloadBody {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        _cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        let mut buf = vec![0u8; 256 * 1024];
+        let n = std::io::Read::read(&mut self.0, &mut buf).expect("keystream never fails");
+        if n == 0 {
+            return std::task::Poll::Ready(None);
+        }
+        buf.truncate(n);
+        std::task::Poll::Ready(Some(Ok(Frame::data(Bytes::from(buf)))))
+    }
+}
+
+fn empty() -> BoxBody<Bytes, Infallible> {
+    Empty::new().boxed()
+}
+
+fn full(b: Bytes) -> BoxBody<Bytes, Infallible> {
+    Full::new(b).boxed()
+}
+
+pub fn json(status: u16, body: &serde_json::Value) -> Reply {
+    Response::builder()
+        .status(StatusCode::from_u16(status).expect("valid status"))
+        .header("content-type", "application/json")
+        .header("cache-control", "no-store")
+        .body(full(Bytes::from(serde_json::to_vec(body).expect("json"))))
+        .unwrap()
+}
+
+pub fn json_error(status: u16, message: &str) -> Reply {
+    json(status, &serde_json::json!({ "error": message }))
+}

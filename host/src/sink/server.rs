@@ -1,0 +1,118 @@
+//! Accepting connections: a tokio runtime on its own thread, one task per connection,
+//! TLS handshakes inside that task (never in the accept loop), and a connection cap.
+
+use super::{handler, Shared};
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::io::AsyncWriteExt;
+use tokio::sync::{oneshot, Semaphore};
+use tokio_rustls::TlsAcceptor;
+
+pub struct Running {
+    stop: Option<oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Running {
+    /// Closes the listener at once; open connections get up to 300 ms.
+    pub fn stop(mut self) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+pub fn tls_acceptor(cert_pem: &[u8], key_pem: &[u8]) -> anyhow::Result<TlsAcceptor> {
+    let certs = rustls_pemfile::certs(&mut &cert_pem[..]).collect::<Result<Vec<_>, _>>()?;
+    let key = rustls_pemfile::private_key(&mut &key_pem[..])?.ok_or_else(|| anyhow::anyhow!("no private key in the key file"))?;
+    let config = tokio_rustls::rustls::ServerConfig::builder_with_provider(Arc::new(tokio_rustls::rustls::crypto::ring::default_provider()))
+        .with_safe_default_protocol_versions()?
+        .with_no_client_auth()
+        .with_single_cert(certs, key)?;
+    Ok(TlsAcceptor::from(Arc::new(config)))
+}
+
+pub fn spawn(listener: std::net::TcpListener, shared: Arc<Shared>, tls: Option<TlsAcceptor>, max_connections: usize) -> anyhow::Result<Running> {
+    listener.set_nonblocking(true)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("sink")
+        .enable_all()
+        .build()?;
+    let (stop_tx, stop_rx) = oneshot::channel();
+    let thread = std::thread::Builder::new().name("sink-runtime".into()).spawn(move || {
+        runtime.block_on(accept_loop(listener, shared, tls, max_connections, stop_rx));
+        runtime.shutdown_timeout(Duration::from_millis(300));
+    })?;
+    Ok(Running { stop: Some(stop_tx), thread: Some(thread) })
+}
+
+async fn accept_loop(
+    listener: std::net::TcpListener,
+    shared: Arc<Shared>,
+    tls: Option<TlsAcceptor>,
+    max_connections: usize,
+    mut stop: oneshot::Receiver<()>,
+) {
+    let listener = match tokio::net::TcpListener::from_std(listener) {
+        Ok(l) => l,
+        Err(e) => return log::error!("sink cannot use its listener: {e}"),
+    };
+    let permits = Arc::new(Semaphore::new(max_connections));
+    loop {
+        tokio::select! {
+            _ = &mut stop => break,
+            accepted = listener.accept() => {
+                let Ok((stream, peer)) = accepted else { continue };
+                match permits.clone().try_acquire_owned() {
+                    Ok(permit) => {
+                        let (shared, tls) = (shared.clone(), tls.clone());
+                        tokio::spawn(async move {
+                            serve(stream, shared, tls).await;
+                            drop(permit);
+                        });
+                    }
+                    Err(_) => {
+                        log::warn!("refusing {peer}: {max_connections} connections are already open");
+                        tokio::spawn(refuse(stream));
+                    }
+                }
+            }
+        }
+    }
+}
+
+async fn refuse(mut stream: tokio::net::TcpStream) {
+    let body = r#"{"error":"too many connections"}"#;
+    let reply = format!("HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}", body.len());
+    let _ = stream.write_all(reply.as_bytes()).await;
+    let _ = stream.shutdown().await;
+}
+
+async fn serve(stream: tokio::net::TcpStream, shared: Arc<Shared>, tls: Option<TlsAcceptor>) {
+    let _ = stream.set_nodelay(true);
+    let idle = shared.idle_timeout;
+    let service = service_fn(move |req| {
+        let shared = shared.clone();
+        async move { Ok::<_, std::convert::Infallible>(handler::handle(req, shared).await) }
+    });
+    let mut builder = http1::Builder::new();
+    builder.timer(TokioTimer::new()).header_read_timeout(idle).keep_alive(true);
+    let result = match tls {
+        None => builder.serve_connection(TokioIo::new(stream), service).await,
+        Some(acceptor) => match tokio::time::timeout(idle, acceptor.accept(stream)).await {
+            Ok(Ok(tls_stream)) => builder.serve_connection(TokioIo::new(tls_stream), service).await,
+            Ok(Err(e)) => return log::debug!("TLS handshake failed: {e}"),
+            Err(_) => return log::debug!("TLS handshake timed out"),
+        },
+    };
+    if let Err(e) = result {
+        log::debug!("connection ended: {e}");
+    }
+}
