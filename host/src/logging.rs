@@ -26,7 +26,7 @@ pub fn init(state_dir: Option<&Path>, verbose: bool, quiet_stderr: bool) {
             ))
         })
         .level(level)
-        .level_for("tiny_http", log::LevelFilter::Warn)
+        .level_for("hyper", log::LevelFilter::Warn)
         // `unobserved sink` logs every request at info.
         .level_for("unobserved::sink", if std::env::args().nth(1).as_deref() == Some("sink") { log::LevelFilter::Info } else { level });
     let sink_mode = std::env::args().nth(1).as_deref() == Some("sink");
