@@ -209,6 +209,35 @@ fn firefox_has_no_control_and_says_why() {
 }
 
 #[test]
+fn fail_on_corruption_turns_a_corrupted_arm_into_exit_5() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let out = Command::new(BIN)
+        .args(["run", "--browser", "firefox", "--bodies", "ReadableStream", "--size", "64KiB", "--reps", "1", "--warmup", "0", "--quiet", "--fail-on-corruption"])
+        .env("UNOBSERVED_STATE_DIR", tempfile::tempdir().unwrap().path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(5), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("1 sample(s) were not intact"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("corrupted: received 23 bytes"), "the table is still printed");
+}
+
+#[test]
+fn an_extension_that_never_connects_is_exit_4_with_the_browser_output() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let ext = tempfile::tempdir().unwrap();
+    std::fs::write(ext.path().join("manifest.json"), r#"{"manifest_version":3,"name":"silent","version":"1.0"}"#).unwrap();
+    let out = Command::new(BIN)
+        .args(["run", "--browser", "chromium", "--quiet", "--connect-timeout", "5", "--extension-dir"])
+        .arg(ext.path())
+        .env("UNOBSERVED_STATE_DIR", tempfile::tempdir().unwrap().path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(4));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("did not start the run within 5s"), "{err}");
+}
+
+#[test]
 fn a_missing_browser_is_a_clear_error_with_its_own_exit_code() {
     let out = Command::new(BIN)
         .args(["run", "--browser", "chromium", "--browser-path", "/nonexistent/chromium", "--quiet"])

@@ -264,3 +264,21 @@ fn extension_process_killed_mid_run_is_recorded_incomplete() {
     let text = std::fs::read_to_string(state.path().join("results.jsonl")).unwrap();
     assert!(text.lines().all(|l| serde_json::from_str::<serde_json::Value>(l).is_ok()));
 }
+
+/// A full disk under a real run: the CLI stops with the host's words, not a timeout.
+#[test]
+fn a_full_disk_stops_the_cli_with_the_reason() {
+    let _turn = ONE_BROWSER_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink("/dev/full", dir.path().join("results.jsonl")).unwrap();
+    let t = Instant::now();
+    let out = Command::new(BIN)
+        .args(["run", "--size", "1MiB", "--reps", "1", "--quiet", "--connect-timeout", "120"])
+        .env("UNOBSERVED_STATE_DIR", dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("could not store results") && err.contains("No space left on device"), "{err}");
+    assert!(t.elapsed() < Duration::from_secs(100), "stopped on the host's report, not the timeout");
+}

@@ -199,3 +199,66 @@ fn cli_unknown_browser_is_a_clear_error() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown browser \"netscape\""));
 }
+
+#[test]
+fn snap_and_flatpak_browsers_are_detected_with_advice_and_nothing_is_written_for_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let l = layout(tmp.path(), Os::Linux);
+    std::fs::create_dir_all(l.home.join("snap/firefox")).unwrap();
+    std::fs::create_dir_all(l.home.join(".var/app/org.chromium.Chromium")).unwrap();
+    let notes = unobserved_installer::sandbox::detect(&l);
+    let kinds: Vec<_> = notes.iter().map(|n| (n.browser, n.kind)).collect();
+    assert_eq!(kinds, [("Firefox", "snap"), ("Chromium", "Flatpak")]);
+    assert!(notes[0].advice.contains("portal"));
+    assert!(notes[1].advice.contains("cannot start programs outside its sandbox"));
+    // Doctor repeats them as problems with advice; install never writes into them.
+    let checks = doctor(&l, false, &hello_probe);
+    assert!(checks.iter().any(|c| c.subject == "Chromium (Flatpak)" && !c.problems.is_empty()));
+    let all: Vec<_> = BROWSERS.iter().collect();
+    let p = plan(&l, &all, Path::new(BIN), false, &[]);
+    assert!(p.files.iter().all(|f| !f.path.starts_with(l.home.join(".var")) && !f.path.starts_with(l.home.join("snap"))));
+}
+
+#[test]
+fn doctor_reports_a_broken_manifest_with_a_fix_and_fails() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path();
+    let dir = home.join(".config/google-chrome/NativeMessagingHosts");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("org.unobserved.host.json"),
+        r#"{"name":"org.unobserved.host","type":"stdio","path":"/nonexistent/unobserved","allowed_origins":["chrome-extension://ofhblkgjlepfiadjplffojmacooicfhm/"]}"#,
+    )
+    .unwrap();
+    let out = Command::new(BIN)
+        .arg("doctor")
+        .env("HOME", home)
+        .env_remove("XDG_DATA_HOME")
+        .env("UNOBSERVED_STATE_DIR", home.join("state"))
+        .env("PATH", "/usr/bin:/bin")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("[BAD] Google Chrome"), "{text}");
+    assert!(text.contains("/nonexistent/unobserved") && text.contains("fix:     run `unobserved install --browser chrome`"), "{text}");
+}
+
+#[test]
+fn pack_builds_store_packages_without_tests() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = Command::new(BIN).args(["pack", "--out"]).arg(tmp.path()).output().unwrap();
+    assert!(out.status.success());
+    let listed = String::from_utf8_lossy(&out.stdout);
+    assert!(listed.contains("-chromium.zip") && listed.contains("-firefox.xpi"));
+    for line in listed.lines() {
+        let names = Command::new("python3")
+            .args(["-c", "import sys, zipfile; print('\\n'.join(zipfile.ZipFile(sys.argv[1]).namelist()))", line])
+            .output()
+            .unwrap();
+        let names = String::from_utf8_lossy(&names.stdout);
+        assert!(names.lines().any(|n| n == "manifest.json"), "{names}");
+        assert!(names.lines().any(|n| n == "bench/bench.js") && names.lines().any(|n| n == "popup/popup.html"));
+        assert!(!names.lines().any(|n| n.starts_with("tests/") || n.ends_with(".md")), "dev files leaked: {names}");
+    }
+}

@@ -33,7 +33,10 @@ fn an_arm_at_70_percent_of_the_sink_ceiling_is_flagged_everywhere() {
     assert!(report.warnings[0].starts_with("Blob is sink-bound"), "{:?}", report.warnings);
     assert!(table::render(&report, false).contains("[sink-bound]"));
     assert!(markdown::render(&[report.clone()]).contains("**sink-bound**"));
-    assert!(html::render(&[report]).contains("sink-bound"));
+    assert!(html::render(&[report.clone()]).contains("sink-bound"));
+    let csv = csv::render(&[report]);
+    assert!(csv.lines().next().unwrap().ends_with(",sink_bound,timing_disagrees"));
+    assert_eq!(csv.lines().filter(|l| l.contains(",Blob,") && l.contains(",true,false")).count(), 2, "{csv}");
 }
 
 #[test]

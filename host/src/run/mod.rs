@@ -121,6 +121,7 @@ async fn run_async(opts: RunOptions) -> Result<RunOutcome> {
         std::iter::once(launch.program.display().to_string()).chain(launch.args.iter().cloned()).collect();
     log::info!("launching: {}", launch_command.join(" "));
     let mut tail = StoreTail::from_end(store.path().to_owned());
+    let mut host_log = LogWatch::from_end(state_dir.join("unobserved.log"));
     let mut child = cmd.spawn().with_context(|| format!("cannot start {}", program.display()))?;
     let pgid = child.id().map(|p| p as i32).unwrap_or(0);
 
@@ -149,6 +150,9 @@ async fn run_async(opts: RunOptions) -> Result<RunOutcome> {
                     }
                 }
                 if end.is_some() { break Ok(()); }
+                if let Some(line) = host_log.store_failure() {
+                    break Err(RunError::Failed(format!("the host could not store results: {line}")).into());
+                }
                 if !connected && started.elapsed() > opts.connect_timeout {
                     break Err(RunError::NoConnection(format!(
                         "the extension did not start the run within {}s: the browser started, but nothing reached the host.\n{}",
@@ -221,6 +225,32 @@ fn log_tail(path: &std::path::Path) -> String {
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     let tail = &lines[lines.len().saturating_sub(15)..];
     if tail.is_empty() { "(the browser printed nothing)".into() } else { format!("Last lines from the browser:\n  {}", tail.join("\n  ")) }
+}
+
+/// Watches the state dir's log for a host saying it could not write the store (full
+/// disk, read-only folder), so the run stops with that reason instead of timing out.
+struct LogWatch {
+    path: PathBuf,
+    offset: u64,
+}
+
+impl LogWatch {
+    fn from_end(path: PathBuf) -> LogWatch {
+        let offset = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+        LogWatch { path, offset }
+    }
+
+    fn store_failure(&mut self) -> Option<String> {
+        use std::io::{Read, Seek, SeekFrom};
+        let f = std::fs::File::open(&self.path).ok()?;
+        let len = f.metadata().ok()?.len();
+        let mut f = f;
+        f.seek(SeekFrom::Start(self.offset)).ok()?;
+        let mut fresh = String::new();
+        f.take(len.saturating_sub(self.offset)).read_to_string(&mut fresh).ok()?;
+        self.offset += fresh.len() as u64;
+        fresh.lines().find(|l| l.contains("store write failed")).map(|l| l.split(": ").skip(1).collect::<Vec<_>>().join(": "))
+    }
 }
 
 /// The terminal progress bar (stderr), or nothing with --quiet.

@@ -63,7 +63,12 @@ impl Store {
 
     pub fn read(&self) -> io::Result<StoreContents> {
         match File::open(&self.path) {
-            Ok(f) => Ok(parse_lines(BufReader::new(f), 0, &self.path)),
+            // Never past the file's length: a device in its place (say /dev/full, which
+            // reads as endless zeros) must not make a reader spin.
+            Ok(f) => {
+                let len = f.metadata()?.len();
+                Ok(parse_lines(BufReader::new(f.take(len)), 0, &self.path))
+            }
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(StoreContents::default()),
             Err(e) => Err(e),
         }

@@ -26,9 +26,13 @@ impl StoreTail {
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
             Err(e) => return Err(e),
         };
+        let len = file.metadata()?.len();
+        if len <= self.offset {
+            return Ok(Vec::new());
+        }
         file.seek(SeekFrom::Start(self.offset))?;
         let mut fresh = Vec::new();
-        file.read_to_end(&mut fresh)?;
+        file.take(len - self.offset).read_to_end(&mut fresh)?;
         let Some(end) = fresh.iter().rposition(|&b| b == b'\n') else { return Ok(Vec::new()) };
         let complete = &fresh[..=end];
         self.offset += complete.len() as u64;

@@ -121,6 +121,17 @@ fn store_file_and_dir_are_private() {
     assert_eq!(mode(&state), 0o700);
 }
 
+#[cfg(unix)]
+#[test]
+fn a_device_in_place_of_the_store_reads_as_empty_instead_of_spinning() {
+    let dir = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink("/dev/zero", dir.path().join(FILE_NAME)).unwrap();
+    let store = Store::in_dir(dir.path());
+    assert!(store.read().unwrap().records.is_empty());
+    let mut tail = StoreTail::from_end(store.path().to_owned());
+    assert!(tail.poll().unwrap().is_empty());
+}
+
 #[test]
 fn tail_sees_only_new_complete_lines() {
     let dir = tempfile::tempdir().unwrap();
