@@ -7,6 +7,9 @@
 //!
 //! `cargo bench --bench sink` (env: BENCH_GIB=1 per stream, BENCH_ROUNDS=3, BENCH_RSS_GIB=4)
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use sha2::{Digest, Sha256};
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener};
@@ -145,29 +148,18 @@ fn main() {
 /// Starts the real binary as a browser would, uploads N GiB to its sink, and reads the
 /// host's peak RSS (VmHWM) from /proc.
 fn rss_during_big_upload(gib: u64, data: &[u8]) {
-    let bin = env!("CARGO_BIN_EXE_unobserved");
     let state = tempfile::tempdir().unwrap();
-    let mut host = Command::new(bin)
-        .arg("chrome-extension://ofhblkgjlepfiadjplffojmacooicfhm/")
-        .env("UNOBSERVED_STATE_DIR", state.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = host.stdin.take().unwrap();
-    let mut stdout = host.stdout.take().unwrap();
-    unobserved::protocol::write_frame(&mut stdin, br#"{"type":"hello"}"#).unwrap();
-    let hello: serde_json::Value = serde_json::from_slice(&unobserved::protocol::read_frame(&mut stdout).unwrap().unwrap()).unwrap();
+    let mut host = common::Host::chromium(state.path());
+    let hello = host.send(&serde_json::json!({"type": "hello"}));
     let url = hello["sink"]["upload_url"].as_str().unwrap();
     let addr: SocketAddr = url.trim_start_matches("http://").split('/').next().unwrap().parse().unwrap();
     let path = format!("/{}", url.trim_start_matches("http://").split_once('/').unwrap().1);
     let t = Instant::now();
     upload(addr, &path, gib << 30, data);
     let secs = t.elapsed().as_secs_f64();
-    let status = std::fs::read_to_string(format!("/proc/{}/status", host.id())).unwrap();
+    let status = std::fs::read_to_string(format!("/proc/{}/status", host.child.id())).unwrap();
     let hwm = status.lines().find(|l| l.starts_with("VmHWM")).unwrap_or("VmHWM: ?").to_owned();
     println!("host peak RSS during a {gib} GiB upload: {} ({:.2} Gbit/s)", hwm.trim_start_matches("VmHWM:").trim(), (gib << 30) as f64 * 8.0 / secs / 1e9);
-    drop(stdin);
-    let _ = host.wait();
+    host.hang_up();
+    let _ = host.child.wait();
 }

@@ -1,14 +1,16 @@
 //! Faults, on purpose: the host or the browser killed mid-run, a store that cannot be
 //! written, and two browsers' hosts writing one store at once.
 
+mod common;
+
+use common::{Host, BIN};
 use serde_json::json;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-const BIN: &str = env!("CARGO_BIN_EXE_unobserved");
 static ONE_BROWSER_AT_A_TIME: Mutex<()> = Mutex::new(());
 
 fn cmdline(pid: u32) -> Vec<String> {
@@ -164,29 +166,11 @@ fn an_unwritable_store_fails_the_cli_before_any_browser_starts() {
 fn a_full_disk_is_a_clear_error_from_the_host() {
     let dir = tempfile::tempdir().unwrap();
     std::os::unix::fs::symlink("/dev/full", dir.path().join("results.jsonl")).unwrap();
-    let mut host = Command::new(BIN)
-        .arg("chrome-extension://ofhblkgjlepfiadjplffojmacooicfhm/")
-        .env("UNOBSERVED_STATE_DIR", dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let msg = json!({"type":"run-started","run":{"run_id":"full","plan":{"size_bytes":1,"reps":1,"warmup":0,"bodies":["Blob"]}}}).to_string();
-    let mut stdin = host.stdin.take().unwrap();
-    stdin.write_all(&(msg.len() as u32).to_ne_bytes()).unwrap();
-    stdin.write_all(msg.as_bytes()).unwrap();
-    let mut stdout = host.stdout.take().unwrap();
-    let mut len = [0u8; 4];
-    stdout.read_exact(&mut len).unwrap();
-    let mut body = vec![0u8; u32::from_ne_bytes(len) as usize];
-    stdout.read_exact(&mut body).unwrap();
-    let reply: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    let mut host = Host::chromium(dir.path());
+    let reply = host.send(&json!({"type":"run-started","run":{"run_id":"full","plan":{"size_bytes":1,"reps":1,"warmup":0,"bodies":["Blob"]}}}));
     assert_eq!(reply["code"], 10, "{reply}");
     let text = reply["message"].as_str().unwrap();
     assert!(text.contains("nothing was written") && text.contains("No space left on device"), "{text}");
-    drop(stdin);
-    host.wait().unwrap();
 }
 
 /// Two browsers' hosts appending to one store at the same moment: every line is whole
@@ -199,31 +183,16 @@ fn two_hosts_writing_one_store_never_interleave() {
         .map(|run| {
             let dir = dir.path().to_owned();
             std::thread::spawn(move || {
-                let mut host = Command::new(BIN)
-                    .arg("chrome-extension://ofhblkgjlepfiadjplffojmacooicfhm/")
-                    .env("UNOBSERVED_STATE_DIR", &dir)
-                    .stdin(Stdio::piped())
-                    .stdout(Stdio::piped())
-                    .stderr(Stdio::null())
-                    .spawn()
-                    .unwrap();
-                let mut stdin = host.stdin.take().unwrap();
-                let mut stdout = host.stdout.take().unwrap();
+                let mut host = Host::chromium(&dir);
                 let sample = |rep: u32| json!({"run_id": run, "body": "Blob", "rep": rep, "bytes_sent": 1, "bytes_received": 1,
                     "sha256_sent": "a".repeat(64), "sha256_received": "a".repeat(64), "intact": true, "status": "ok",
                     "error": null, "page_ms": 1.0, "sink_ms": 1.0, "mbps": 1.0, "head": "x".repeat(64), "observed": {"webdriver": false}});
                 for batch in 0..200u32 {
-                    let msg = json!({"type": "samples", "run_id": run, "samples": (0..5).map(|i| sample(batch * 5 + i)).collect::<Vec<_>>()}).to_string();
-                    stdin.write_all(&(msg.len() as u32).to_ne_bytes()).unwrap();
-                    stdin.write_all(msg.as_bytes()).unwrap();
-                    let mut len = [0u8; 4];
-                    stdout.read_exact(&mut len).unwrap();
-                    let mut body = vec![0u8; u32::from_ne_bytes(len) as usize];
-                    stdout.read_exact(&mut body).unwrap();
-                    assert!(String::from_utf8_lossy(&body).contains("samples-ack"));
+                    let reply = host.send(&json!({"type": "samples", "run_id": run, "samples": (0..5).map(|i| sample(batch * 5 + i)).collect::<Vec<_>>()}));
+                    assert_eq!(reply["type"], "samples-ack");
                 }
-                drop(stdin);
-                host.wait().unwrap();
+                host.hang_up();
+                host.child.wait().unwrap();
             })
         })
         .collect();

@@ -1,70 +1,15 @@
 //! The built binary, started the way a browser starts it: origin argument, pipes, and a
 //! state dir from the environment. Real loopback HTTP to its sink.
 
+mod common;
+
+use common::{Host, BIN, CHROMIUM_ORIGIN};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::time::{Duration, Instant};
-
-const BIN: &str = env!("CARGO_BIN_EXE_unobserved");
-const CHROMIUM_ORIGIN: &str = "chrome-extension://ofhblkgjlepfiadjplffojmacooicfhm/";
-
-struct Host {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    stdout: ChildStdout,
-}
-
-impl Host {
-    fn start(state: &std::path::Path, args: &[&str]) -> Host {
-        let mut child = Command::new(BIN)
-            .args(args)
-            .env("UNOBSERVED_STATE_DIR", state)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        Host { stdin: child.stdin.take(), stdout: child.stdout.take().unwrap(), child }
-    }
-
-    fn send(&mut self, msg: &Value) -> Value {
-        let body = serde_json::to_vec(msg).unwrap();
-        let stdin = self.stdin.as_mut().unwrap();
-        stdin.write_all(&(body.len() as u32).to_ne_bytes()).unwrap();
-        stdin.write_all(&body).unwrap();
-        stdin.flush().unwrap();
-        self.recv()
-    }
-
-    fn recv(&mut self) -> Value {
-        let mut len = [0u8; 4];
-        self.stdout.read_exact(&mut len).unwrap();
-        let mut body = vec![0u8; u32::from_ne_bytes(len) as usize];
-        self.stdout.read_exact(&mut body).unwrap();
-        serde_json::from_slice(&body).unwrap()
-    }
-
-    fn wait_exit(&mut self, within: Duration) -> Option<std::process::ExitStatus> {
-        let deadline = Instant::now() + within;
-        while Instant::now() < deadline {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                return Some(status);
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        None
-    }
-}
-
-impl Drop for Host {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use std::process::Command;
+use std::time::Duration;
 
 #[test]
 fn browser_session_hello_upload_64mib_store_and_clean_shutdown() {
@@ -99,7 +44,7 @@ fn browser_session_hello_upload_64mib_store_and_clean_shutdown() {
     assert!(stored.contains(&expected));
 
     // Closing stdin is how the browser says goodbye: the host must be gone within 1 s.
-    drop(host.stdin.take());
+    host.hang_up();
     let status = host.wait_exit(Duration::from_secs(1)).expect("host still running 1 s after EOF");
     assert!(status.success(), "{status:?}");
     assert!(TcpStream::connect(("127.0.0.1", port)).is_err(), "sink port {port} still open");
@@ -139,7 +84,7 @@ fn stdout_carries_frames_only_even_for_bad_input() {
     stdin.write_all(b"{bad}").unwrap();
     let reply = host.recv();
     assert_eq!((reply["type"].as_str(), reply["code"].as_u64()), (Some("error"), Some(5)));
-    drop(host.stdin.take());
+    host.hang_up();
     host.wait_exit(Duration::from_secs(1)).unwrap();
     let mut rest = Vec::new();
     host.stdout.read_to_end(&mut rest).unwrap();

@@ -1,0 +1,78 @@
+//! Shared by the integration tests and benches: the real binary, started the way a
+//! browser starts its native host (origin argument, pipes, state dir from the
+//! environment), spoken to in frames.
+#![allow(dead_code)]
+
+use serde_json::Value;
+use std::io::{Read, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_unobserved");
+pub const CHROMIUM_ORIGIN: &str = "chrome-extension://ofhblkgjlepfiadjplffojmacooicfhm/";
+
+pub struct Host {
+    pub child: Child,
+    pub stdin: Option<ChildStdin>,
+    pub stdout: ChildStdout,
+}
+
+impl Host {
+    /// Started as Chromium would start it.
+    pub fn chromium(state: &std::path::Path) -> Host {
+        Host::start(state, &[CHROMIUM_ORIGIN])
+    }
+
+    pub fn start(state: &std::path::Path, args: &[&str]) -> Host {
+        let mut child = Command::new(BIN)
+            .args(args)
+            .env("UNOBSERVED_STATE_DIR", state)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        Host { stdin: child.stdin.take(), stdout: child.stdout.take().unwrap(), child }
+    }
+
+    /// Sends one message and returns the host's reply.
+    pub fn send(&mut self, msg: &Value) -> Value {
+        let body = serde_json::to_vec(msg).unwrap();
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(&(body.len() as u32).to_ne_bytes()).unwrap();
+        stdin.write_all(&body).unwrap();
+        stdin.flush().unwrap();
+        self.recv()
+    }
+
+    pub fn recv(&mut self) -> Value {
+        let mut len = [0u8; 4];
+        self.stdout.read_exact(&mut len).unwrap();
+        let mut body = vec![0u8; u32::from_ne_bytes(len) as usize];
+        self.stdout.read_exact(&mut body).unwrap();
+        serde_json::from_slice(&body).unwrap()
+    }
+
+    /// Closes stdin, as a browser does when it goes away.
+    pub fn hang_up(&mut self) {
+        drop(self.stdin.take());
+    }
+
+    pub fn wait_exit(&mut self, within: Duration) -> Option<std::process::ExitStatus> {
+        let deadline = Instant::now() + within;
+        while Instant::now() < deadline {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return Some(status);
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        None
+    }
+}
+
+impl Drop for Host {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
