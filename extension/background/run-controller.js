@@ -55,7 +55,7 @@ export async function startRun({ plan, source, runId, closeTab = true, sinkUrl =
       await host.request({ type: 'workload-key', run_id: run.run_id, key: workloadKey });
     }
     const ceiling = started.sink_ceiling_mbps ?? null;
-    active = { host, run, uploadUrl, closeTab, ceiling, workloadKey, tabId: null, samples: [], finished: false, relayed: Promise.resolve() };
+    active = { host, run, uploadUrl, closeTab, ceiling, workloadKey, tabId: null, samples: [], finished: false, relayed: Promise.resolve(), stateWrites: Promise.resolve() };
     host.onClose = (why) => finish('incomplete', `the native host went away: ${why}`);
     await setRunState({
       phase: 'running',
@@ -93,6 +93,15 @@ export function attachBenchPort(port) {
   });
 }
 
+/**
+ * Progress writes of one run, one after another. A write queued after the run finished
+ * is dropped, so it can never put "running" back over the final state.
+ */
+function progress(run, patch) {
+  run.stateWrites = run.stateWrites.then(() => (run.finished ? null : patchRunState(patch))).catch(() => {});
+  return run.stateWrites;
+}
+
 async function onPageMessage(run, port, msg) {
   if (run !== active) return;
   switch (msg.type) {
@@ -114,7 +123,7 @@ async function onPageMessage(run, port, msg) {
       break;
     }
     case 'progress':
-      await patchRunState({ step: msg.step });
+      await progress(run, { step: msg.step });
       break;
     case 'sample': {
       const sample = { ...msg.sample, run_id: run.run.run_id, browser: run.run.browser, browser_version: run.run.browser_version, os: run.run.os, extension_version: run.run.extension_version };
@@ -130,7 +139,7 @@ async function onPageMessage(run, port, msg) {
       run.relayed = run.relayed.then(() => run.host.request({ type: 'samples', run_id: run.run.run_id, samples: [sample] }));
       try {
         await run.relayed;
-        await patchRunState({ done: run.samples.length, samples: run.samples });
+        await progress(run, { done: run.samples.length, samples: run.samples });
       } catch (e) {
         finish('failed', `could not store a sample: ${e.message}`);
       }
@@ -167,6 +176,25 @@ async function finish(status, reason) {
   if (!run || run.finished) return;
   run.finished = true;
   active = null;
+  await run.stateWrites;
+  // The popup's state first: once the host has recorded the end, `unobserved run` may
+  // end the browser at any moment, and a state left "running" would look orphaned.
+  await setRunState({
+    phase: status === 'complete' ? 'done' : 'error',
+    error: status === 'complete' ? null : reason,
+    run_id: run.run.run_id,
+    browser: run.run.browser,
+    browser_version: run.run.browser_version,
+    os: run.run.os,
+    observed: observedVerdict(run.samples),
+    control: Boolean(run.run.plan.control),
+    samples: run.samples,
+    summary: summarise(run.samples),
+    sink_ceiling_mbps: run.ceiling,
+    done: run.samples.length,
+    total: measuredCount(run.run.plan),
+    finished_at: new Date().toISOString(),
+  });
   try {
     const observation = { debugger_before: run.debuggerBefore ?? null, debugger_after: run.debuggerAfter ?? null };
     const ending = { type: 'run-finished', run_id: run.run.run_id, status, reason, observation };
@@ -178,25 +206,8 @@ async function finish(status, reason) {
     }
     await run.host.request(ending);
   } catch (e) {
-    reason = `${reason ?? ''} (and the end could not be recorded: ${e.message})`.trim();
+    await patchRunState({ phase: 'error', error: `${reason ?? 'The run finished'}, but its end could not be recorded: ${e.message}` });
   }
-  const summary = summarise(run.samples);
-  await setRunState({
-    phase: status === 'complete' ? 'done' : 'error',
-    error: status === 'complete' ? null : reason,
-    run_id: run.run.run_id,
-    browser: run.run.browser,
-    browser_version: run.run.browser_version,
-    os: run.run.os,
-    observed: observedVerdict(run.samples),
-    control: Boolean(run.run.plan.control),
-    samples: run.samples,
-    summary,
-    sink_ceiling_mbps: run.ceiling,
-    done: run.samples.length,
-    total: measuredCount(run.run.plan),
-    finished_at: new Date().toISOString(),
-  });
   if (run.closeTab && run.tabId !== null) api.tabs.remove(run.tabId).catch(() => {});
   try {
     run.host.onClose = null;

@@ -42,6 +42,15 @@ export function chartModel(summary, width = 200, ceiling = null) {
   return { rows, ceilingX: scale(ceiling) };
 }
 
+/** Why the last run did not finish, in words, with the fix: host problems get the install advice, anything else does not. */
+export function explainRunError(message, browser) {
+  const m = message ?? '';
+  if (/not found|No such native application|forbidden|native host|host error|exited|disconnect/i.test(m)) {
+    return explainHostError(m, browser);
+  }
+  return { what: 'The last run did not finish.', fix: 'Click Run to start a new one.', detail: m };
+}
+
 /** What went wrong reaching the native host, in words, with the fix. */
 export function explainHostError(message, browser) {
   const name = browser || 'your browser';

@@ -1,8 +1,8 @@
 // The popup only reads state and asks the background to start; the run itself lives in
 // the background and the benchmark tab, so closing the popup never stops it.
 import { api } from '../lib/api.js';
-import { chartModel, explainHostError, formatMbps, formatRange, progressText } from '../lib/format.js';
-import { describeBrowser } from '../lib/environment.js';
+import { chartModel, explainRunError, formatMbps, formatRange, progressText } from '../lib/format.js';
+import { describeBrowser, isChromiumFamily } from '../lib/environment.js';
 import { controlSummary } from '../lib/stats.js';
 
 const $ = (id) => document.getElementById(id);
@@ -23,7 +23,7 @@ function drawChart(summary, ceiling) {
   const rowH = 22;
   const { rows, ceilingX } = chartModel(summary, barW, ceiling);
   const height = rows.length * rowH + (ceilingX === null ? 4 : 18);
-  chart.setAttribute('viewBox', `0 0 ${labelW + barW + 90} ${height}`);
+  chart.setAttribute('viewBox', `0 0 ${labelW + barW + 160} ${height}`);
   rows.forEach((row, i) => {
     const y = i * rowH + 4;
     chart.append(svgEl('text', { x: 0, y: y + 12, 'font-size': 11 }, row.body));
@@ -91,7 +91,7 @@ function drawControl(samples) {
 }
 
 function showProblem(message, browser) {
-  const p = explainHostError(message, browser);
+  const p = explainRunError(message, browser);
   $('problem').hidden = false;
   $('problem-what').textContent = p.what;
   $('problem-fix').textContent = p.fix;
@@ -101,7 +101,7 @@ function showProblem(message, browser) {
 function render(state, browser) {
   const running = state.phase === 'running';
   $('run').disabled = running;
-  $('control').disabled = running || !api.debugger;
+  $('control').disabled = running || !controlPossible;
   $('run').textContent = running ? 'Running…' : 'Run';
   $('progress').hidden = !running;
   if (running) {
@@ -126,8 +126,13 @@ function render(state, browser) {
   }
 }
 
+// chrome.debugger appears only once its optional permission is granted, so whether the
+// control is possible depends on the browser family, not on the API being there yet.
+let controlPossible = false;
+
 async function main() {
   const env = await describeBrowser(api);
+  controlPossible = isChromiumFamily(env.browser);
   const read = async () => (await api.storage.local.get('runState')).runState ?? { phase: 'idle' };
   render(await read(), env.browser);
   api.storage.onChanged.addListener(async (changes) => {
@@ -142,7 +147,7 @@ async function main() {
     }
   };
   $('run').addEventListener('click', () => start(false));
-  if (!api.debugger) {
+  if (!controlPossible) {
     // Firefox: no chrome.debugger, so neither the control nor debugger detection.
     $('control').disabled = true;
     $('control-note').hidden = false;

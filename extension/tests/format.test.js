@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chartModel, explainHostError, formatMbps, formatRange, progressText } from '../lib/format.js';
+import { chartModel, explainHostError, explainRunError, formatMbps, formatRange, progressText } from '../lib/format.js';
 
 test('progress names the arm, the rep and what remains', () => {
   assert.equal(progressText({ done: 5, total: 24, step: { phase: 'measure', rep: 1, body: 'Blob' } }), 'Blob, rep 2 · 5/24 measured · 19 remaining');
@@ -36,6 +36,14 @@ test('the sink ceiling is a line, and arms near it are sink-bound', () => {
   assert.equal(ceilingX, 200, 'the ceiling is the largest value, so it sets the scale');
   assert.equal(rows[1].bar, 145);
   assert.deepEqual(rows.map((r) => r.sinkBound), [false, true]);
+});
+
+test('a run that stopped for another reason is not blamed on the host install', () => {
+  const e = explainRunError('the extension background stopped mid-run (the browser ended it or it crashed); the run is incomplete', 'Chromium');
+  assert.equal(e.what, 'The last run did not finish.');
+  assert.doesNotMatch(e.fix, /install/);
+  assert.match(explainRunError('Specified native messaging host not found.', 'Chromium').fix, /unobserved install/);
+  assert.match(explainRunError('the native host went away: Native host has exited.', 'Chromium').what, /stopped unexpectedly/);
 });
 
 test('a missing host is explained with the fix and the browser named', () => {

@@ -116,6 +116,8 @@ fn run_lifecycle_is_recorded() {
     let mut wire = frame(json!({"type":"run-started","run":{"run_id":"r1","browser":"Firefox","plan":{"size_bytes":1,"reps":1,"warmup":0,"bodies":["Blob"]}}}).to_string().as_bytes());
     wire.extend(frame(br#"{"type":"run-finished","run_id":"r1","status":"complete"}"#));
     wire.extend(frame(br#"{"type":"error","message":"tab closed"}"#));
+    // A late second end must not overwrite the first.
+    wire.extend(frame(br#"{"type":"run-finished","run_id":"r1","status":"incomplete","reason":"orphaned"}"#));
     let (_, r) = talk(&mut s, wire);
     assert_eq!(r[0]["type"], "run-started");
     assert_eq!(r[0]["run_id"], "r1");
@@ -123,7 +125,8 @@ fn run_lifecycle_is_recorded() {
     assert_eq!(r[1], json!({"type":"run-finished","run_id":"r1"}));
     assert_eq!(r[2], json!({"type":"error-logged"}));
     let kinds: Vec<_> = s.store.read().unwrap().records.iter().map(|(_, r)| serde_json::to_value(r).unwrap()["kind"].clone()).collect();
-    assert_eq!(kinds, [json!("run"), json!("run_end")]);
+    assert_eq!(kinds, [json!("run"), json!("run_end")], "exactly one end, the first");
+    assert_eq!(r[3], json!({"type":"run-finished","run_id":"r1"}));
 }
 
 #[cfg(unix)]
