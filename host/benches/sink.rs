@@ -140,6 +140,7 @@ fn main() {
     }
     println!("two streams / one stream, ours: {:.2}x", ours_by_streams[1] / ours_by_streams[0]);
     let _ = node.kill();
+    let _ = node.wait();
     drop(sink);
 
     rss_during_big_upload(env_u64("BENCH_RSS_GIB", 4), &data);

@@ -106,7 +106,7 @@ fn browser_killed_mid_run_the_host_exits_and_its_port_closes_within_a_second() {
     let port: u16 = log
         .lines()
         .filter(|l| l.contains(&format!(" {host} ")) && l.contains("sink listening on http://127.0.0.1:"))
-        .last()
+        .next_back()
         .and_then(|l| l.rsplit(':').next()?.trim().parse().ok())
         .expect("the host logged its port");
     let browser = pids()

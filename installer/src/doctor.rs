@@ -93,7 +93,7 @@ fn check_state_dir(dir: &Path) -> Check {
         }
         Err(e) => c.problems.push((
             format!("{} is not writable ({e})", existing.display()),
-            format!("fix its permissions, or set UNOBSERVED_STATE_DIR to a writable folder"),
+            "fix its permissions, or set UNOBSERVED_STATE_DIR to a writable folder".into(),
         )),
     }
     c

@@ -80,10 +80,25 @@ pub const TIMING_TOLERANCE: f64 = 0.2;
 /// The arm others are compared with, when present.
 pub const DEFAULT_BASELINE: &str = "Uint8Array";
 
+/// The run record's fields, as the report needs them.
+struct Started {
+    info: RunInfo,
+    host_version: String,
+    recorded_at: String,
+    sink_ceiling_mbps: Option<f64>,
+    cpu: Option<String>,
+}
+
+struct Ended {
+    status: RunStatus,
+    reason: Option<String>,
+    recorded_at: String,
+}
+
 #[derive(Default)]
 struct Gathered {
-    run: Option<(RunInfo, String, String, Option<f64>, Option<String>)>,
-    end: Option<(RunStatus, Option<String>, String)>,
+    run: Option<Started>,
+    end: Option<Ended>,
     samples: Vec<Sample>,
 }
 
@@ -99,10 +114,20 @@ pub fn runs(contents: &StoreContents) -> Vec<RunReport> {
         let g = by_id.entry(id.to_owned()).or_default();
         match record {
             Record::Run { run, host_version, recorded_at, sink_ceiling_mbps, cpu } => {
-                g.run = Some((run.clone(), host_version.clone(), recorded_at.clone(), *sink_ceiling_mbps, cpu.clone()))
+                g.run = Some(Started {
+                    info: run.clone(),
+                    host_version: host_version.clone(),
+                    recorded_at: recorded_at.clone(),
+                    sink_ceiling_mbps: *sink_ceiling_mbps,
+                    cpu: cpu.clone(),
+                })
             }
             Record::Sample(s) => g.samples.push(s.clone()),
-            Record::RunEnd { status, reason, recorded_at, .. } => g.end = Some((*status, reason.clone(), recorded_at.clone())),
+            // A run ends once; the first end recorded is how it ended.
+            Record::RunEnd { status, reason, recorded_at, .. } if g.end.is_none() => {
+                g.end = Some(Ended { status: *status, reason: reason.clone(), recorded_at: recorded_at.clone() })
+            }
+            Record::RunEnd { .. } => {}
             Record::SinkEvent { .. } => {}
         }
     }
@@ -114,22 +139,23 @@ fn build(run_id: String, g: Gathered) -> RunReport {
     let from = |info: Option<&String>, sample: Option<&String>| {
         info.filter(|s| !s.is_empty()).or(sample).cloned().unwrap_or_default()
     };
-    let info = g.run.as_ref();
+    let started = g.run.as_ref();
+    let info = started.map(|s| &s.info);
     let run = RunMeta {
-        browser: from(info.map(|i| &i.0.browser), first.map(|s| &s.browser)),
-        browser_version: from(info.map(|i| &i.0.browser_version), first.map(|s| &s.browser_version)),
-        os: from(info.map(|i| &i.0.os), first.map(|s| &s.os)),
-        extension_version: from(info.map(|i| &i.0.extension_version), first.map(|s| &s.extension_version)),
-        cpu: info.and_then(|i| i.4.clone()),
-        host_version: info.map(|i| i.1.clone()).unwrap_or_default(),
-        started_at: info.map(|i| i.0.started_at.clone().unwrap_or_else(|| i.2.clone())),
-        finished_at: g.end.as_ref().map(|e| e.2.clone()),
-        status: g.end.as_ref().map(|e| e.0.as_str()).unwrap_or("running").to_owned(),
-        reason: g.end.as_ref().and_then(|e| e.1.clone()),
+        browser: from(info.map(|i| &i.browser), first.map(|s| &s.browser)),
+        browser_version: from(info.map(|i| &i.browser_version), first.map(|s| &s.browser_version)),
+        os: from(info.map(|i| &i.os), first.map(|s| &s.os)),
+        extension_version: from(info.map(|i| &i.extension_version), first.map(|s| &s.extension_version)),
+        cpu: started.and_then(|s| s.cpu.clone()),
+        host_version: started.map(|s| s.host_version.clone()).unwrap_or_default(),
+        started_at: started.map(|s| s.info.started_at.clone().unwrap_or_else(|| s.recorded_at.clone())),
+        finished_at: g.end.as_ref().map(|e| e.recorded_at.clone()),
+        status: g.end.as_ref().map(|e| e.status.as_str()).unwrap_or("running").to_owned(),
+        reason: g.end.as_ref().and_then(|e| e.reason.clone()),
         observed: observed(&g.samples).to_owned(),
-        source: info.map(|i| i.0.source.clone()).unwrap_or_default(),
-        plan: info.map(|i| i.0.plan.clone()),
-        sink_ceiling_mbps: info.and_then(|i| i.3),
+        source: info.map(|i| i.source.clone()).unwrap_or_default(),
+        plan: info.map(|i| i.plan.clone()),
+        sink_ceiling_mbps: started.and_then(|s| s.sink_ceiling_mbps),
         run_id,
     };
     let mut summary = summarise(&g.samples);
