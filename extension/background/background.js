@@ -5,7 +5,6 @@ import { describeBrowser } from '../lib/environment.js';
 import { connectHost } from './native-port.js';
 import { startRun, attachBenchPort, isRunning, recoverOrphanedRun } from './run-controller.js';
 import { controlAvailable, controlUnavailableReason } from './debugger-control.js';
-import { setRunState } from './run-state.js';
 
 // `unobserved run` leaves a job for the host to offer at hello. Ask once when the
 // browser starts or the extension is installed; in an everyday profile the answer is
@@ -59,5 +58,3 @@ api.runtime.onMessage.addListener((msg, sender, sendResponse) => {
   })();
   return true;
 });
-
-export { setRunState };

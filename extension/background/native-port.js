@@ -3,9 +3,9 @@
 import { api } from '../lib/api.js';
 import { HOST_NAME } from '../lib/defaults.js';
 
-export class HostError extends Error {}
+class HostError extends Error {}
 
-export class NativeHost {
+class NativeHost {
   constructor() {
     this.pending = [];
     this.closed = false;

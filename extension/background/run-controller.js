@@ -235,5 +235,3 @@ export async function recoverOrphanedRun() {
     console.warn(`Unobserved: could not record the orphaned run: ${e.message}`);
   }
 }
-
-export { getRunState };

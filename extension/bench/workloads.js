@@ -101,7 +101,7 @@ export async function encryptedUpload(w, ctx) {
 }
 
 /** The bytes the sink's download route sends: AES-128-CTR keystream of the seed. */
-export async function expectedDownload(seed, length) {
+async function expectedDownload(seed, length) {
   const key = await crypto.subtle.importKey('raw', seed, 'AES-CTR', false, ['encrypt']);
   return new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-CTR', counter: new Uint8Array(16), length: 64 }, key, new Uint8Array(length)));
 }

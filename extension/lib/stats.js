@@ -10,7 +10,7 @@ export function quantile(sorted, q) {
 }
 
 /** The arm a sample belongs to: its body kind, and its condition in a control run. */
-export function armLabel(s) {
+function armLabel(s) {
   return s.condition ? `${s.body} (${s.condition})` : s.body;
 }
 
