@@ -64,22 +64,25 @@ fn wait_until(what: &str, within: Duration, mut ok: impl FnMut() -> bool) {
     }
 }
 
-fn long_run(state: &Path) -> std::process::Child {
-    Command::new(BIN)
+/// A long `unobserved run` in Chromium, already storing samples: the moment to break
+/// something. The returned guard keeps other browser tests out meanwhile.
+fn run_in_progress(state: &Path) -> (std::sync::MutexGuard<'static, ()>, std::process::Child) {
+    let turn = ONE_BROWSER_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let run = Command::new(BIN)
         .args(["run", "--browser", "chromium", "--size", "8MiB", "--reps", "200", "--warmup", "0", "--bodies", "Uint8Array,Blob", "--quiet"])
         .env("UNOBSERVED_STATE_DIR", state)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap()
+        .unwrap();
+    wait_until("some samples", Duration::from_secs(90), || stored_samples(state) >= 3);
+    (turn, run)
 }
 
 #[test]
 fn host_killed_mid_run_is_reported_and_stored_samples_survive() {
-    let _turn = ONE_BROWSER_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     let state = tempfile::tempdir().unwrap();
-    let mut run = long_run(state.path());
-    wait_until("some samples", Duration::from_secs(90), || stored_samples(state.path()) >= 3);
+    let (_turn, mut run) = run_in_progress(state.path());
     let host = host_pid(state.path()).expect("the browser's native host");
     unsafe { libc::kill(host as i32, libc::SIGKILL) };
     let before = stored_samples(state.path());
@@ -97,10 +100,8 @@ fn host_killed_mid_run_is_reported_and_stored_samples_survive() {
 
 #[test]
 fn browser_killed_mid_run_the_host_exits_and_its_port_closes_within_a_second() {
-    let _turn = ONE_BROWSER_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     let state = tempfile::tempdir().unwrap();
-    let mut run = long_run(state.path());
-    wait_until("some samples", Duration::from_secs(90), || stored_samples(state.path()) >= 3);
+    let (_turn, mut run) = run_in_progress(state.path());
     let host = host_pid(state.path()).expect("the browser's native host");
     let log = std::fs::read_to_string(state.path().join("unobserved.log")).unwrap();
     let port: u16 = log
@@ -214,10 +215,8 @@ fn two_hosts_writing_one_store_never_interleave() {
 /// that reason instead of waiting out its timeout.
 #[test]
 fn extension_process_killed_mid_run_is_recorded_incomplete() {
-    let _turn = ONE_BROWSER_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     let state = tempfile::tempdir().unwrap();
-    let mut run = long_run(state.path());
-    wait_until("some samples", Duration::from_secs(90), || stored_samples(state.path()) >= 3);
+    let (_turn, mut run) = run_in_progress(state.path());
     let marker = format!("UNOBSERVED_STATE_DIR={}", state.path().display());
     let extension_process = pids()
         .into_iter()
