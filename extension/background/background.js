@@ -21,7 +21,7 @@ async function checkForJob() {
       return;
     }
     const { job } = hello;
-    await startRun({ plan: job.plan, source: 'job', runId: job.run_id, closeTab: job.close_tab, sinkUrl: job.sink_url ?? '', connection: [host, hello] });
+    await startRun({ plan: job.plan, source: 'job', runId: job.run_id, closeTab: job.close_tab, sinkUrl: job.sink_url ?? '', connection: [host, hello], env });
   } catch (e) {
     // No host installed is normal here; the popup explains it when the user clicks Run.
     console.info(`Unobserved: no job from the native host (${e.message})`);

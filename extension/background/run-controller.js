@@ -5,6 +5,7 @@ import { connectHost } from './native-port.js';
 import { getRunState, setRunState, patchRunState } from './run-state.js';
 import { describeBrowser } from '../lib/environment.js';
 import { measuredCount } from '../lib/plan.js';
+import { toHex } from '../lib/bodies.js';
 import { summarise, observedVerdict } from '../lib/stats.js';
 import * as control from './debugger-control.js';
 
@@ -23,11 +24,11 @@ function newRunId() {
  * Starts a run. `connection` is an already greeted host (the job path); otherwise one
  * is opened here (the popup path). Both paths then share everything below.
  */
-export async function startRun({ plan, source, runId, closeTab = true, sinkUrl = '', connection = null }) {
+export async function startRun({ plan, source, runId, closeTab = true, sinkUrl = '', connection = null, env: known = null }) {
   if (active) throw new Error('A run is already in progress.');
   // Claimed before the first await, so a concurrent check sees a run starting.
   active = { pendingStart: true };
-  const env = await describeBrowser(api);
+  const env = known ?? (await describeBrowser(api));
   const extensionVersion = api.runtime.getManifest().version;
   try {
     const [host, hello] = connection ?? (await connectHost(extensionVersion, env.browser));
@@ -51,7 +52,7 @@ export async function startRun({ plan, source, runId, closeTab = true, sinkUrl =
     let workloadKey = null;
     if (plan.workloads?.encrypted) {
       const key = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, true, ['encrypt']);
-      workloadKey = Array.from(new Uint8Array(await crypto.subtle.exportKey('raw', key)), (b) => b.toString(16).padStart(2, '0')).join('');
+      workloadKey = toHex(await crypto.subtle.exportKey('raw', key));
       await host.request({ type: 'workload-key', run_id: run.run_id, key: workloadKey });
     }
     const ceiling = started.sink_ceiling_mbps ?? null;

@@ -3,12 +3,7 @@
 // and parallel uploads. Each returns one sample-like result per arm and rep.
 import { randomBytes, sha256Hex, toHex } from '../lib/bodies.js';
 import { mbps } from '../lib/pairing.js';
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
+import { median } from '../lib/stats.js';
 
 /** Where the chunk and download routes are, from the upload URL .../upload/<token>. */
 export function sinkRoutes(uploadUrl) {

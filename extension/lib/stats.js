@@ -14,7 +14,7 @@ function armLabel(s) {
   return s.condition ? `${s.body} (${s.condition})` : s.body;
 }
 
-const median = (xs) => quantile([...xs].sort((a, b) => a - b), 0.5);
+export const median = (xs) => quantile([...xs].sort((a, b) => a - b), 0.5);
 
 export function summarise(samples) {
   const order = [];

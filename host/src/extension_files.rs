@@ -56,21 +56,28 @@ pub fn version() -> String {
 /// Moves `permission` from optional to required in a written copy of the tree. The key
 /// is unchanged, so the id stays the same.
 pub fn grant_permission(tree: &Path, permission: &str) -> Result<()> {
-    let path = tree.join("manifest.json");
-    let mut manifest: serde_json::Value = serde_json::from_slice(&std::fs::read(&path)?)?;
-    if let Some(optional) = manifest["optional_permissions"].as_array_mut() {
-        optional.retain(|p| p != permission);
-    }
-    manifest["permissions"].as_array_mut().context("manifest has no permissions list")?.push(permission.into());
-    std::fs::write(&path, serde_json::to_vec_pretty(&manifest)?)?;
-    Ok(())
+    edit_manifest(tree, |manifest| {
+        if let Some(optional) = manifest["optional_permissions"].as_array_mut() {
+            optional.retain(|p| p != permission);
+        }
+        manifest["permissions"].as_array_mut().context("manifest has no permissions list")?.push(permission.into());
+        Ok(())
+    })
 }
 
 /// Adds a host permission to a written copy of the tree.
 pub fn grant_host_permission(tree: &Path, pattern: &str) -> Result<()> {
+    edit_manifest(tree, |manifest| {
+        manifest["host_permissions"].as_array_mut().context("manifest has no host_permissions")?.push(pattern.into());
+        Ok(())
+    })
+}
+
+/// Reads a written copy's manifest.json, changes it, writes it back.
+fn edit_manifest(tree: &Path, change: impl FnOnce(&mut serde_json::Value) -> Result<()>) -> Result<()> {
     let path = tree.join("manifest.json");
     let mut manifest: serde_json::Value = serde_json::from_slice(&std::fs::read(&path)?)?;
-    manifest["host_permissions"].as_array_mut().context("manifest has no host_permissions")?.push(pattern.into());
+    change(&mut manifest)?;
     std::fs::write(&path, serde_json::to_vec_pretty(&manifest)?)?;
     Ok(())
 }

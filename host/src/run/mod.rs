@@ -11,7 +11,7 @@ pub mod process;
 
 use crate::model::{Job, Plan, RunStatus};
 use crate::report::{self, RunReport};
-use crate::store::{Record, Store, StoreTail};
+use crate::store::{LineTail, Record, Store, StoreTail};
 use crate::{extension_files, native, state};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -229,27 +229,19 @@ fn log_tail(path: &std::path::Path) -> String {
 
 /// Watches the state dir's log for a host saying it could not write the store (full
 /// disk, read-only folder), so the run stops with that reason instead of timing out.
-struct LogWatch {
-    path: PathBuf,
-    offset: u64,
-}
+struct LogWatch(LineTail);
 
 impl LogWatch {
     fn from_end(path: PathBuf) -> LogWatch {
-        let offset = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-        LogWatch { path, offset }
+        LogWatch(LineTail::from_end(path))
     }
 
     fn store_failure(&mut self) -> Option<String> {
-        use std::io::{Read, Seek, SeekFrom};
-        let f = std::fs::File::open(&self.path).ok()?;
-        let len = f.metadata().ok()?.len();
-        let mut f = f;
-        f.seek(SeekFrom::Start(self.offset)).ok()?;
-        let mut fresh = String::new();
-        f.take(len.saturating_sub(self.offset)).read_to_string(&mut fresh).ok()?;
-        self.offset += fresh.len() as u64;
-        fresh.lines().find(|l| l.contains("store write failed")).map(|l| l.split(": ").skip(1).collect::<Vec<_>>().join(": "))
+        let fresh = self.0.poll().ok()?;
+        String::from_utf8_lossy(&fresh)
+            .lines()
+            .find(|l| l.contains("store write failed"))
+            .map(|l| l.split(": ").skip(1).collect::<Vec<_>>().join(": "))
     }
 }
 

@@ -2,7 +2,7 @@
 //! "faster" or "slower" only when the 95% interval excludes 1; otherwise "within noise".
 //! This is what would have caught the write-up's 13% single-run "win".
 
-use super::quantile;
+use super::{median, quantile};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde::Serialize;
@@ -48,12 +48,7 @@ pub fn compare(body: &str, arm: &[f64], baseline_name: &str, baseline: &[f64]) -
     if arm.len() < MIN_SAMPLES || baseline.len() < MIN_SAMPLES {
         return None;
     }
-    let med = |v: &[f64]| {
-        let mut s = v.to_vec();
-        s.sort_by(f64::total_cmp);
-        quantile(&s, 0.5)
-    };
-    let ratio = med(arm)? / med(baseline)?;
+    let ratio = median(arm)? / median(baseline)?;
     let mut rng = StdRng::seed_from_u64(0x756e_6f62_7365_7276);
     let mut resample = |v: &[f64], out: &mut Vec<f64>| {
         out.clear();

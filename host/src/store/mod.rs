@@ -9,7 +9,7 @@ pub mod records;
 mod tail;
 
 pub use records::Record;
-pub use tail::StoreTail;
+pub use tail::{LineTail, StoreTail};
 
 use crate::state;
 use std::fs::File;
