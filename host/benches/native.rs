@@ -36,7 +36,11 @@ fn main() {
         read_frame(&mut stdout).unwrap().unwrap();
     }
     let s = t.elapsed().as_secs_f64();
-    println!("small round trips through the host: {:.0} per second ({:.1} µs each)", n as f64 / s, s / n as f64 * 1e6);
+    println!(
+        "small round trips through the host: {:.0} per second ({:.1} µs each)",
+        n as f64 / s,
+        s / n as f64 * 1e6
+    );
 
     // 1 MiB frames into the host (a hello padded with an ignored field).
     let pad = "x".repeat((1 << 20) - 40);
@@ -73,5 +77,9 @@ fn main() {
     }
     producer.join().unwrap();
     let s = t.elapsed().as_secs_f64();
-    println!("framing layer, 1 MiB frames over a pipe: {:.0} frames/s, {:.0} MB/s", n as f64 / s, n as f64 * 1048576.0 / s / 1e6);
+    println!(
+        "framing layer, 1 MiB frames over a pipe: {:.0} frames/s, {:.0} MB/s",
+        n as f64 / s,
+        n as f64 * 1048576.0 / s / 1e6
+    );
 }

@@ -19,11 +19,16 @@ use std::time::Instant;
 const BUF: usize = 4 << 20;
 
 fn env_u64(name: &str, default: u64) -> u64 {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 fn payload() -> Vec<u8> {
-    (0..BUF as u32).map(|i| (i.wrapping_mul(2654435761) >> 11) as u8).collect()
+    (0..BUF as u32)
+        .map(|i| (i.wrapping_mul(2654435761) >> 11) as u8)
+        .collect()
 }
 
 /// PUTs `total` bytes (the payload repeated) and waits for the reply.
@@ -59,14 +64,21 @@ fn discard_server() -> SocketAddr {
                     head.extend_from_slice(&buf[..n]);
                     if let Some(p) = head.windows(4).position(|w| w == b"\r\n\r\n") {
                         let text = String::from_utf8_lossy(&head[..p]).to_lowercase();
-                        let len: u64 = text.lines().find_map(|l| l.strip_prefix("content-length: ").map(|v| v.trim().parse().unwrap())).unwrap();
+                        let len: u64 = text
+                            .lines()
+                            .find_map(|l| {
+                                l.strip_prefix("content-length: ")
+                                    .map(|v| v.trim().parse().unwrap())
+                            })
+                            .unwrap();
                         break ((head.len() - p - 4) as u64, len);
                     }
                 };
                 while body_seen < len {
                     body_seen += c.read(&mut buf).unwrap() as u64;
                 }
-                c.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}").unwrap();
+                c.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}")
+                    .unwrap();
             });
         }
     });
@@ -108,7 +120,10 @@ fn main() {
     let sink = unobserved::sink::Sink::start(unobserved::sink::SinkConfig::default()).unwrap();
     let sink_path = sink.upload_url().replace(&sink.base_url(), "");
     let mut node = Command::new("node")
-        .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/node-hash-sink.mjs"))
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../bench/node-hash-sink.mjs"
+        ))
         .stdout(Stdio::piped())
         .spawn()
         .expect("node is needed for the (d) column");
@@ -123,7 +138,10 @@ fn main() {
     let node_addr: SocketAddr = format!("127.0.0.1:{}", port.trim()).parse().unwrap();
 
     println!("sink ingest, {gib} GiB per stream, median of {rounds} interleaved rounds (Gbit/s)");
-    println!("{:>7} {:>9} {:>9} {:>9} {:>9} {:>12} {:>8}", "streams", "(a) tcp", "(b) sha", "(c) ours", "(d) node", "c/min(a,b)", "c/d");
+    println!(
+        "{:>7} {:>9} {:>9} {:>9} {:>9} {:>12} {:>8}",
+        "streams", "(a) tcp", "(b) sha", "(c) ours", "(d) node", "c/min(a,b)", "c/d"
+    );
     let mut ours_by_streams = Vec::new();
     for streams in [1usize, 2] {
         let (mut a, mut b, mut c, mut d) = (vec![], vec![], vec![], vec![]);
@@ -136,9 +154,16 @@ fn main() {
         }
         let (a, b, c, d) = (median(a), median(b), median(c), median(d));
         ours_by_streams.push(c);
-        println!("{streams:>7} {a:>9.2} {b:>9.2} {c:>9.2} {d:>9.2} {:>12.2} {:>8.2}", c / a.min(b), c / d);
+        println!(
+            "{streams:>7} {a:>9.2} {b:>9.2} {c:>9.2} {d:>9.2} {:>12.2} {:>8.2}",
+            c / a.min(b),
+            c / d
+        );
     }
-    println!("two streams / one stream, ours: {:.2}x", ours_by_streams[1] / ours_by_streams[0]);
+    println!(
+        "two streams / one stream, ours: {:.2}x",
+        ours_by_streams[1] / ours_by_streams[0]
+    );
     let _ = node.kill();
     let _ = node.wait();
     drop(sink);
@@ -153,14 +178,31 @@ fn rss_during_big_upload(gib: u64, data: &[u8]) {
     let mut host = common::Host::chromium(state.path());
     let hello = host.send(&serde_json::json!({"type": "hello"}));
     let url = hello["sink"]["upload_url"].as_str().unwrap();
-    let addr: SocketAddr = url.trim_start_matches("http://").split('/').next().unwrap().parse().unwrap();
-    let path = format!("/{}", url.trim_start_matches("http://").split_once('/').unwrap().1);
+    let addr: SocketAddr = url
+        .trim_start_matches("http://")
+        .split('/')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let path = format!(
+        "/{}",
+        url.trim_start_matches("http://").split_once('/').unwrap().1
+    );
     let t = Instant::now();
     upload(addr, &path, gib << 30, data);
     let secs = t.elapsed().as_secs_f64();
     let status = std::fs::read_to_string(format!("/proc/{}/status", host.child.id())).unwrap();
-    let hwm = status.lines().find(|l| l.starts_with("VmHWM")).unwrap_or("VmHWM: ?").to_owned();
-    println!("host peak RSS during a {gib} GiB upload: {} ({:.2} Gbit/s)", hwm.trim_start_matches("VmHWM:").trim(), (gib << 30) as f64 * 8.0 / secs / 1e9);
+    let hwm = status
+        .lines()
+        .find(|l| l.starts_with("VmHWM"))
+        .unwrap_or("VmHWM: ?")
+        .to_owned();
+    println!(
+        "host peak RSS during a {gib} GiB upload: {} ({:.2} Gbit/s)",
+        hwm.trim_start_matches("VmHWM:").trim(),
+        (gib << 30) as f64 * 8.0 / secs / 1e9
+    );
     host.hang_up();
     let _ = host.child.wait();
 }

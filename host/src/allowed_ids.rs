@@ -22,7 +22,10 @@ pub fn allowed(state_dir: &Path) -> Vec<String> {
     match std::fs::read(&path) {
         Ok(bytes) => match serde_json::from_slice::<ExtraIds>(&bytes) {
             Ok(extra) => ids.extend(extra.extension_ids),
-            Err(e) => log::warn!("{} is not valid ({e}); only the built-in ids are allowed", path.display()),
+            Err(e) => log::warn!(
+                "{} is not valid ({e}); only the built-in ids are allowed",
+                path.display()
+            ),
         },
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Err(e) => log::warn!("cannot read {}: {e}", path.display()),

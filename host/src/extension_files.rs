@@ -14,8 +14,12 @@ pub use unobserved_installer::ids::{CHROMIUM_ID, GECKO_ID};
 /// Only the shipped files: tests, node tooling and dotfiles stay out of packages.
 fn shipped(path: &str) -> bool {
     let first = path.split('/').next().unwrap_or("");
-    !(first == "tests" || first == "node_modules" || path.split('/').any(|p| p.starts_with('.'))
-        || path.ends_with(".test.js") || first == "package.json" || first == "package-lock.json"
+    !(first == "tests"
+        || first == "node_modules"
+        || path.split('/').any(|p| p.starts_with('.'))
+        || path.ends_with(".test.js")
+        || first == "package.json"
+        || first == "package-lock.json"
         || path.ends_with(".md"))
 }
 
@@ -32,7 +36,9 @@ fn collect(dir: &'static Dir<'static>, out: &mut Vec<(String, &'static [u8])>) {
     for entry in dir.entries() {
         match entry {
             DirEntry::Dir(d) => collect(d, out),
-            DirEntry::File(f) => out.push((f.path().to_string_lossy().replace('\\', "/"), f.contents())),
+            DirEntry::File(f) => {
+                out.push((f.path().to_string_lossy().replace('\\', "/"), f.contents()))
+            }
         }
     }
 }
@@ -60,7 +66,10 @@ pub fn grant_permission(tree: &Path, permission: &str) -> Result<()> {
         if let Some(optional) = manifest["optional_permissions"].as_array_mut() {
             optional.retain(|p| p != permission);
         }
-        manifest["permissions"].as_array_mut().context("manifest has no permissions list")?.push(permission.into());
+        manifest["permissions"]
+            .as_array_mut()
+            .context("manifest has no permissions list")?
+            .push(permission.into());
         Ok(())
     })
 }
@@ -68,13 +77,19 @@ pub fn grant_permission(tree: &Path, permission: &str) -> Result<()> {
 /// Adds a host permission to a written copy of the tree.
 pub fn grant_host_permission(tree: &Path, pattern: &str) -> Result<()> {
     edit_manifest(tree, |manifest| {
-        manifest["host_permissions"].as_array_mut().context("manifest has no host_permissions")?.push(pattern.into());
+        manifest["host_permissions"]
+            .as_array_mut()
+            .context("manifest has no host_permissions")?
+            .push(pattern.into());
         Ok(())
     })
 }
 
 /// Reads a written copy's manifest.json, changes it, writes it back.
-fn edit_manifest(tree: &Path, change: impl FnOnce(&mut serde_json::Value) -> Result<()>) -> Result<()> {
+fn edit_manifest(
+    tree: &Path,
+    change: impl FnOnce(&mut serde_json::Value) -> Result<()>,
+) -> Result<()> {
     let path = tree.join("manifest.json");
     let mut manifest: serde_json::Value = serde_json::from_slice(&std::fs::read(&path)?)?;
     change(&mut manifest)?;
@@ -95,9 +110,11 @@ pub fn write_tree(dest: &Path) -> Result<()> {
 
 /// Zips the shipped files: the same archive is a Chrome Web Store .zip and an AMO .xpi.
 pub fn write_zip(dest: &Path) -> Result<()> {
-    let file = std::fs::File::create(dest).with_context(|| format!("cannot create {}", dest.display()))?;
+    let file =
+        std::fs::File::create(dest).with_context(|| format!("cannot create {}", dest.display()))?;
     let mut zip = zip::ZipWriter::new(file);
-    let opts = zip::write::SimpleFileOptions::default().compression_method(zip::CompressionMethod::Deflated);
+    let opts = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
     for (rel, bytes) in files() {
         zip.start_file(rel, opts)?;
         zip.write_all(bytes)?;
@@ -127,7 +144,12 @@ mod tests {
         let names: Vec<_> = files().into_iter().map(|(p, _)| p).collect();
         assert!(names.contains(&"manifest.json".to_string()));
         assert!(names.iter().any(|n| n.starts_with("bench/")));
-        assert!(names.iter().all(|n| !n.starts_with("tests/") && !n.contains("/.") && !n.ends_with(".md")), "{names:?}");
+        assert!(
+            names
+                .iter()
+                .all(|n| !n.starts_with("tests/") && !n.contains("/.") && !n.ends_with(".md")),
+            "{names:?}"
+        );
     }
 
     #[test]
@@ -142,13 +164,21 @@ mod tests {
     fn embedded_manifest_ids_match_the_constants() {
         let manifest: serde_json::Value =
             serde_json::from_slice(TREE.get_file("manifest.json").unwrap().contents()).unwrap();
-        assert_eq!(manifest["browser_specific_settings"]["gecko"]["id"], GECKO_ID);
+        assert_eq!(
+            manifest["browser_specific_settings"]["gecko"]["id"],
+            GECKO_ID
+        );
         // The Chromium id is the first 32 hex digits of sha256(DER key), mapped 0-f -> a-p.
-        use sha2::Digest;
         use base64::Engine;
-        let der = base64::engine::general_purpose::STANDARD.decode(manifest["key"].as_str().unwrap()).unwrap();
+        use sha2::Digest;
+        let der = base64::engine::general_purpose::STANDARD
+            .decode(manifest["key"].as_str().unwrap())
+            .unwrap();
         let digest = hex::encode(sha2::Sha256::digest(&der));
-        let id: String = digest[..32].chars().map(|c| (b'a' + c.to_digit(16).unwrap() as u8) as char).collect();
+        let id: String = digest[..32]
+            .chars()
+            .map(|c| (b'a' + c.to_digit(16).unwrap() as u8) as char)
+            .collect();
         assert_eq!(id, CHROMIUM_ID);
     }
 }

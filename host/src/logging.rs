@@ -28,10 +28,25 @@ pub fn init(state_dir: Option<&Path>, verbose: bool, quiet_stderr: bool) {
         .level(level)
         .level_for("hyper", log::LevelFilter::Warn)
         // `unobserved sink` logs every request at info.
-        .level_for("unobserved::sink", if std::env::args().nth(1).as_deref() == Some("sink") { log::LevelFilter::Info } else { level });
+        .level_for(
+            "unobserved::sink",
+            if std::env::args().nth(1).as_deref() == Some("sink") {
+                log::LevelFilter::Info
+            } else {
+                level
+            },
+        );
     let sink_mode = std::env::args().nth(1).as_deref() == Some("sink");
-    let stderr_level = if quiet_stderr && !verbose && !sink_mode { log::LevelFilter::Warn } else { level };
-    dispatch = dispatch.chain(fern::Dispatch::new().level(stderr_level).chain(std::io::stderr()));
+    let stderr_level = if quiet_stderr && !verbose && !sink_mode {
+        log::LevelFilter::Warn
+    } else {
+        level
+    };
+    dispatch = dispatch.chain(
+        fern::Dispatch::new()
+            .level(stderr_level)
+            .chain(std::io::stderr()),
+    );
     if let Some(dir) = state_dir {
         // A log file we cannot open is not fatal: stderr still has everything.
         if state::ensure_private_dir(dir).is_ok() {

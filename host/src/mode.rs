@@ -35,7 +35,10 @@ pub fn detect(args: &[OsString]) -> Mode {
     }
     if let (Some(manifest), Some(id), None) = (arg(1), arg(2), args.get(3)) {
         if manifest.ends_with(".json") && !id.is_empty() && !id.starts_with('-') {
-            return Mode::Native(Caller::Firefox { manifest: manifest.into(), id: id.to_owned() });
+            return Mode::Native(Caller::Firefox {
+                manifest: manifest.into(),
+                id: id.to_owned(),
+            });
         }
     }
     Mode::Cli
@@ -46,23 +49,36 @@ mod tests {
     use super::*;
 
     fn argv(list: &[&str]) -> Vec<OsString> {
-        std::iter::once("unobserved").chain(list.iter().copied()).map(OsString::from).collect()
+        std::iter::once("unobserved")
+            .chain(list.iter().copied())
+            .map(OsString::from)
+            .collect()
     }
 
     #[test]
     fn chromium_origin_is_native_mode() {
         assert_eq!(
-            detect(&argv(&["chrome-extension://ofhblkgjlepfiadjplffojmacooicfhm/"])),
-            Mode::Native(Caller::Chromium { id: "ofhblkgjlepfiadjplffojmacooicfhm".into() })
+            detect(&argv(&[
+                "chrome-extension://ofhblkgjlepfiadjplffojmacooicfhm/"
+            ])),
+            Mode::Native(Caller::Chromium {
+                id: "ofhblkgjlepfiadjplffojmacooicfhm".into()
+            })
         );
         // Chrome on Windows appends the parent window handle.
-        assert!(matches!(detect(&argv(&["chrome-extension://abc/", "--parent-window=0"])), Mode::Native(_)));
+        assert!(matches!(
+            detect(&argv(&["chrome-extension://abc/", "--parent-window=0"])),
+            Mode::Native(_)
+        ));
     }
 
     #[test]
     fn firefox_manifest_and_id_is_native_mode() {
         assert_eq!(
-            detect(&argv(&["/home/u/.mozilla/native-messaging-hosts/org.unobserved.host.json", "unobserved@unobserved.org"])),
+            detect(&argv(&[
+                "/home/u/.mozilla/native-messaging-hosts/org.unobserved.host.json",
+                "unobserved@unobserved.org"
+            ])),
             Mode::Native(Caller::Firefox {
                 manifest: "/home/u/.mozilla/native-messaging-hosts/org.unobserved.host.json".into(),
                 id: "unobserved@unobserved.org".into()
@@ -72,7 +88,13 @@ mod tests {
 
     #[test]
     fn anything_else_is_the_cli() {
-        for a in [&[][..], &["run"], &["report", "--format", "json"], &["chrome-extension://"], &["x.json", "--flag"]] {
+        for a in [
+            &[][..],
+            &["run"],
+            &["report", "--format", "json"],
+            &["chrome-extension://"],
+            &["x.json", "--flag"],
+        ] {
             assert_eq!(detect(&argv(a)), Mode::Cli, "{a:?}");
         }
     }

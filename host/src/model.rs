@@ -178,7 +178,9 @@ impl Workloads {
     /// How many arms these add: two schedules per chunk size, one download, one per
     /// stream count. Must agree with `armsOf` in extension/lib/plan.js.
     pub fn arms(&self) -> usize {
-        self.encrypted.as_ref().map_or(0, |e| 2 * e.chunk_sizes.len())
+        self.encrypted
+            .as_ref()
+            .map_or(0, |e| 2 * e.chunk_sizes.len())
             + usize::from(self.download.is_some())
             + self.parallel.as_ref().map_or(0, |p| p.streams.len())
     }
@@ -192,7 +194,15 @@ pub struct AutoBudget {
 
 impl Default for Plan {
     fn default() -> Self {
-        Plan { size_bytes: 32 * 1024 * 1024, reps: 6, warmup: 1, bodies: BODY_KINDS.map(String::from).to_vec(), control: false, auto: None, workloads: Workloads::default() }
+        Plan {
+            size_bytes: 32 * 1024 * 1024,
+            reps: 6,
+            warmup: 1,
+            bodies: BODY_KINDS.map(String::from).to_vec(),
+            control: false,
+            auto: None,
+            workloads: Workloads::default(),
+        }
     }
 }
 
@@ -263,7 +273,11 @@ impl RunStatus {
 
 /// Run ids end up in file names of exports, so they are kept to a safe alphabet.
 pub fn valid_run_id(id: &str) -> bool {
-    !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    !id.is_empty()
+        && id.len() <= 64
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
 #[cfg(test)]
@@ -284,7 +298,8 @@ mod tests {
         assert_eq!(o.verdict(), "unknown");
         o.webdriver = Some(false);
         assert_eq!(o.verdict(), "no");
-        o.extra.insert("debugger_attached".into(), Value::Bool(true));
+        o.extra
+            .insert("debugger_attached".into(), Value::Bool(true));
         assert_eq!(o.verdict(), "yes");
     }
 }

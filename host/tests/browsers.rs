@@ -25,7 +25,14 @@ fn run_with(browser: &str, extra: &[&str]) -> Outcome {
     let state = tempfile::tempdir().unwrap();
     let json_path = state.path().join("run.json");
     let out = Command::new(BIN)
-        .args(["run", "--browser", browser, "--quiet", "--connect-timeout", "90"])
+        .args([
+            "run",
+            "--browser",
+            browser,
+            "--quiet",
+            "--connect-timeout",
+            "90",
+        ])
         .args(extra)
         .arg("--json")
         .arg(&json_path)
@@ -40,11 +47,20 @@ fn run_with(browser: &str, extra: &[&str]) -> Outcome {
         String::from_utf8_lossy(&out.stderr)
     );
     let json = serde_json::from_slice(&std::fs::read(&json_path).unwrap()).unwrap();
-    Outcome { json, stdout, state }
+    Outcome {
+        json,
+        stdout,
+        state,
+    }
 }
 
 fn arm<'a>(json: &'a Value, body: &str) -> Vec<&'a Value> {
-    json["samples"].as_array().unwrap().iter().filter(|s| s["body"] == body).collect()
+    json["samples"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["body"] == body)
+        .collect()
 }
 
 /// Everything true of any browser's run.
@@ -52,8 +68,15 @@ fn common_checks(o: &Outcome, browser_name: &str) {
     let j = &o.json;
     assert_eq!(j["run"]["browser"], browser_name);
     assert_eq!(j["run"]["status"], "complete");
-    assert_eq!(j["run"]["observed"], "no", "nothing was attached, and the run must say so");
-    assert_eq!(j["samples"].as_array().unwrap().len(), 8, "2 reps x 4 kinds");
+    assert_eq!(
+        j["run"]["observed"], "no",
+        "nothing was attached, and the run must say so"
+    );
+    assert_eq!(
+        j["samples"].as_array().unwrap().len(),
+        8,
+        "2 reps x 4 kinds"
+    );
     assert_eq!(j["summary"].as_array().unwrap().len(), 4);
     for s in j["samples"].as_array().unwrap() {
         assert_eq!(s["observed"]["webdriver"], false);
@@ -69,7 +92,10 @@ fn common_checks(o: &Outcome, browser_name: &str) {
     }
     // The samples are in the store, not just in the JSON.
     let stored = std::fs::read_to_string(o.state.path().join("results.jsonl")).unwrap();
-    let stored_samples = stored.lines().filter(|l| l.contains("\"kind\":\"sample\"")).count();
+    let stored_samples = stored
+        .lines()
+        .filter(|l| l.contains("\"kind\":\"sample\""))
+        .count();
     assert_eq!(stored_samples, 8);
     // And the table printed to stdout names every arm.
     for kind in ["Uint8Array", "ArrayBuffer", "Blob", "ReadableStream"] {
@@ -79,22 +105,38 @@ fn common_checks(o: &Outcome, browser_name: &str) {
     let command: Vec<String> = serde_json::from_value(j["launch"]["command"].clone()).unwrap();
     for arg in &command {
         let a = arg.to_lowercase();
-        assert!(!a.contains("remote-debugging") && !a.contains("marionette") && !a.contains("enable-automation"), "{arg}");
+        assert!(
+            !a.contains("remote-debugging")
+                && !a.contains("marionette")
+                && !a.contains("enable-automation"),
+            "{arg}"
+        );
     }
     // The browser's whole process group is gone, and so is the throwaway profile.
     let profile = command
         .iter()
         .find_map(|a| a.strip_prefix("--user-data-dir=").map(str::to_owned))
-        .or_else(|| command.iter().position(|a| a == "-profile").map(|i| command[i + 1].clone()))
+        .or_else(|| {
+            command
+                .iter()
+                .position(|a| a == "-profile")
+                .map(|i| command[i + 1].clone())
+        })
         .expect("profile on the command line");
-    assert!(!std::path::Path::new(&profile).exists(), "throwaway profile {profile} left behind");
+    assert!(
+        !std::path::Path::new(&profile).exists(),
+        "throwaway profile {profile} left behind"
+    );
     let survivors: Vec<String> = std::fs::read_dir("/proc")
         .unwrap()
         .filter_map(|e| std::fs::read(e.ok()?.path().join("cmdline")).ok())
         .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
         .filter(|c| c.contains(&profile))
         .collect();
-    assert!(survivors.is_empty(), "browser processes outlived the run: {survivors:?}");
+    assert!(
+        survivors.is_empty(),
+        "browser processes outlived the run: {survivors:?}"
+    );
 }
 
 #[test]
@@ -103,11 +145,17 @@ fn chromium_runs_the_suite_and_refuses_stream_bodies_over_http1() {
     common_checks(&o, "Chromium");
     for s in arm(&o.json, "ReadableStream") {
         assert_eq!(s["status"], "unsupported", "{s}");
-        assert_eq!(s["error"], "TypeError: Failed to fetch", "the browser's own error text");
+        assert_eq!(
+            s["error"], "TypeError: Failed to fetch",
+            "the browser's own error text"
+        );
         assert!(s["bytes_received"].is_null(), "nothing arrived");
     }
     let summary = &o.json["summary"].as_array().unwrap()[3];
-    assert_eq!(summary["verdict"], "unsupported: TypeError: Failed to fetch");
+    assert_eq!(
+        summary["verdict"],
+        "unsupported: TypeError: Failed to fetch"
+    );
 }
 
 #[test]
@@ -119,10 +167,16 @@ fn firefox_uploads_the_text_of_a_stream_body_and_it_is_caught() {
         assert_eq!(s["intact"], false);
         assert_eq!(s["bytes_received"], 23);
         assert_eq!(s["head"], "[object ReadableStream]");
-        assert_eq!(s["sha256_received"], "7559c3628a54a498b715edbbb9a0f16fc65e94eaaf185b41e91f6bddf1a8e02e");
+        assert_eq!(
+            s["sha256_received"],
+            "7559c3628a54a498b715edbbb9a0f16fc65e94eaaf185b41e91f6bddf1a8e02e"
+        );
     }
     let summary = &o.json["summary"].as_array().unwrap()[3];
-    assert_eq!(summary["verdict"], "corrupted: received 23 bytes `[object ReadableStream]`");
+    assert_eq!(
+        summary["verdict"],
+        "corrupted: received 23 bytes `[object ReadableStream]`"
+    );
 }
 
 /// The positive control: with the extension's own debugger attached (Network domain on),
@@ -130,15 +184,46 @@ fn firefox_uploads_the_text_of_a_stream_body_and_it_is_caught() {
 /// (~13x is typical here), not a timing test.
 #[test]
 fn chromium_control_reproduces_the_debugger_slowdown() {
-    let o = run_with("chromium", &["--control", "--size", "16MiB", "--reps", "3", "--warmup", "1", "--bodies", "Uint8Array,Blob"]);
+    let o = run_with(
+        "chromium",
+        &[
+            "--control",
+            "--size",
+            "16MiB",
+            "--reps",
+            "3",
+            "--warmup",
+            "1",
+            "--bodies",
+            "Uint8Array,Blob",
+        ],
+    );
     let j = &o.json;
     assert_eq!(j["run"]["status"], "complete");
-    assert_eq!(j["run"]["observed"], "yes", "half of a control run is observed by construction");
-    let u8 = j["control"].as_array().unwrap().iter().find(|c| c["body"] == "Uint8Array").expect("a control row for Uint8Array");
-    let (attached, detached) = (u8["attached_median_mbps"].as_f64().unwrap(), u8["detached_median_mbps"].as_f64().unwrap());
-    assert!(detached >= 5.0 * attached, "Uint8Array: {attached:.0} Mbps attached vs {detached:.0} detached; expected at least 5x");
+    assert_eq!(
+        j["run"]["observed"], "yes",
+        "half of a control run is observed by construction"
+    );
+    let u8 = j["control"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["body"] == "Uint8Array")
+        .expect("a control row for Uint8Array");
+    let (attached, detached) = (
+        u8["attached_median_mbps"].as_f64().unwrap(),
+        u8["detached_median_mbps"].as_f64().unwrap(),
+    );
+    assert!(
+        detached >= 5.0 * attached,
+        "Uint8Array: {attached:.0} Mbps attached vs {detached:.0} detached; expected at least 5x"
+    );
     for s in j["samples"].as_array().unwrap() {
-        assert_eq!(s["observed"]["debugger_attached"], s["condition"] == "attached", "{s}");
+        assert_eq!(
+            s["observed"]["debugger_attached"],
+            s["condition"] == "attached",
+            "{s}"
+        );
         assert_eq!(s["status"], "ok");
     }
 }
@@ -149,26 +234,53 @@ fn chromium_control_reproduces_the_debugger_slowdown() {
 fn chromium_workloads_verify_every_chunk_and_download() {
     let o = run_with(
         "chromium",
-        &["--workloads", "encrypted,download,parallel", "--file-size", "6MiB", "--chunk-sizes", "2MiB", "--size", "2MiB", "--streams", "1,2", "--reps", "2", "--warmup", "0"],
+        &[
+            "--workloads",
+            "encrypted,download,parallel",
+            "--file-size",
+            "6MiB",
+            "--chunk-sizes",
+            "2MiB",
+            "--size",
+            "2MiB",
+            "--streams",
+            "1,2",
+            "--reps",
+            "2",
+            "--warmup",
+            "0",
+        ],
     );
     let j = &o.json;
     assert_eq!(j["run"]["status"], "complete");
     let samples = j["samples"].as_array().unwrap();
-    assert_eq!(samples.len(), 2 * 5, "2 reps x (2 schedules + download + 2 stream counts)");
+    assert_eq!(
+        samples.len(),
+        2 * 5,
+        "2 reps x (2 schedules + download + 2 stream counts)"
+    );
     for s in samples {
         assert_eq!(s["status"], "ok", "{s}");
         assert_eq!(s["intact"], true);
     }
-    let encrypted: Vec<_> = samples.iter().filter(|s| s["schedule"].is_string()).collect();
+    let encrypted: Vec<_> = samples
+        .iter()
+        .filter(|s| s["schedule"].is_string())
+        .collect();
     assert_eq!(encrypted.len(), 4);
     for s in encrypted {
         assert_eq!(s["chunks"], 3);
         assert_eq!(s["tags_ok"], 3, "every tag verified: {s}");
         assert_eq!(s["bytes_received"], 6 * 1024 * 1024);
     }
-    let downloads: Vec<_> = samples.iter().filter(|s| s["direction"] == "download").collect();
+    let downloads: Vec<_> = samples
+        .iter()
+        .filter(|s| s["direction"] == "download")
+        .collect();
     assert_eq!(downloads.len(), 2);
-    assert!(downloads.iter().all(|d| d["sha256_received"] == d["sha256_sent"]));
+    assert!(downloads
+        .iter()
+        .all(|d| d["sha256_received"] == d["sha256_sent"]));
     assert_eq!(j["encrypted"].as_array().unwrap().len(), 2);
     assert!(j["encrypted"][0]["pipelining_ceiling"].as_f64().unwrap() > 0.0);
 }
@@ -186,24 +298,51 @@ fn uploads_to_a_remote_sink_are_verified_and_stored_locally() {
         .spawn()
         .unwrap();
     let mut url = String::new();
-    std::io::BufReader::new(sink.stdout.take().unwrap()).read_line(&mut url).unwrap();
-    let o = run_with("chromium", &["--sink-url", url.trim(), "--size", "1MiB", "--reps", "2", "--warmup", "0", "--bodies", "Uint8Array,Blob"]);
+    std::io::BufReader::new(sink.stdout.take().unwrap())
+        .read_line(&mut url)
+        .unwrap();
+    let o = run_with(
+        "chromium",
+        &[
+            "--sink-url",
+            url.trim(),
+            "--size",
+            "1MiB",
+            "--reps",
+            "2",
+            "--warmup",
+            "0",
+            "--bodies",
+            "Uint8Array,Blob",
+        ],
+    );
     let _ = sink.kill();
     let mut log = String::new();
     std::io::Read::read_to_string(&mut sink.stderr.take().unwrap(), &mut log).unwrap();
     let _ = sink.wait();
     assert_eq!(o.json["run"]["status"], "complete");
-    assert!(o.json["run"]["sink_ceiling_mbps"].is_null(), "a remote sink is not compared with the local one's ceiling");
+    assert!(
+        o.json["run"]["sink_ceiling_mbps"].is_null(),
+        "a remote sink is not compared with the local one's ceiling"
+    );
     let samples = o.json["samples"].as_array().unwrap();
     assert_eq!(samples.len(), 4);
-    assert!(samples.iter().all(|s| s["status"] == "ok" && s["sha256_received"] == s["sha256_sent"]));
-    let received = log.lines().filter(|l| l.contains("upload /upload/<token>") && l.contains(": 1048576 bytes")).count();
+    assert!(samples
+        .iter()
+        .all(|s| s["status"] == "ok" && s["sha256_received"] == s["sha256_sent"]));
+    let received = log
+        .lines()
+        .filter(|l| l.contains("upload /upload/<token>") && l.contains(": 1048576 bytes"))
+        .count();
     assert_eq!(received, 4, "the remote sink took every upload:\n{log}");
 }
 
 #[test]
 fn firefox_has_no_control_and_says_why() {
-    let out = Command::new(BIN).args(["run", "--browser", "firefox", "--control", "--quiet"]).output().unwrap();
+    let out = Command::new(BIN)
+        .args(["run", "--browser", "firefox", "--control", "--quiet"])
+        .output()
+        .unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("only Chromium-family browsers have"));
 }
@@ -212,22 +351,56 @@ fn firefox_has_no_control_and_says_why() {
 fn fail_on_corruption_turns_a_corrupted_arm_into_exit_5() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     let out = Command::new(BIN)
-        .args(["run", "--browser", "firefox", "--bodies", "ReadableStream", "--size", "64KiB", "--reps", "1", "--warmup", "0", "--quiet", "--fail-on-corruption"])
+        .args([
+            "run",
+            "--browser",
+            "firefox",
+            "--bodies",
+            "ReadableStream",
+            "--size",
+            "64KiB",
+            "--reps",
+            "1",
+            "--warmup",
+            "0",
+            "--quiet",
+            "--fail-on-corruption",
+        ])
         .env("UNOBSERVED_STATE_DIR", tempfile::tempdir().unwrap().path())
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(5), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(5),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert!(String::from_utf8_lossy(&out.stderr).contains("1 sample(s) were not intact"));
-    assert!(String::from_utf8_lossy(&out.stdout).contains("corrupted: received 23 bytes"), "the table is still printed");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("corrupted: received 23 bytes"),
+        "the table is still printed"
+    );
 }
 
 #[test]
 fn an_extension_that_never_connects_is_exit_4_with_the_browser_output() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     let ext = tempfile::tempdir().unwrap();
-    std::fs::write(ext.path().join("manifest.json"), r#"{"manifest_version":3,"name":"silent","version":"1.0"}"#).unwrap();
+    std::fs::write(
+        ext.path().join("manifest.json"),
+        r#"{"manifest_version":3,"name":"silent","version":"1.0"}"#,
+    )
+    .unwrap();
     let out = Command::new(BIN)
-        .args(["run", "--browser", "chromium", "--quiet", "--connect-timeout", "5", "--extension-dir"])
+        .args([
+            "run",
+            "--browser",
+            "chromium",
+            "--quiet",
+            "--connect-timeout",
+            "5",
+            "--extension-dir",
+        ])
         .arg(ext.path())
         .env("UNOBSERVED_STATE_DIR", tempfile::tempdir().unwrap().path())
         .output()
@@ -240,10 +413,18 @@ fn an_extension_that_never_connects_is_exit_4_with_the_browser_output() {
 #[test]
 fn a_missing_browser_is_a_clear_error_with_its_own_exit_code() {
     let out = Command::new(BIN)
-        .args(["run", "--browser", "chromium", "--browser-path", "/nonexistent/chromium", "--quiet"])
+        .args([
+            "run",
+            "--browser",
+            "chromium",
+            "--browser-path",
+            "/nonexistent/chromium",
+            "--quiet",
+        ])
         .env("UNOBSERVED_STATE_DIR", tempfile::tempdir().unwrap().path())
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(3));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/chromium is not an executable file"));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("/nonexistent/chromium is not an executable file"));
 }

@@ -15,16 +15,26 @@ static ONE_BROWSER_AT_A_TIME: Mutex<()> = Mutex::new(());
 
 fn cmdline(pid: u32) -> Vec<String> {
     std::fs::read(format!("/proc/{pid}/cmdline"))
-        .map(|b| b.split(|&c| c == 0).filter(|s| !s.is_empty()).map(|s| String::from_utf8_lossy(s).into_owned()).collect())
+        .map(|b| {
+            b.split(|&c| c == 0)
+                .filter(|s| !s.is_empty())
+                .map(|s| String::from_utf8_lossy(s).into_owned())
+                .collect()
+        })
         .unwrap_or_default()
 }
 
 fn environ_has(pid: u32, needle: &str) -> bool {
-    std::fs::read(format!("/proc/{pid}/environ")).map(|e| String::from_utf8_lossy(&e).contains(needle)).unwrap_or(false)
+    std::fs::read(format!("/proc/{pid}/environ"))
+        .map(|e| String::from_utf8_lossy(&e).contains(needle))
+        .unwrap_or(false)
 }
 
 fn pids() -> Vec<u32> {
-    std::fs::read_dir("/proc").unwrap().filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok()).collect()
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
+        .collect()
 }
 
 /// The native host a browser started for this state dir.
@@ -32,7 +42,10 @@ fn host_pid(state: &Path) -> Option<u32> {
     let marker = format!("UNOBSERVED_STATE_DIR={}", state.display());
     pids().into_iter().find(|&p| {
         let c = cmdline(p);
-        c.first().is_some_and(|a| a.ends_with("unobserved")) && c.get(1).is_some_and(|a| a.starts_with("chrome-extension://")) && environ_has(p, &marker)
+        c.first().is_some_and(|a| a.ends_with("unobserved"))
+            && c.get(1)
+                .is_some_and(|a| a.starts_with("chrome-extension://"))
+            && environ_has(p, &marker)
     })
 }
 
@@ -42,7 +55,13 @@ fn ancestors(pid: u32) -> Vec<u32> {
     let mut p = pid;
     for _ in 0..8 {
         let status = std::fs::read_to_string(format!("/proc/{p}/status")).unwrap_or_default();
-        let Some(parent) = status.lines().find_map(|l| l.strip_prefix("PPid:")).and_then(|v| v.trim().parse().ok()) else { break };
+        let Some(parent) = status
+            .lines()
+            .find_map(|l| l.strip_prefix("PPid:"))
+            .and_then(|v| v.trim().parse().ok())
+        else {
+            break;
+        };
         if parent <= 1 {
             break;
         }
@@ -53,7 +72,11 @@ fn ancestors(pid: u32) -> Vec<u32> {
 }
 
 fn stored_samples(state: &Path) -> usize {
-    std::fs::read_to_string(state.join("results.jsonl")).unwrap_or_default().lines().filter(|l| l.contains("\"kind\":\"sample\"")).count()
+    std::fs::read_to_string(state.join("results.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| l.contains("\"kind\":\"sample\""))
+        .count()
 }
 
 fn wait_until(what: &str, within: Duration, mut ok: impl FnMut() -> bool) {
@@ -67,15 +90,32 @@ fn wait_until(what: &str, within: Duration, mut ok: impl FnMut() -> bool) {
 /// A long `unobserved run` in Chromium, already storing samples: the moment to break
 /// something. The returned guard keeps other browser tests out meanwhile.
 fn run_in_progress(state: &Path) -> (std::sync::MutexGuard<'static, ()>, std::process::Child) {
-    let turn = ONE_BROWSER_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let turn = ONE_BROWSER_AT_A_TIME
+        .lock()
+        .unwrap_or_else(|p| p.into_inner());
     let run = Command::new(BIN)
-        .args(["run", "--browser", "chromium", "--size", "8MiB", "--reps", "200", "--warmup", "0", "--bodies", "Uint8Array,Blob", "--quiet"])
+        .args([
+            "run",
+            "--browser",
+            "chromium",
+            "--size",
+            "8MiB",
+            "--reps",
+            "200",
+            "--warmup",
+            "0",
+            "--bodies",
+            "Uint8Array,Blob",
+            "--quiet",
+        ])
         .env("UNOBSERVED_STATE_DIR", state)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    wait_until("some samples", Duration::from_secs(90), || stored_samples(state) >= 3);
+    wait_until("some samples", Duration::from_secs(90), || {
+        stored_samples(state) >= 3
+    });
     (turn, run)
 }
 
@@ -89,13 +129,24 @@ fn host_killed_mid_run_is_reported_and_stored_samples_survive() {
 
     let out = wait_output(&mut run, Duration::from_secs(60));
     assert!(!out.0.success(), "a run whose host died is not a success");
-    assert!(out.2.contains("incomplete") && out.2.contains("native host went away"), "the CLI says what happened: {}", out.2);
+    assert!(
+        out.2.contains("incomplete") && out.2.contains("native host went away"),
+        "the CLI says what happened: {}",
+        out.2
+    );
     let text = std::fs::read_to_string(state.path().join("results.jsonl")).unwrap();
     for (i, line) in text.lines().enumerate() {
-        serde_json::from_str::<serde_json::Value>(line).unwrap_or_else(|e| panic!("line {} is damaged: {e}", i + 1));
+        serde_json::from_str::<serde_json::Value>(line)
+            .unwrap_or_else(|e| panic!("line {} is damaged: {e}", i + 1));
     }
-    assert!(stored_samples(state.path()) >= before, "nothing acknowledged was lost");
-    assert!(text.contains("\"status\":\"incomplete\""), "the run is marked incomplete");
+    assert!(
+        stored_samples(state.path()) >= before,
+        "nothing acknowledged was lost"
+    );
+    assert!(
+        text.contains("\"status\":\"incomplete\""),
+        "the run is marked incomplete"
+    );
 }
 
 #[test]
@@ -106,7 +157,9 @@ fn browser_killed_mid_run_the_host_exits_and_its_port_closes_within_a_second() {
     let log = std::fs::read_to_string(state.path().join("unobserved.log")).unwrap();
     let port: u16 = log
         .lines()
-        .filter(|l| l.contains(&format!(" {host} ")) && l.contains("sink listening on http://127.0.0.1:"))
+        .filter(|l| {
+            l.contains(&format!(" {host} ")) && l.contains("sink listening on http://127.0.0.1:")
+        })
         .next_back()
         .and_then(|l| l.rsplit(':').next()?.trim().parse().ok())
         .expect("the host logged its port");
@@ -114,25 +167,44 @@ fn browser_killed_mid_run_the_host_exits_and_its_port_closes_within_a_second() {
         .into_iter()
         .find(|&p| {
             let c = cmdline(p);
-            c.iter().any(|a| a.starts_with("--user-data-dir=") && a.contains("unobserved-run-")) && !c.iter().any(|a| a.starts_with("--type="))
-                && environ_has(p, &format!("UNOBSERVED_STATE_DIR={}", state.path().display()))
+            c.iter()
+                .any(|a| a.starts_with("--user-data-dir=") && a.contains("unobserved-run-"))
+                && !c.iter().any(|a| a.starts_with("--type="))
+                && environ_has(
+                    p,
+                    &format!("UNOBSERVED_STATE_DIR={}", state.path().display()),
+                )
         })
         .expect("the browser's main process");
     unsafe { libc::kill(browser as i32, libc::SIGKILL) };
     let killed = Instant::now();
-    wait_until("the host to exit", Duration::from_secs(1), || !Path::new(&format!("/proc/{host}")).exists() || proc_is_zombie(host));
-    assert!(std::net::TcpStream::connect(("127.0.0.1", port)).is_err(), "sink port {port} still open");
+    wait_until("the host to exit", Duration::from_secs(1), || {
+        !Path::new(&format!("/proc/{host}")).exists() || proc_is_zombie(host)
+    });
+    assert!(
+        std::net::TcpStream::connect(("127.0.0.1", port)).is_err(),
+        "sink port {port} still open"
+    );
     assert!(killed.elapsed() <= Duration::from_secs(1));
     let out = wait_output(&mut run, Duration::from_secs(30));
     assert!(!out.0.success());
-    assert!(out.2.contains("exited") && out.2.contains("before the run finished"), "{}", out.2);
+    assert!(
+        out.2.contains("exited") && out.2.contains("before the run finished"),
+        "{}",
+        out.2
+    );
 }
 
 fn proc_is_zombie(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat")).map(|s| s.contains(") Z ")).unwrap_or(true)
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map(|s| s.contains(") Z "))
+        .unwrap_or(true)
 }
 
-fn wait_output(child: &mut std::process::Child, within: Duration) -> (std::process::ExitStatus, String, String) {
+fn wait_output(
+    child: &mut std::process::Child,
+    within: Duration,
+) -> (std::process::ExitStatus, String, String) {
     let end = Instant::now() + within;
     loop {
         if let Some(status) = child.try_wait().unwrap() {
@@ -154,11 +226,21 @@ fn an_unwritable_store_fails_the_cli_before_any_browser_starts() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("results.jsonl")).unwrap();
     let t = Instant::now();
-    let out = Command::new(BIN).args(["run", "--quiet"]).env("UNOBSERVED_STATE_DIR", dir.path()).output().unwrap();
+    let out = Command::new(BIN)
+        .args(["run", "--quiet"])
+        .env("UNOBSERVED_STATE_DIR", dir.path())
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("cannot write results to") && err.contains("UNOBSERVED_STATE_DIR"), "{err}");
-    assert!(t.elapsed() < Duration::from_secs(5), "no browser was started");
+    assert!(
+        err.contains("cannot write results to") && err.contains("UNOBSERVED_STATE_DIR"),
+        "{err}"
+    );
+    assert!(
+        t.elapsed() < Duration::from_secs(5),
+        "no browser was started"
+    );
 }
 
 /// A store on a full disk: results.jsonl points at /dev/full, where every write fails
@@ -171,7 +253,10 @@ fn a_full_disk_is_a_clear_error_from_the_host() {
     let reply = host.send(&json!({"type":"run-started","run":{"run_id":"full","plan":{"size_bytes":1,"reps":1,"warmup":0,"bodies":["Blob"]}}}));
     assert_eq!(reply["code"], 10, "{reply}");
     let text = reply["message"].as_str().unwrap();
-    assert!(text.contains("nothing was written") && text.contains("No space left on device"), "{text}");
+    assert!(
+        text.contains("nothing was written") && text.contains("No space left on device"),
+        "{text}"
+    );
 }
 
 /// Two browsers' hosts appending to one store at the same moment: every line is whole
@@ -203,8 +288,11 @@ fn two_hosts_writing_one_store_never_interleave() {
     let text = std::fs::read_to_string(dir.path().join("results.jsonl")).unwrap();
     let mut per_run = std::collections::HashMap::new();
     for (i, line) in text.lines().enumerate() {
-        let v: serde_json::Value = serde_json::from_str(line).unwrap_or_else(|e| panic!("line {} is interleaved or torn: {e}", i + 1));
-        *per_run.entry(v["run_id"].as_str().unwrap().to_owned()).or_insert(0) += 1;
+        let v: serde_json::Value = serde_json::from_str(line)
+            .unwrap_or_else(|e| panic!("line {} is interleaved or torn: {e}", i + 1));
+        *per_run
+            .entry(v["run_id"].as_str().unwrap().to_owned())
+            .or_insert(0) += 1;
     }
     assert_eq!(per_run.get("ra"), Some(&1000));
     assert_eq!(per_run.get("rb"), Some(&1000));
@@ -228,25 +316,48 @@ fn extension_process_killed_mid_run_is_recorded_incomplete() {
     unsafe { libc::kill(extension_process as i32, libc::SIGKILL) };
     let out = wait_output(&mut run, Duration::from_secs(60));
     assert!(!out.0.success());
-    assert!(out.2.contains("incomplete") && out.2.contains("background stopped mid-run"), "{}", out.2);
+    assert!(
+        out.2.contains("incomplete") && out.2.contains("background stopped mid-run"),
+        "{}",
+        out.2
+    );
     let text = std::fs::read_to_string(state.path().join("results.jsonl")).unwrap();
-    assert!(text.lines().all(|l| serde_json::from_str::<serde_json::Value>(l).is_ok()));
+    assert!(text
+        .lines()
+        .all(|l| serde_json::from_str::<serde_json::Value>(l).is_ok()));
 }
 
 /// A full disk under a real run: the CLI stops with the host's words, not a timeout.
 #[test]
 fn a_full_disk_stops_the_cli_with_the_reason() {
-    let _turn = ONE_BROWSER_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let _turn = ONE_BROWSER_AT_A_TIME
+        .lock()
+        .unwrap_or_else(|p| p.into_inner());
     let dir = tempfile::tempdir().unwrap();
     std::os::unix::fs::symlink("/dev/full", dir.path().join("results.jsonl")).unwrap();
     let t = Instant::now();
     let out = Command::new(BIN)
-        .args(["run", "--size", "1MiB", "--reps", "1", "--quiet", "--connect-timeout", "120"])
+        .args([
+            "run",
+            "--size",
+            "1MiB",
+            "--reps",
+            "1",
+            "--quiet",
+            "--connect-timeout",
+            "120",
+        ])
         .env("UNOBSERVED_STATE_DIR", dir.path())
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("could not store results") && err.contains("No space left on device"), "{err}");
-    assert!(t.elapsed() < Duration::from_secs(100), "stopped on the host's report, not the timeout");
+    assert!(
+        err.contains("could not store results") && err.contains("No space left on device"),
+        "{err}"
+    );
+    assert!(
+        t.elapsed() < Duration::from_secs(100),
+        "stopped on the host's report, not the timeout"
+    );
 }

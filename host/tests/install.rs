@@ -57,26 +57,74 @@ fn round_trip(os: Os, system: bool) {
 
     let all: Vec<_> = BROWSERS.iter().collect();
     let p = plan(&l, &all, &l.binary_dest(), system, &[]);
-    let lines = apply::install(&l, &p, &InstallOptions { force: false, dry_run: false, copy_binary_from: Some(Path::new(BIN)) }).unwrap();
-    assert!(lines.iter().any(|x| x.contains("org.unobserved.host.json")), "{lines:?}");
+    let lines = apply::install(
+        &l,
+        &p,
+        &InstallOptions {
+            force: false,
+            dry_run: false,
+            copy_binary_from: Some(Path::new(BIN)),
+        },
+    )
+    .unwrap();
+    assert!(
+        lines.iter().any(|x| x.contains("org.unobserved.host.json")),
+        "{lines:?}"
+    );
     for f in &p.files {
-        assert!(f.path.starts_with(tmp.path()), "{} escaped the temp tree", f.path.display());
+        assert!(
+            f.path.starts_with(tmp.path()),
+            "{} escaped the temp tree",
+            f.path.display()
+        );
         assert!(f.path.is_file());
     }
 
     let checks = doctor(&l, system, &hello_probe);
-    let problems: Vec<_> = checks.iter().flat_map(|c| c.problems.iter().map(move |p| format!("{}: {}", c.subject, p.0))).collect();
+    let problems: Vec<_> = checks
+        .iter()
+        .flat_map(|c| {
+            c.problems
+                .iter()
+                .map(move |p| format!("{}: {}", c.subject, p.0))
+        })
+        .collect();
     assert!(problems.is_empty(), "doctor found problems: {problems:#?}");
-    assert!(checks.iter().filter(|c| c.ok.iter().any(|o| o.contains("answers hello"))).count() >= 2);
+    assert!(
+        checks
+            .iter()
+            .filter(|c| c.ok.iter().any(|o| o.contains("answers hello")))
+            .count()
+            >= 2
+    );
 
     // Idempotent: a second install changes nothing on disk.
     let after_first = snapshot(tmp.path());
-    let again = apply::install(&l, &p, &InstallOptions { force: false, dry_run: false, copy_binary_from: Some(Path::new(BIN)) }).unwrap();
-    assert!(again.iter().filter(|x| x.contains(".json")).all(|x| x.starts_with("unchanged")), "{again:?}");
+    let again = apply::install(
+        &l,
+        &p,
+        &InstallOptions {
+            force: false,
+            dry_run: false,
+            copy_binary_from: Some(Path::new(BIN)),
+        },
+    )
+    .unwrap();
+    assert!(
+        again
+            .iter()
+            .filter(|x| x.contains(".json"))
+            .all(|x| x.starts_with("unchanged")),
+        "{again:?}"
+    );
     assert_eq!(snapshot(tmp.path()), after_first);
 
     apply::uninstall(&l, false).unwrap();
-    assert_eq!(snapshot(tmp.path()), before, "uninstall must leave the tree exactly as it was");
+    assert_eq!(
+        snapshot(tmp.path()),
+        before,
+        "uninstall must leave the tree exactly as it was"
+    );
 }
 
 #[test]
@@ -99,8 +147,16 @@ fn macos_layout_paths() {
     let tmp = tempfile::tempdir().unwrap();
     let l = layout(tmp.path(), Os::MacOs);
     let chrome = unobserved_installer::browsers::by_key("chrome").unwrap();
-    assert_eq!(l.manifest_dir(chrome, false), l.home.join("Library/Application Support/Google/Chrome/NativeMessagingHosts"));
-    assert_eq!(l.manifest_dir(chrome, true), tmp.path().join("prefix/Library/Google/Chrome/NativeMessagingHosts"));
+    assert_eq!(
+        l.manifest_dir(chrome, false),
+        l.home
+            .join("Library/Application Support/Google/Chrome/NativeMessagingHosts")
+    );
+    assert_eq!(
+        l.manifest_dir(chrome, true),
+        tmp.path()
+            .join("prefix/Library/Google/Chrome/NativeMessagingHosts")
+    );
 }
 
 #[test]
@@ -108,32 +164,83 @@ fn a_foreign_manifest_is_kept_unless_forced_and_restored_on_uninstall() {
     let tmp = tempfile::tempdir().unwrap();
     let l = layout(tmp.path(), Os::Linux);
     let chrome = unobserved_installer::browsers::by_key("chrome").unwrap();
-    let target = l.manifest_dir(chrome, false).join("org.unobserved.host.json");
+    let target = l
+        .manifest_dir(chrome, false)
+        .join("org.unobserved.host.json");
     std::fs::create_dir_all(target.parent().unwrap()).unwrap();
     std::fs::write(&target, b"{\"someone\":\"else\"}").unwrap();
 
     let p = plan(&l, &[chrome], Path::new(BIN), false, &[]);
-    let err = apply::install(&l, &p, &InstallOptions { force: false, dry_run: false, copy_binary_from: None }).unwrap_err();
-    assert!(format!("{err:#}").contains("not written by unobserved"), "{err:#}");
+    let err = apply::install(
+        &l,
+        &p,
+        &InstallOptions {
+            force: false,
+            dry_run: false,
+            copy_binary_from: None,
+        },
+    )
+    .unwrap_err();
+    assert!(
+        format!("{err:#}").contains("not written by unobserved"),
+        "{err:#}"
+    );
     assert_eq!(std::fs::read(&target).unwrap(), b"{\"someone\":\"else\"}");
 
-    apply::install(&l, &p, &InstallOptions { force: true, dry_run: false, copy_binary_from: None }).unwrap();
-    assert!(std::fs::read_to_string(&target).unwrap().contains("org.unobserved.host"));
+    apply::install(
+        &l,
+        &p,
+        &InstallOptions {
+            force: true,
+            dry_run: false,
+            copy_binary_from: None,
+        },
+    )
+    .unwrap();
+    assert!(std::fs::read_to_string(&target)
+        .unwrap()
+        .contains("org.unobserved.host"));
     apply::uninstall(&l, false).unwrap();
-    assert_eq!(std::fs::read(&target).unwrap(), b"{\"someone\":\"else\"}", "the foreign manifest is put back");
+    assert_eq!(
+        std::fs::read(&target).unwrap(),
+        b"{\"someone\":\"else\"}",
+        "the foreign manifest is put back"
+    );
 }
 
 #[test]
 fn extra_extension_ids_reach_manifests_and_the_host_allow_list() {
     let tmp = tempfile::tempdir().unwrap();
     let l = layout(tmp.path(), Os::Linux);
-    let b: Vec<_> = ["chrome", "firefox"].iter().map(|k| unobserved_installer::browsers::by_key(k).unwrap()).collect();
-    let ids = vec!["cccccccccccccccccccccccccccccccc".to_owned(), "{aaaa-bbbb}".to_owned()];
+    let b: Vec<_> = ["chrome", "firefox"]
+        .iter()
+        .map(|k| unobserved_installer::browsers::by_key(k).unwrap())
+        .collect();
+    let ids = vec![
+        "cccccccccccccccccccccccccccccccc".to_owned(),
+        "{aaaa-bbbb}".to_owned(),
+    ];
     let p = plan(&l, &b, Path::new(BIN), false, &ids);
-    apply::install(&l, &p, &InstallOptions { force: false, dry_run: false, copy_binary_from: None }).unwrap();
-    let chrome = std::fs::read_to_string(l.manifest_dir(b[0], false).join("org.unobserved.host.json")).unwrap();
-    assert!(chrome.contains("chrome-extension://cccccccccccccccccccccccccccccccc/") && !chrome.contains("aaaa"));
-    let firefox = std::fs::read_to_string(l.manifest_dir(b[1], false).join("org.unobserved.host.json")).unwrap();
+    apply::install(
+        &l,
+        &p,
+        &InstallOptions {
+            force: false,
+            dry_run: false,
+            copy_binary_from: None,
+        },
+    )
+    .unwrap();
+    let chrome =
+        std::fs::read_to_string(l.manifest_dir(b[0], false).join("org.unobserved.host.json"))
+            .unwrap();
+    assert!(
+        chrome.contains("chrome-extension://cccccccccccccccccccccccccccccccc/")
+            && !chrome.contains("aaaa")
+    );
+    let firefox =
+        std::fs::read_to_string(l.manifest_dir(b[1], false).join("org.unobserved.host.json"))
+            .unwrap();
     assert!(firefox.contains("{aaaa-bbbb}") && !firefox.contains("cccc"));
     let allowed = std::fs::read_to_string(l.state_dir.join("allowed-ids.json")).unwrap();
     assert!(allowed.contains("cccccccccccccccccccccccccccccccc"));
@@ -149,9 +256,16 @@ fn extra_extension_ids_reach_manifests_and_the_host_allow_list() {
 fn windows_registry_plan_is_exact() {
     let tmp = tempfile::tempdir().unwrap();
     let l = layout(tmp.path(), Os::Windows);
-    let b: Vec<_> = ["chrome", "brave", "edge", "firefox", "librewolf"].iter().map(|k| unobserved_installer::browsers::by_key(k).unwrap()).collect();
+    let b: Vec<_> = ["chrome", "brave", "edge", "firefox", "librewolf"]
+        .iter()
+        .map(|k| unobserved_installer::browsers::by_key(k).unwrap())
+        .collect();
     let user = plan(&l, &b, Path::new(r"C:\u\unobserved.exe"), false, &[]);
-    let keys: Vec<(String, String)> = user.registry.iter().map(|r| (r.hive.clone(), r.key.clone())).collect();
+    let keys: Vec<(String, String)> = user
+        .registry
+        .iter()
+        .map(|r| (r.hive.clone(), r.key.clone()))
+        .collect();
     let expect = |k: &str| ("HKCU".to_owned(), format!(r"{k}\org.unobserved.host"));
     assert_eq!(
         keys,
@@ -166,9 +280,18 @@ fn windows_registry_plan_is_exact() {
     );
     // Each key's default value is the path of a manifest of the right family.
     for r in &user.registry {
-        let file = user.files.iter().find(|f| f.path.to_string_lossy() == r.value).expect("value names a planned file");
+        let file = user
+            .files
+            .iter()
+            .find(|f| f.path.to_string_lossy() == r.value)
+            .expect("value names a planned file");
         let firefox_key = r.key.contains("Mozilla") || r.key.contains("LibreWolf");
-        assert_eq!(file.contents.contains("allowed_extensions"), firefox_key, "{}", r.key);
+        assert_eq!(
+            file.contents.contains("allowed_extensions"),
+            firefox_key,
+            "{}",
+            r.key
+        );
     }
     let system = plan(&l, &b, Path::new(r"C:\u\unobserved.exe"), true, &[]);
     assert!(system.registry.iter().all(|r| r.hive == "HKLM"));
@@ -179,7 +302,14 @@ fn cli_dry_run_writes_nothing() {
     let tmp = tempfile::tempdir().unwrap();
     let before = snapshot(tmp.path());
     let out = Command::new(BIN)
-        .args(["install", "--dry-run", "--browser", "chrome", "--browser", "firefox"])
+        .args([
+            "install",
+            "--dry-run",
+            "--browser",
+            "chrome",
+            "--browser",
+            "firefox",
+        ])
         .env("HOME", tmp.path())
         .env_remove("XDG_DATA_HOME")
         .env_remove("XDG_STATE_HOME")
@@ -187,15 +317,29 @@ fn cli_dry_run_writes_nothing() {
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{text} {}", String::from_utf8_lossy(&out.stderr));
-    assert!(text.contains("would write") && text.contains(".mozilla/native-messaging-hosts/org.unobserved.host.json"), "{text}");
-    let after: Vec<_> = snapshot(tmp.path()).into_keys().filter(|p| !p.starts_with("state")).collect();
+    assert!(
+        out.status.success(),
+        "{text} {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains("would write")
+            && text.contains(".mozilla/native-messaging-hosts/org.unobserved.host.json"),
+        "{text}"
+    );
+    let after: Vec<_> = snapshot(tmp.path())
+        .into_keys()
+        .filter(|p| !p.starts_with("state"))
+        .collect();
     assert_eq!(after, before.into_keys().collect::<Vec<_>>());
 }
 
 #[test]
 fn cli_unknown_browser_is_a_clear_error() {
-    let out = Command::new(BIN).args(["install", "--dry-run", "--browser", "netscape"]).output().unwrap();
+    let out = Command::new(BIN)
+        .args(["install", "--dry-run", "--browser", "netscape"])
+        .output()
+        .unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown browser \"netscape\""));
 }
@@ -210,13 +354,21 @@ fn snap_and_flatpak_browsers_are_detected_with_advice_and_nothing_is_written_for
     let kinds: Vec<_> = notes.iter().map(|n| (n.browser, n.kind)).collect();
     assert_eq!(kinds, [("Firefox", "snap"), ("Chromium", "Flatpak")]);
     assert!(notes[0].advice.contains("portal"));
-    assert!(notes[1].advice.contains("cannot start programs outside its sandbox"));
+    assert!(notes[1]
+        .advice
+        .contains("cannot start programs outside its sandbox"));
     // Doctor repeats them as problems with advice; install never writes into them.
     let checks = doctor(&l, false, &hello_probe);
-    assert!(checks.iter().any(|c| c.subject == "Chromium (Flatpak)" && !c.problems.is_empty()));
+    assert!(checks
+        .iter()
+        .any(|c| c.subject == "Chromium (Flatpak)" && !c.problems.is_empty()));
     let all: Vec<_> = BROWSERS.iter().collect();
     let p = plan(&l, &all, Path::new(BIN), false, &[]);
-    assert!(p.files.iter().all(|f| !f.path.starts_with(l.home.join(".var")) && !f.path.starts_with(l.home.join("snap"))));
+    assert!(p
+        .files
+        .iter()
+        .all(|f| !f.path.starts_with(l.home.join(".var"))
+            && !f.path.starts_with(l.home.join("snap"))));
 }
 
 #[test]
@@ -241,24 +393,44 @@ fn doctor_reports_a_broken_manifest_with_a_fix_and_fails() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert!(text.contains("[BAD] Google Chrome"), "{text}");
-    assert!(text.contains("/nonexistent/unobserved") && text.contains("fix:     run `unobserved install --browser chrome`"), "{text}");
+    assert!(
+        text.contains("/nonexistent/unobserved")
+            && text.contains("fix:     run `unobserved install --browser chrome`"),
+        "{text}"
+    );
 }
 
 #[test]
 fn pack_builds_store_packages_without_tests() {
     let tmp = tempfile::tempdir().unwrap();
-    let out = Command::new(BIN).args(["pack", "--out"]).arg(tmp.path()).output().unwrap();
+    let out = Command::new(BIN)
+        .args(["pack", "--out"])
+        .arg(tmp.path())
+        .output()
+        .unwrap();
     assert!(out.status.success());
     let listed = String::from_utf8_lossy(&out.stdout);
     assert!(listed.contains("-chromium.zip") && listed.contains("-firefox.xpi"));
     for line in listed.lines() {
         let names = Command::new("python3")
-            .args(["-c", "import sys, zipfile; print('\\n'.join(zipfile.ZipFile(sys.argv[1]).namelist()))", line])
+            .args([
+                "-c",
+                "import sys, zipfile; print('\\n'.join(zipfile.ZipFile(sys.argv[1]).namelist()))",
+                line,
+            ])
             .output()
             .unwrap();
         let names = String::from_utf8_lossy(&names.stdout);
         assert!(names.lines().any(|n| n == "manifest.json"), "{names}");
-        assert!(names.lines().any(|n| n == "bench/bench.js") && names.lines().any(|n| n == "popup/popup.html"));
-        assert!(!names.lines().any(|n| n.starts_with("tests/") || n.ends_with(".md")), "dev files leaked: {names}");
+        assert!(
+            names.lines().any(|n| n == "bench/bench.js")
+                && names.lines().any(|n| n == "popup/popup.html")
+        );
+        assert!(
+            !names
+                .lines()
+                .any(|n| n.starts_with("tests/") || n.ends_with(".md")),
+            "dev files leaked: {names}"
+        );
     }
 }

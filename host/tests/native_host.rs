@@ -24,7 +24,9 @@ fn browser_session_hello_upload_64mib_store_and_clean_shutdown() {
     let port: u16 = base.rsplit(':').next().unwrap().parse().unwrap();
 
     // 64 MiB of patterned bytes over real loopback HTTP.
-    let body: Vec<u8> = (0..64 * 1024 * 1024u32).map(|i| (i.wrapping_mul(2654435761) >> 13) as u8).collect();
+    let body: Vec<u8> = (0..64 * 1024 * 1024u32)
+        .map(|i| (i.wrapping_mul(2654435761) >> 13) as u8)
+        .collect();
     let expected = hex::encode(Sha256::digest(&body));
     let mut resp = ureq::put(&upload_url).send(&body[..]).unwrap();
     assert_eq!(resp.status(), 200);
@@ -38,30 +40,49 @@ fn browser_session_hello_upload_64mib_store_and_clean_shutdown() {
         "intact": true, "status": "ok", "error": null, "page_ms": 100.0, "sink_ms": reply["sink_ms"],
         "mbps": 5368.7, "observed": {"webdriver": false}});
     let ack = host.send(&json!({"type": "samples", "run_id": "it-1", "samples": [sample]}));
-    assert_eq!(ack, json!({"type": "samples-ack", "run_id": "it-1", "count": 1}));
+    assert_eq!(
+        ack,
+        json!({"type": "samples-ack", "run_id": "it-1", "count": 1})
+    );
     let stored = std::fs::read_to_string(state.path().join("results.jsonl")).unwrap();
     assert_eq!(stored.lines().count(), 1);
     assert!(stored.contains(&expected));
 
     // Closing stdin is how the browser says goodbye: the host must be gone within 1 s.
     host.hang_up();
-    let status = host.wait_exit(Duration::from_secs(1)).expect("host still running 1 s after EOF");
+    let status = host
+        .wait_exit(Duration::from_secs(1))
+        .expect("host still running 1 s after EOF");
     assert!(status.success(), "{status:?}");
-    assert!(TcpStream::connect(("127.0.0.1", port)).is_err(), "sink port {port} still open");
+    assert!(
+        TcpStream::connect(("127.0.0.1", port)).is_err(),
+        "sink port {port} still open"
+    );
 }
 
 #[test]
 fn firefox_style_arguments_are_accepted() {
     let state = tempfile::tempdir().unwrap();
-    let mut host = Host::start(state.path(), &["/x/.mozilla/native-messaging-hosts/org.unobserved.host.json", "unobserved@unobserved.org"]);
+    let mut host = Host::start(
+        state.path(),
+        &[
+            "/x/.mozilla/native-messaging-hosts/org.unobserved.host.json",
+            "unobserved@unobserved.org",
+        ],
+    );
     assert_eq!(host.send(&json!({"type": "hello"}))["type"], "hello");
 }
 
 #[test]
 fn an_unknown_caller_is_refused_with_a_nonzero_exit() {
     let state = tempfile::tempdir().unwrap();
-    let mut host = Host::start(state.path(), &["chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/"]);
-    let status = host.wait_exit(Duration::from_secs(5)).expect("refused host must exit");
+    let mut host = Host::start(
+        state.path(),
+        &["chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/"],
+    );
+    let status = host
+        .wait_exit(Duration::from_secs(5))
+        .expect("refused host must exit");
     assert_eq!(status.code(), Some(3));
     let log = std::fs::read_to_string(state.path().join("unobserved.log")).unwrap();
     assert!(log.contains("refusing caller"), "{log}");
@@ -70,8 +91,15 @@ fn an_unknown_caller_is_refused_with_a_nonzero_exit() {
 #[test]
 fn a_store_assigned_id_is_accepted_once_allowed() {
     let state = tempfile::tempdir().unwrap();
-    std::fs::write(state.path().join("allowed-ids.json"), r#"{"extension_ids":["bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"]}"#).unwrap();
-    let mut host = Host::start(state.path(), &["chrome-extension://bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb/"]);
+    std::fs::write(
+        state.path().join("allowed-ids.json"),
+        r#"{"extension_ids":["bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"]}"#,
+    )
+    .unwrap();
+    let mut host = Host::start(
+        state.path(),
+        &["chrome-extension://bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb/"],
+    );
     assert_eq!(host.send(&json!({"type": "hello"}))["type"], "hello");
 }
 
@@ -83,12 +111,19 @@ fn stdout_carries_frames_only_even_for_bad_input() {
     stdin.write_all(&5u32.to_ne_bytes()).unwrap();
     stdin.write_all(b"{bad}").unwrap();
     let reply = host.recv();
-    assert_eq!((reply["type"].as_str(), reply["code"].as_u64()), (Some("error"), Some(5)));
+    assert_eq!(
+        (reply["type"].as_str(), reply["code"].as_u64()),
+        (Some("error"), Some(5))
+    );
     host.hang_up();
     host.wait_exit(Duration::from_secs(1)).unwrap();
     let mut rest = Vec::new();
     host.stdout.read_to_end(&mut rest).unwrap();
-    assert!(rest.is_empty(), "nothing but frames on stdout: {:?}", String::from_utf8_lossy(&rest));
+    assert!(
+        rest.is_empty(),
+        "nothing but frames on stdout: {:?}",
+        String::from_utf8_lossy(&rest)
+    );
 }
 
 #[test]
@@ -96,7 +131,15 @@ fn cli_mode_prints_help() {
     let out = Command::new(BIN).arg("--help").output().unwrap();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    for word in ["run", "report", "install", "uninstall", "doctor", "pack", "Exit codes"] {
+    for word in [
+        "run",
+        "report",
+        "install",
+        "uninstall",
+        "doctor",
+        "pack",
+        "Exit codes",
+    ] {
         assert!(text.contains(word), "help lacks {word}");
     }
 }

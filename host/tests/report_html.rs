@@ -19,19 +19,28 @@ fn sample(body: &str, rep: u32, mbps: f64, status: &str) -> serde_json::Value {
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     let n = v.len();
-    if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 }
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
 }
 
 #[test]
 fn html_report_renders_one_bar_per_arm_with_the_stored_numbers() {
-    assert!(std::path::Path::new(CHROMIUM).exists(), "Chromium is needed at {CHROMIUM}; scripts/test-all.sh installs it");
+    assert!(
+        std::path::Path::new(CHROMIUM).exists(),
+        "Chromium is needed at {CHROMIUM}; scripts/test-all.sh installs it"
+    );
     let state = tempfile::tempdir().unwrap();
     let u8: Vec<f64> = vec![101.0, 99.0, 120.0, 95.0];
     let blob: Vec<f64> = vec![1790.0, 1850.0, 1700.0, 1820.0];
-    let mut lines = vec![json!({"kind": "run", "run_id": "html-1", "browser": "Chromium", "browser_version": "156",
+    let mut lines = vec![
+        json!({"kind": "run", "run_id": "html-1", "browser": "Chromium", "browser_version": "156",
         "os": "Linux", "extension_version": "0.1.0", "plan": {"size_bytes": 1000, "reps": 4, "warmup": 0,
         "bodies": ["Uint8Array", "Blob", "ReadableStream"]}, "source": "job", "host_version": "0.1.0",
-        "recorded_at": "2026-11-30T00:00:00Z", "sink_ceiling_mbps": 2400.0, "cpu": "Test CPU"})];
+        "recorded_at": "2026-11-30T00:00:00Z", "sink_ceiling_mbps": 2400.0, "cpu": "Test CPU"}),
+    ];
     for rep in 0..4 {
         lines.push(sample("Uint8Array", rep, u8[rep as usize], "ok"));
         lines.push(sample("Blob", rep, blob[rep as usize], "ok"));
@@ -48,35 +57,71 @@ fn html_report_renders_one_bar_per_arm_with_the_stored_numbers() {
         .env("UNOBSERVED_STATE_DIR", state.path())
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 
     let dom = Command::new(CHROMIUM)
-        .args(["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--dump-dom"])
-        .arg(format!("--user-data-dir={}", state.path().join("profile").display()))
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--dump-dom",
+        ])
+        .arg(format!(
+            "--user-data-dir={}",
+            state.path().join("profile").display()
+        ))
         .arg(format!("file://{}", html.display()))
         .env("HOME", state.path())
         .output()
         .unwrap();
     let dom = String::from_utf8_lossy(&dom.stdout);
-    assert!(dom.contains("</svg>"), "no chart in the rendered DOM:\n{dom}");
+    assert!(
+        dom.contains("</svg>"),
+        "no chart in the rendered DOM:\n{dom}"
+    );
 
     let bars: Vec<(String, String)> = dom
         .split("<rect class=\"bar\" ")
         .skip(1)
         .map(|chunk| {
-            let attr = |name: &str| chunk.split(&format!("{name}=\"")).nth(1).unwrap().split('"').next().unwrap().to_owned();
+            let attr = |name: &str| {
+                chunk
+                    .split(&format!("{name}=\""))
+                    .nth(1)
+                    .unwrap()
+                    .split('"')
+                    .next()
+                    .unwrap()
+                    .to_owned()
+            };
             (attr("data-body"), attr("data-median"))
         })
         .collect();
-    assert_eq!(bars.iter().map(|b| b.0.as_str()).collect::<Vec<_>>(), ["Uint8Array", "Blob", "ReadableStream"], "one bar per arm");
+    assert_eq!(
+        bars.iter().map(|b| b.0.as_str()).collect::<Vec<_>>(),
+        ["Uint8Array", "Blob", "ReadableStream"],
+        "one bar per arm"
+    );
     assert!((bars[0].1.parse::<f64>().unwrap() - median(u8)).abs() < 1e-3);
     assert!((bars[1].1.parse::<f64>().unwrap() - median(blob)).abs() < 1e-3);
     assert_eq!(bars[2].1, "", "no median for a corrupted arm");
-    assert!(dom.contains("data-ceiling=\"2400.000\""), "the sink ceiling is drawn");
+    assert!(
+        dom.contains("data-ceiling=\"2400.000\""),
+        "the sink ceiling is drawn"
+    );
     // Blob's median (1805) is over 70% of the 2400 ceiling: flagged.
     assert!(dom.contains("sink-bound"), "sink-bound badge missing");
     assert!(dom.contains("corrupted: received 23 bytes"));
     assert!(dom.contains("unobserved</span>"), "observed badge");
     assert!(dom.contains("Test CPU"));
-    assert!(dom.contains("faster vs Uint8Array"), "Blob resolves as faster");
+    assert!(
+        dom.contains("faster vs Uint8Array"),
+        "Blob resolves as faster"
+    );
 }

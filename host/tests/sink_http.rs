@@ -30,7 +30,10 @@ fn status_of(result: Result<ureq::http::Response<ureq::Body>, ureq::Error>) -> u
 fn good_upload_works(sink: &Sink) {
     let mut r = ureq::put(&sink.upload_url()).send(&b"abc"[..]).unwrap();
     let v: serde_json::Value = serde_json::from_reader(r.body_mut().as_reader()).unwrap();
-    assert_eq!(v["sha256"], "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    assert_eq!(
+        v["sha256"],
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    );
     assert_eq!(v["head"], "abc");
 }
 
@@ -38,27 +41,55 @@ fn good_upload_works(sink: &Sink) {
 fn token_path_and_size_errors() {
     let (sink, _) = start(1000);
     let base = sink.base_url();
-    assert_eq!(status_of(ureq::put(&format!("{base}/upload/")).send(&b"x"[..])), 403, "missing token");
-    assert_eq!(status_of(ureq::put(&format!("{base}/upload/00000000000000000000000000000000")).send(&b"x"[..])), 403, "wrong token");
+    assert_eq!(
+        status_of(ureq::put(&format!("{base}/upload/")).send(&b"x"[..])),
+        403,
+        "missing token"
+    );
+    assert_eq!(
+        status_of(
+            ureq::put(&format!("{base}/upload/00000000000000000000000000000000")).send(&b"x"[..])
+        ),
+        403,
+        "wrong token"
+    );
     assert_eq!(status_of(ureq::get(&format!("{base}/nope")).call()), 404);
-    assert_eq!(status_of(ureq::get(&format!("{base}/lib/../manifest.json")).call()), 404);
-    assert_eq!(status_of(ureq::put(&sink.upload_url()).send(&vec![0u8; 5000][..])), 413);
+    assert_eq!(
+        status_of(ureq::get(&format!("{base}/lib/../manifest.json")).call()),
+        404
+    );
+    assert_eq!(
+        status_of(ureq::put(&sink.upload_url()).send(&vec![0u8; 5000][..])),
+        413
+    );
     good_upload_works(&sink);
 }
 
 #[test]
 fn post_is_accepted_like_put() {
     let (sink, _) = start(1 << 20);
-    assert_eq!(status_of(ureq::post(&sink.upload_url()).send(&b"hello"[..])), 200);
+    assert_eq!(
+        status_of(ureq::post(&sink.upload_url()).send(&b"hello"[..])),
+        200
+    );
 }
 
 #[test]
 fn the_benchmark_page_is_served() {
     let (sink, _) = start(1 << 20);
     let mut r = ureq::get(&sink.page_url()).call().unwrap();
-    assert!(r.headers().get("content-type").unwrap().to_str().unwrap().starts_with("text/html"));
+    assert!(r
+        .headers()
+        .get("content-type")
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .starts_with("text/html"));
     assert!(r.body_mut().read_to_string().unwrap().contains("bench.js"));
-    assert_eq!(status_of(ureq::get(&format!("{}/lib/plan.js", sink.base_url())).call()), 200);
+    assert_eq!(
+        status_of(ureq::get(&format!("{}/lib/plan.js", sink.base_url())).call()),
+        200
+    );
 }
 
 #[test]
@@ -78,7 +109,11 @@ fn an_aborted_upload_is_recorded_with_its_byte_count() {
     let (sink, events) = start(1 << 30);
     let mut s = TcpStream::connect(sink.addr()).unwrap();
     let path = sink.upload_url().replace(&sink.base_url(), "");
-    write!(s, "PUT {path} HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\n\r\n").unwrap();
+    write!(
+        s,
+        "PUT {path} HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\n\r\n"
+    )
+    .unwrap();
     s.write_all(&[7u8; 300_000]).unwrap();
     drop(s);
     let deadline = std::time::Instant::now() + Duration::from_secs(5);
@@ -106,7 +141,10 @@ fn chunked_bodies_are_hashed_too() {
     write!(s, "PUT {path} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n1\r\na\r\n2\r\nbc\r\n0\r\n\r\n").unwrap();
     let mut reply = String::new();
     s.read_to_string(&mut reply).unwrap();
-    assert!(reply.contains("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"), "{reply}");
+    assert!(
+        reply.contains("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+        "{reply}"
+    );
 }
 
 mod encrypted_chunks {
@@ -121,15 +159,26 @@ mod encrypted_chunks {
         iv[4..].copy_from_slice(&index.to_be_bytes());
         let mut buf = plain.to_vec();
         let nonce = aes_gcm::Nonce::<aes_gcm::aes::cipher::consts::U12>::try_from(&iv[..]).unwrap();
-        Aes256Gcm::new(&KEY.into()).encrypt_in_place(&nonce, b"", &mut buf).unwrap();
+        Aes256Gcm::new(&KEY.into())
+            .encrypt_in_place(&nonce, b"", &mut buf)
+            .unwrap();
         [iv.to_vec(), buf].concat()
     }
 
-    fn put_chunk(sink: &Sink, run: &str, upload: &str, index: u64, body: &[u8]) -> (u16, serde_json::Value) {
+    fn put_chunk(
+        sink: &Sink,
+        run: &str,
+        upload: &str,
+        index: u64,
+        body: &[u8],
+    ) -> (u16, serde_json::Value) {
         let token = sink.upload_url().rsplit('/').next().unwrap().to_owned();
         let url = format!("{}/chunk/{token}/{run}/{upload}/{index}", sink.base_url());
         match ureq::put(&url).send(body) {
-            Ok(mut r) => (r.status().as_u16(), serde_json::from_reader(r.body_mut().as_reader()).unwrap()),
+            Ok(mut r) => (
+                r.status().as_u16(),
+                serde_json::from_reader(r.body_mut().as_reader()).unwrap(),
+            ),
             Err(ureq::Error::StatusCode(c)) => (c, serde_json::Value::Null),
             Err(e) => panic!("{e}"),
         }
@@ -145,7 +194,10 @@ mod encrypted_chunks {
         assert_eq!(r["tag_ok"], true);
         assert_eq!(r["order"], "ok");
         assert_eq!(r["plaintext_bytes"], 100_000);
-        assert_eq!(r["plaintext_sha256"], hex::encode(sha2::Sha256::digest(&plain)));
+        assert_eq!(
+            r["plaintext_sha256"],
+            hex::encode(sha2::Sha256::digest(&plain))
+        );
 
         // One bit flipped in transit: the tag no longer verifies.
         let mut tampered = sealed(1, &plain);
@@ -155,7 +207,10 @@ mod encrypted_chunks {
 
         // Skipping ahead, then going back.
         let (_, r) = put_chunk(&sink, "run1", "u", 5, &sealed(5, &plain));
-        assert_eq!((r["tag_ok"].as_bool(), r["order"].as_str()), (Some(true), Some("out-of-order")));
+        assert_eq!(
+            (r["tag_ok"].as_bool(), r["order"].as_str()),
+            (Some(true), Some("out-of-order"))
+        );
         let (_, r) = put_chunk(&sink, "run1", "u", 3, &sealed(3, &plain));
         assert_eq!(r["order"], "repeated");
     }
@@ -164,9 +219,16 @@ mod encrypted_chunks {
     fn a_chunk_for_a_run_without_a_key_or_over_the_cap_is_refused() {
         let (sink, _) = start(1 << 30);
         assert_eq!(put_chunk(&sink, "nokey", "u", 0, &sealed(0, b"x")).0, 409);
-        let small = Sink::start(SinkConfig { max_chunk: 1000, ..SinkConfig::default() }).unwrap();
+        let small = Sink::start(SinkConfig {
+            max_chunk: 1000,
+            ..SinkConfig::default()
+        })
+        .unwrap();
         small.chunks().set_key("run1", KEY);
-        assert_eq!(put_chunk(&small, "run1", "u", 0, &sealed(0, &[0u8; 2000])).0, 413);
+        assert_eq!(
+            put_chunk(&small, "run1", "u", 0, &sealed(0, &[0u8; 2000])).0,
+            413
+        );
     }
 
     use sha2::Digest;
@@ -178,13 +240,52 @@ fn downloads_are_the_seeded_keystream_and_need_the_token() {
     let (sink, _) = start(1 << 30);
     let token = sink.upload_url().rsplit('/').next().unwrap().to_owned();
     let seed = "000102030405060708090a0b0c0d0e0f";
-    let mut r = ureq::get(&format!("{}/download/{token}?bytes=300000&seed={seed}", sink.base_url())).call().unwrap();
-    let got = r.body_mut().with_config().limit(1 << 30).read_to_vec().unwrap();
+    let mut r = ureq::get(&format!(
+        "{}/download/{token}?bytes=300000&seed={seed}",
+        sink.base_url()
+    ))
+    .call()
+    .unwrap();
+    let got = r
+        .body_mut()
+        .with_config()
+        .limit(1 << 30)
+        .read_to_vec()
+        .unwrap();
     let mut expected = Vec::new();
-    unobserved::sink::download::SeededBytes::new(hex::decode(seed).unwrap().try_into().unwrap(), 300_000).read_to_end(&mut expected).unwrap();
+    unobserved::sink::download::SeededBytes::new(
+        hex::decode(seed).unwrap().try_into().unwrap(),
+        300_000,
+    )
+    .read_to_end(&mut expected)
+    .unwrap();
     assert_eq!(got.len(), 300_000);
     assert_eq!(got, expected);
-    assert_eq!(status_of(ureq::get(&format!("{}/download/wrong?bytes=1&seed={seed}", sink.base_url())).call()), 403);
-    assert_eq!(status_of(ureq::get(&format!("{}/download/{token}?bytes=1", sink.base_url())).call()), 400, "no seed");
-    assert_eq!(status_of(ureq::get(&format!("{}/download/{token}?bytes={}&seed={seed}", sink.base_url(), 2u64 << 30)).call()), 400, "over the cap");
+    assert_eq!(
+        status_of(
+            ureq::get(&format!(
+                "{}/download/wrong?bytes=1&seed={seed}",
+                sink.base_url()
+            ))
+            .call()
+        ),
+        403
+    );
+    assert_eq!(
+        status_of(ureq::get(&format!("{}/download/{token}?bytes=1", sink.base_url())).call()),
+        400,
+        "no seed"
+    );
+    assert_eq!(
+        status_of(
+            ureq::get(&format!(
+                "{}/download/{token}?bytes={}&seed={seed}",
+                sink.base_url(),
+                2u64 << 30
+            ))
+            .call()
+        ),
+        400,
+        "over the cap"
+    );
 }

@@ -21,7 +21,8 @@ pub struct Receipt {
 impl Receipt {
     pub fn load(layout: &Layout) -> Result<Receipt> {
         match std::fs::read(layout.receipt_path()) {
-            Ok(b) => serde_json::from_slice(&b).with_context(|| format!("{} is damaged", layout.receipt_path().display())),
+            Ok(b) => serde_json::from_slice(&b)
+                .with_context(|| format!("{} is damaged", layout.receipt_path().display())),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Receipt::default()),
             Err(e) => Err(e.into()),
         }
@@ -47,18 +48,37 @@ pub fn install(layout: &Layout, plan: &Plan, opts: &InstallOptions) -> Result<Ve
         .files
         .iter()
         .filter(|f| f.path.exists() && !receipt.owns(&f.path))
-        .filter(|f| std::fs::read_to_string(&f.path).map(|c| c != f.contents).unwrap_or(true))
+        .filter(|f| {
+            std::fs::read_to_string(&f.path)
+                .map(|c| c != f.contents)
+                .unwrap_or(true)
+        })
         .collect();
     if !foreign.is_empty() && !opts.force {
-        let list: Vec<String> = foreign.iter().map(|f| format!("  {}", f.path.display())).collect();
+        let list: Vec<String> = foreign
+            .iter()
+            .map(|f| format!("  {}", f.path.display()))
+            .collect();
         bail!("these manifests exist and were not written by unobserved; not overwriting them:\n{}\nLook at them first; `unobserved install --force` replaces them (uninstall puts them back).", list.join("\n"));
     }
     if opts.dry_run {
         if let Some(src) = opts.copy_binary_from {
-            lines.push(format!("would copy {} -> {}", src.display(), layout.binary_dest().display()));
+            lines.push(format!(
+                "would copy {} -> {}",
+                src.display(),
+                layout.binary_dest().display()
+            ));
         }
-        lines.extend(plan.files.iter().map(|f| format!("would write {}", f.path.display())));
-        lines.extend(plan.registry.iter().map(|r| format!("would set {}\\{} = {}", r.hive, r.key, r.value)));
+        lines.extend(
+            plan.files
+                .iter()
+                .map(|f| format!("would write {}", f.path.display())),
+        );
+        lines.extend(
+            plan.registry
+                .iter()
+                .map(|r| format!("would set {}\\{} = {}", r.hive, r.key, r.value)),
+        );
         return Ok(lines);
     }
     create_dirs(&layout.data_dir, &mut receipt.dirs_created)?;
@@ -68,18 +88,25 @@ pub fn install(layout: &Layout, plan: &Plan, opts: &InstallOptions) -> Result<Ve
         if std::fs::read(src).ok() != std::fs::read(&dest).ok() {
             // Copy beside, then rename: a running host keeps its old inode intact.
             let tmp = dest.with_extension("new");
-            std::fs::copy(src, &tmp).with_context(|| format!("cannot copy the binary to {}", tmp.display()))?;
+            std::fs::copy(src, &tmp)
+                .with_context(|| format!("cannot copy the binary to {}", tmp.display()))?;
             std::fs::rename(&tmp, &dest)?;
         }
         receipt.binary = Some(dest.clone());
         lines.push(format!("binary    {}", dest.display()));
     }
     for f in &foreign {
-        let backup = layout.data_dir.join("backups").join(format!("{}.json", receipt.backups.len()));
+        let backup = layout
+            .data_dir
+            .join("backups")
+            .join(format!("{}.json", receipt.backups.len()));
         create_dirs(backup.parent().unwrap(), &mut receipt.dirs_created)?;
         std::fs::copy(&f.path, &backup)?;
         receipt.backups.push((f.path.clone(), backup));
-        lines.push(format!("backed up {} (replaced with --force)", f.path.display()));
+        lines.push(format!(
+            "backed up {} (replaced with --force)",
+            f.path.display()
+        ));
     }
     for f in &plan.files {
         let created_before = receipt.dirs_created.len();
@@ -93,8 +120,16 @@ pub fn install(layout: &Layout, plan: &Plan, opts: &InstallOptions) -> Result<Ve
         }
         receipt.files.retain(|old| old.path != f.path);
         receipt.files.push(f.clone());
-        let who = if f.browsers.is_empty() { "allowed ids".into() } else { f.browsers.join(", ") };
-        lines.push(format!("{} {} ({who})", if unchanged { "unchanged" } else { "wrote    " }, f.path.display()));
+        let who = if f.browsers.is_empty() {
+            "allowed ids".into()
+        } else {
+            f.browsers.join(", ")
+        };
+        lines.push(format!(
+            "{} {} ({who})",
+            if unchanged { "unchanged" } else { "wrote    " },
+            f.path.display()
+        ));
     }
     for r in &plan.registry {
         crate::registry::set(r)?;
@@ -103,14 +138,23 @@ pub fn install(layout: &Layout, plan: &Plan, opts: &InstallOptions) -> Result<Ve
         }
         lines.push(format!("registry  {}\\{} = {}", r.hive, r.key, r.value));
     }
-    write_file(&layout.receipt_path(), &(serde_json::to_string_pretty(&receipt)? + "\n"))?;
+    write_file(
+        &layout.receipt_path(),
+        &(serde_json::to_string_pretty(&receipt)? + "\n"),
+    )?;
     Ok(lines)
 }
 
 pub fn uninstall(layout: &Layout, dry_run: bool) -> Result<Vec<String>> {
     let receipt = Receipt::load(layout)?;
     let mut lines = Vec::new();
-    let verb = |s: &str| if dry_run { format!("would {s}") } else { s.to_owned() };
+    let verb = |s: &str| {
+        if dry_run {
+            format!("would {s}")
+        } else {
+            s.to_owned()
+        }
+    };
     for f in &receipt.files {
         match std::fs::read_to_string(&f.path) {
             Ok(c) if c == f.contents => {
@@ -119,7 +163,10 @@ pub fn uninstall(layout: &Layout, dry_run: bool) -> Result<Vec<String>> {
                 }
                 lines.push(format!("{} {}", verb("removed"), f.path.display()));
             }
-            Ok(_) => lines.push(format!("left      {} (changed since install)", f.path.display())),
+            Ok(_) => lines.push(format!(
+                "left      {} (changed since install)",
+                f.path.display()
+            )),
             Err(_) => {}
         }
     }

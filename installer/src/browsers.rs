@@ -116,7 +116,10 @@ pub const BROWSERS: &[Browser] = &[
         linux_system: "/etc/opt/chrome/native-messaging-hosts",
         mac_user: "Library/Application Support/BraveSoftware/Brave-Browser/NativeMessagingHosts",
         mac_system: "/Library/Google/Chrome/NativeMessagingHosts",
-        windows_keys: &[r"Software\BraveSoftware\Brave-Browser\NativeMessagingHosts", r"Software\Google\Chrome\NativeMessagingHosts"],
+        windows_keys: &[
+            r"Software\BraveSoftware\Brave-Browser\NativeMessagingHosts",
+            r"Software\Google\Chrome\NativeMessagingHosts",
+        ],
         binaries: &["brave-browser", "brave"],
     },
     Browser {
@@ -127,7 +130,10 @@ pub const BROWSERS: &[Browser] = &[
         linux_system: "/etc/opt/vivaldi/native-messaging-hosts",
         mac_user: "Library/Application Support/Vivaldi/NativeMessagingHosts",
         mac_system: "/Library/Application Support/Vivaldi/NativeMessagingHosts",
-        windows_keys: &[r"Software\Vivaldi\NativeMessagingHosts", r"Software\Google\Chrome\NativeMessagingHosts"],
+        windows_keys: &[
+            r"Software\Vivaldi\NativeMessagingHosts",
+            r"Software\Google\Chrome\NativeMessagingHosts",
+        ],
         binaries: &["vivaldi", "vivaldi-stable"],
     },
     Browser {
@@ -160,7 +166,10 @@ pub const BROWSERS: &[Browser] = &[
         linux_system: "/usr/lib/librewolf/native-messaging-hosts",
         mac_user: "Library/Application Support/LibreWolf/NativeMessagingHosts",
         mac_system: "/Library/Application Support/LibreWolf/NativeMessagingHosts",
-        windows_keys: &[r"Software\LibreWolf\NativeMessagingHosts", r"Software\Mozilla\NativeMessagingHosts"],
+        windows_keys: &[
+            r"Software\LibreWolf\NativeMessagingHosts",
+            r"Software\Mozilla\NativeMessagingHosts",
+        ],
         binaries: &["librewolf"],
     },
     Browser {
@@ -171,7 +180,10 @@ pub const BROWSERS: &[Browser] = &[
         linux_system: "/usr/lib/waterfox/native-messaging-hosts",
         mac_user: "Library/Application Support/Waterfox/NativeMessagingHosts",
         mac_system: "/Library/Application Support/Waterfox/NativeMessagingHosts",
-        windows_keys: &[r"Software\Waterfox\NativeMessagingHosts", r"Software\Mozilla\NativeMessagingHosts"],
+        windows_keys: &[
+            r"Software\Waterfox\NativeMessagingHosts",
+            r"Software\Mozilla\NativeMessagingHosts",
+        ],
         binaries: &["waterfox"],
     },
 ];
@@ -187,16 +199,42 @@ mod tests {
     #[test]
     fn the_table_is_complete_and_unambiguous() {
         let keys: Vec<_> = BROWSERS.iter().map(|b| b.key).collect();
-        for k in ["chrome", "chrome-beta", "chrome-dev", "chromium", "edge", "brave", "vivaldi", "opera", "firefox", "librewolf", "waterfox"] {
+        for k in [
+            "chrome",
+            "chrome-beta",
+            "chrome-dev",
+            "chromium",
+            "edge",
+            "brave",
+            "vivaldi",
+            "opera",
+            "firefox",
+            "librewolf",
+            "waterfox",
+        ] {
             assert!(keys.contains(&k), "{k} missing");
         }
         let mut sorted = keys.clone();
         sorted.dedup();
         assert_eq!(sorted.len(), keys.len(), "duplicate keys");
         for b in BROWSERS {
-            assert!(!b.linux_user.starts_with('/') && !b.mac_user.starts_with('/'), "{}: user paths are relative to HOME", b.key);
-            assert!(b.linux_system.starts_with('/') && b.mac_system.starts_with('/'), "{}", b.key);
-            assert!(b.windows_keys.iter().all(|k| k.starts_with("Software\\") && k.ends_with("NativeMessagingHosts")), "{}", b.key);
+            assert!(
+                !b.linux_user.starts_with('/') && !b.mac_user.starts_with('/'),
+                "{}: user paths are relative to HOME",
+                b.key
+            );
+            assert!(
+                b.linux_system.starts_with('/') && b.mac_system.starts_with('/'),
+                "{}",
+                b.key
+            );
+            assert!(
+                b.windows_keys
+                    .iter()
+                    .all(|k| k.starts_with("Software\\") && k.ends_with("NativeMessagingHosts")),
+                "{}",
+                b.key
+            );
         }
     }
 }

@@ -2,7 +2,7 @@
 //! answer a native `hello`, and which ids may connect. Every problem comes with a fix.
 
 use crate::browsers::{Browser, BROWSERS};
-use crate::ids::{HOST_NAME, CHROMIUM_ID, GECKO_ID};
+use crate::ids::{CHROMIUM_ID, GECKO_ID, HOST_NAME};
 use crate::layout::Layout;
 use crate::manifest::{allowed_ids, Family};
 use std::path::Path;
@@ -21,14 +21,23 @@ pub struct Check {
 pub fn doctor(layout: &Layout, system: bool, probe: HelloProbe) -> Vec<Check> {
     let mut checks: Vec<Check> = BROWSERS
         .iter()
-        .filter(|b| layout.detected(b) || layout.manifest_dir(b, system).join(format!("{HOST_NAME}.json")).exists())
+        .filter(|b| {
+            layout.detected(b)
+                || layout
+                    .manifest_dir(b, system)
+                    .join(format!("{HOST_NAME}.json"))
+                    .exists()
+        })
         .map(|b| check_browser(layout, b, system, probe))
         .collect();
     checks.push(check_state_dir(&layout.state_dir));
     for note in crate::sandbox::detect(layout) {
         checks.push(Check {
             subject: format!("{} ({})", note.browser, note.kind),
-            problems: vec![(format!("{} is a {} package with a sandbox", note.browser, note.kind), note.advice.into())],
+            problems: vec![(
+                format!("{} is a {} package with a sandbox", note.browser, note.kind),
+                note.advice.into(),
+            )],
             ..Default::default()
         });
     }
@@ -36,13 +45,25 @@ pub fn doctor(layout: &Layout, system: bool, probe: HelloProbe) -> Vec<Check> {
 }
 
 fn check_browser(layout: &Layout, b: &Browser, system: bool, probe: HelloProbe) -> Check {
-    let mut c = Check { subject: b.name.into(), ..Default::default() };
-    let path = layout.manifest_dir(b, system).join(format!("{HOST_NAME}.json"));
-    let fix_install = format!("run `unobserved install --browser {}{}`", b.key, if system { " --system" } else { "" });
+    let mut c = Check {
+        subject: b.name.into(),
+        ..Default::default()
+    };
+    let path = layout
+        .manifest_dir(b, system)
+        .join(format!("{HOST_NAME}.json"));
+    let fix_install = format!(
+        "run `unobserved install --browser {}{}`",
+        b.key,
+        if system { " --system" } else { "" }
+    );
     let text = match std::fs::read_to_string(&path) {
         Ok(t) => t,
         Err(_) => {
-            c.problems.push((format!("no host manifest at {}", path.display()), fix_install));
+            c.problems.push((
+                format!("no host manifest at {}", path.display()),
+                fix_install,
+            ));
             return c;
         }
     };
@@ -50,39 +71,71 @@ fn check_browser(layout: &Layout, b: &Browser, system: bool, probe: HelloProbe) 
     let doc: serde_json::Value = match serde_json::from_str(&text) {
         Ok(d) => d,
         Err(e) => {
-            c.problems.push((format!("manifest is not valid JSON: {e}"), format!("{fix_install} --force")));
+            c.problems.push((
+                format!("manifest is not valid JSON: {e}"),
+                format!("{fix_install} --force"),
+            ));
             return c;
         }
     };
-    let list_key = if b.family == Family::Chromium { "allowed_origins" } else { "allowed_extensions" };
+    let list_key = if b.family == Family::Chromium {
+        "allowed_origins"
+    } else {
+        "allowed_extensions"
+    };
     if doc["name"] != HOST_NAME || doc["type"] != "stdio" || !doc[list_key].is_array() {
-        c.problems.push((format!("manifest lacks name {HOST_NAME:?}, type \"stdio\" or {list_key}"), format!("{fix_install} --force")));
+        c.problems.push((
+            format!("manifest lacks name {HOST_NAME:?}, type \"stdio\" or {list_key}"),
+            format!("{fix_install} --force"),
+        ));
         return c;
     }
     let ids = allowed_ids(&doc);
-    let builtin = if b.family == Family::Chromium { CHROMIUM_ID } else { GECKO_ID };
+    let builtin = if b.family == Family::Chromium {
+        CHROMIUM_ID
+    } else {
+        GECKO_ID
+    };
     c.ok.push(format!("allowed ids: {}", ids.join(", ")));
     if !ids.iter().any(|i| i == builtin) {
-        c.problems.push((format!("the extension's own id {builtin} is not allowed"), fix_install.clone()));
+        c.problems.push((
+            format!("the extension's own id {builtin} is not allowed"),
+            fix_install.clone(),
+        ));
     }
     let exe = Path::new(doc["path"].as_str().unwrap_or(""));
     if !exe.is_absolute() || !exe.is_file() {
-        c.problems.push((format!("host path {:?} is not an existing file", exe), fix_install));
+        c.problems.push((
+            format!("host path {:?} is not an existing file", exe),
+            fix_install,
+        ));
         return c;
     }
     match probe(exe, b.family, &path) {
-        Ok(version) => c.ok.push(format!("host {} answers hello (version {version})", exe.display())),
-        Err(why) => c.problems.push((format!("host {} did not answer hello: {why}", exe.display()), fix_install)),
+        Ok(version) => c.ok.push(format!(
+            "host {} answers hello (version {version})",
+            exe.display()
+        )),
+        Err(why) => c.problems.push((
+            format!("host {} did not answer hello: {why}", exe.display()),
+            fix_install,
+        )),
     }
     c
 }
 
 fn check_state_dir(dir: &Path) -> Check {
-    let mut c = Check { subject: "State dir".into(), ..Default::default() };
+    let mut c = Check {
+        subject: "State dir".into(),
+        ..Default::default()
+    };
     // Probe the dir itself, or the nearest existing parent it would be created in;
     // doctor leaves nothing behind.
     let Some(existing) = dir.ancestors().find(|a| a.exists()) else {
-        c.problems.push((format!("no part of {} exists", dir.display()), "set UNOBSERVED_STATE_DIR to a writable folder".into()));
+        c.problems.push((
+            format!("no part of {} exists", dir.display()),
+            "set UNOBSERVED_STATE_DIR to a writable folder".into(),
+        ));
         return c;
     };
     let probe = existing.join(format!(".unobserved-doctor-{}", std::process::id()));

@@ -20,16 +20,22 @@ pub struct Layout {
 impl Layout {
     /// The real layout for the current user.
     pub fn current(state_dir: PathBuf, system: bool) -> anyhow::Result<Layout> {
-        let home = dirs::home_dir().ok_or_else(|| anyhow::anyhow!("cannot tell where your home directory is"))?;
+        let home = dirs::home_dir()
+            .ok_or_else(|| anyhow::anyhow!("cannot tell where your home directory is"))?;
         let os = Os::current();
         let data_dir = if system {
             match os {
-                Os::Windows => PathBuf::from(std::env::var_os("ProgramData").unwrap_or_else(|| "C:\\ProgramData".into())).join("unobserved"),
+                Os::Windows => PathBuf::from(
+                    std::env::var_os("ProgramData").unwrap_or_else(|| "C:\\ProgramData".into()),
+                )
+                .join("unobserved"),
                 Os::MacOs => PathBuf::from("/Library/Application Support/unobserved"),
                 Os::Linux => PathBuf::from("/opt/unobserved"),
             }
         } else {
-            dirs::data_local_dir().unwrap_or_else(|| home.join(".local/share")).join("unobserved")
+            dirs::data_local_dir()
+                .unwrap_or_else(|| home.join(".local/share"))
+                .join("unobserved")
         };
         Ok(Layout {
             os,
@@ -66,7 +72,11 @@ impl Layout {
     }
 
     pub fn binary_dest(&self) -> PathBuf {
-        let name = if self.os == Os::Windows { "unobserved.exe" } else { "unobserved" };
+        let name = if self.os == Os::Windows {
+            "unobserved.exe"
+        } else {
+            "unobserved"
+        };
         self.data_dir.join("bin").join(name)
     }
 
@@ -79,5 +89,6 @@ impl Layout {
 }
 
 fn on_path(name: &str) -> bool {
-    std::env::var_os("PATH").is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(name).is_file()))
+    std::env::var_os("PATH")
+        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(name).is_file()))
 }

@@ -19,8 +19,16 @@ pub enum Family {
 /// The manifest text for `family`, allowing the built-in id plus `extra_ids` of that family.
 pub fn render(family: Family, host_path: &Path, extra_ids: &[String]) -> String {
     let (template, key, mut ids) = match family {
-        Family::Chromium => (CHROMIUM_TEMPLATE, "allowed_origins", vec![CHROMIUM_ID.to_owned()]),
-        Family::Firefox => (FIREFOX_TEMPLATE, "allowed_extensions", vec![GECKO_ID.to_owned()]),
+        Family::Chromium => (
+            CHROMIUM_TEMPLATE,
+            "allowed_origins",
+            vec![CHROMIUM_ID.to_owned()],
+        ),
+        Family::Firefox => (
+            FIREFOX_TEMPLATE,
+            "allowed_extensions",
+            vec![GECKO_ID.to_owned()],
+        ),
     };
     for id in extra_ids {
         let fits = match family {
@@ -34,7 +42,10 @@ pub fn render(family: Family, host_path: &Path, extra_ids: &[String]) -> String 
     let mut doc: Value = serde_json::from_str(template).expect("template is JSON");
     doc["path"] = Value::String(host_path.to_string_lossy().into_owned());
     doc[key] = match family {
-        Family::Chromium => ids.iter().map(|id| Value::String(format!("chrome-extension://{id}/"))).collect(),
+        Family::Chromium => ids
+            .iter()
+            .map(|id| Value::String(format!("chrome-extension://{id}/")))
+            .collect(),
         Family::Firefox => ids.into_iter().map(Value::String).collect(),
     };
     serde_json::to_string_pretty(&doc).expect("json") + "\n"
@@ -42,12 +53,18 @@ pub fn render(family: Family, host_path: &Path, extra_ids: &[String]) -> String 
 
 /// The ids a manifest allows, in bare form (no `chrome-extension://`).
 pub fn allowed_ids(doc: &Value) -> Vec<String> {
-    let list = doc.get("allowed_origins").or_else(|| doc.get("allowed_extensions"));
+    let list = doc
+        .get("allowed_origins")
+        .or_else(|| doc.get("allowed_extensions"));
     list.and_then(Value::as_array)
         .map(|a| {
             a.iter()
                 .filter_map(Value::as_str)
-                .map(|s| s.trim_start_matches("chrome-extension://").trim_end_matches('/').to_owned())
+                .map(|s| {
+                    s.trim_start_matches("chrome-extension://")
+                        .trim_end_matches('/')
+                        .to_owned()
+                })
                 .collect()
         })
         .unwrap_or_default()
@@ -59,22 +76,43 @@ mod tests {
 
     #[test]
     fn chromium_manifest_lists_origins() {
-        let text = render(Family::Chromium, Path::new("/opt/u/unobserved"), &["abcdefghijklmnopabcdefghijklmnop".into(), "x@y".into()]);
+        let text = render(
+            Family::Chromium,
+            Path::new("/opt/u/unobserved"),
+            &["abcdefghijklmnopabcdefghijklmnop".into(), "x@y".into()],
+        );
         let doc: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(doc["name"], "org.unobserved.host");
         assert_eq!(doc["type"], "stdio");
         assert_eq!(doc["path"], "/opt/u/unobserved");
         assert_eq!(
             doc["allowed_origins"],
-            serde_json::json!(["chrome-extension://ofhblkgjlepfiadjplffojmacooicfhm/", "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"])
+            serde_json::json!([
+                "chrome-extension://ofhblkgjlepfiadjplffojmacooicfhm/",
+                "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"
+            ])
         );
-        assert_eq!(allowed_ids(&doc), ["ofhblkgjlepfiadjplffojmacooicfhm", "abcdefghijklmnopabcdefghijklmnop"]);
+        assert_eq!(
+            allowed_ids(&doc),
+            [
+                "ofhblkgjlepfiadjplffojmacooicfhm",
+                "abcdefghijklmnopabcdefghijklmnop"
+            ]
+        );
     }
 
     #[test]
     fn firefox_manifest_lists_extension_ids() {
-        let doc: Value = serde_json::from_str(&render(Family::Firefox, Path::new("/u"), &["{1234}".into()])).unwrap();
-        assert_eq!(doc["allowed_extensions"], serde_json::json!(["unobserved@unobserved.org", "{1234}"]));
+        let doc: Value = serde_json::from_str(&render(
+            Family::Firefox,
+            Path::new("/u"),
+            &["{1234}".into()],
+        ))
+        .unwrap();
+        assert_eq!(
+            doc["allowed_extensions"],
+            serde_json::json!(["unobserved@unobserved.org", "{1234}"])
+        );
         assert!(doc.get("allowed_origins").is_none());
     }
 }

@@ -35,14 +35,27 @@ pub struct Plan {
     pub registry: Vec<RegistryWrite>,
 }
 
-pub fn plan(layout: &Layout, browsers: &[&Browser], host_path: &Path, system: bool, extra_ids: &[String]) -> Plan {
+pub fn plan(
+    layout: &Layout,
+    browsers: &[&Browser],
+    host_path: &Path,
+    system: bool,
+    extra_ids: &[String],
+) -> Plan {
     let mut out = Plan::default();
     for b in browsers {
-        let path = layout.manifest_dir(b, system).join(format!("{HOST_NAME}.json"));
+        let path = layout
+            .manifest_dir(b, system)
+            .join(format!("{HOST_NAME}.json"));
         let contents = manifest::render(b.family, host_path, extra_ids);
         match out.files.iter_mut().find(|f| f.path == path) {
             Some(f) => f.browsers.push(b.key.to_owned()),
-            None => out.files.push(FileWrite { path: path.clone(), contents, browsers: vec![b.key.to_owned()], private: false }),
+            None => out.files.push(FileWrite {
+                path: path.clone(),
+                contents,
+                browsers: vec![b.key.to_owned()],
+                private: false,
+            }),
         }
         if layout.os == Os::Windows {
             for key in b.windows_keys {

@@ -7,7 +7,11 @@ use anyhow::Result;
 #[cfg(windows)]
 fn hive(name: &str) -> winreg::RegKey {
     use winreg::enums::{HKEY_CURRENT_USER, HKEY_LOCAL_MACHINE};
-    winreg::RegKey::predef(if name == "HKLM" { HKEY_LOCAL_MACHINE } else { HKEY_CURRENT_USER })
+    winreg::RegKey::predef(if name == "HKLM" {
+        HKEY_LOCAL_MACHINE
+    } else {
+        HKEY_CURRENT_USER
+    })
 }
 
 #[cfg(windows)]
@@ -32,12 +36,20 @@ pub fn get(w: &RegistryWrite) -> Option<String> {
 
 #[cfg(not(windows))]
 pub fn set(w: &RegistryWrite) -> Result<()> {
-    anyhow::bail!("cannot set {}\\{}: the registry exists only on Windows", w.hive, w.key)
+    anyhow::bail!(
+        "cannot set {}\\{}: the registry exists only on Windows",
+        w.hive,
+        w.key
+    )
 }
 
 #[cfg(not(windows))]
 pub fn remove(w: &RegistryWrite) -> Result<()> {
-    anyhow::bail!("cannot delete {}\\{}: the registry exists only on Windows", w.hive, w.key)
+    anyhow::bail!(
+        "cannot delete {}\\{}: the registry exists only on Windows",
+        w.hive,
+        w.key
+    )
 }
 
 #[cfg(not(windows))]

@@ -51,10 +51,18 @@ pub fn detect(layout: &Layout) -> Vec<SandboxNote> {
         .iter()
         .filter(|r| {
             r.markers.iter().any(|m| {
-                let p = if m.starts_with('/') { layout.system_root.join(m.trim_start_matches('/')) } else { layout.home.join(m) };
+                let p = if m.starts_with('/') {
+                    layout.system_root.join(m.trim_start_matches('/'))
+                } else {
+                    layout.home.join(m)
+                };
                 Path::new(&p).exists()
             })
         })
-        .map(|r| SandboxNote { browser: r.browser, kind: r.kind, advice: r.advice })
+        .map(|r| SandboxNote {
+            browser: r.browser,
+            kind: r.kind,
+            advice: r.advice,
+        })
         .collect()
 }

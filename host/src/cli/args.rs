@@ -217,9 +217,13 @@ pub struct PackArgs {
 /// "32MiB" -> 33554432. Accepts B, KB/MB/GB (powers of 1000) and KiB/MiB/GiB (1024).
 pub fn parse_size(text: &str) -> Result<u64, String> {
     let t = text.trim();
-    let split = t.find(|c: char| !c.is_ascii_digit() && c != '.').unwrap_or(t.len());
+    let split = t
+        .find(|c: char| !c.is_ascii_digit() && c != '.')
+        .unwrap_or(t.len());
     let (num, unit) = t.split_at(split);
-    let n: f64 = num.parse().map_err(|_| format!("{text:?} is not a size like 32MiB"))?;
+    let n: f64 = num
+        .parse()
+        .map_err(|_| format!("{text:?} is not a size like 32MiB"))?;
     let mult: u64 = match unit.trim().to_ascii_lowercase().as_str() {
         "" | "b" => 1,
         "k" | "kb" => 1_000,
@@ -228,7 +232,11 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         "kib" => 1 << 10,
         "mib" => 1 << 20,
         "gib" => 1 << 30,
-        u => return Err(format!("unknown size unit {u:?} in {text:?}; use B, KiB, MiB, GiB, KB, MB or GB")),
+        u => {
+            return Err(format!(
+                "unknown size unit {u:?} in {text:?}; use B, KiB, MiB, GiB, KB, MB or GB"
+            ))
+        }
     };
     let bytes = (n * mult as f64).round();
     if bytes < 1.0 {

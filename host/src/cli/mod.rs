@@ -26,11 +26,23 @@ pub fn main() -> i32 {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() { exit::USAGE } else { exit::OK };
+            return if e.use_stderr() {
+                exit::USAGE
+            } else {
+                exit::OK
+            };
         }
     };
     let state_dir = crate::state::state_dir().ok();
-    crate::logging::init(if cli.no_log_file { None } else { state_dir.as_deref() }, cli.verbose, true);
+    crate::logging::init(
+        if cli.no_log_file {
+            None
+        } else {
+            state_dir.as_deref()
+        },
+        cli.verbose,
+        true,
+    );
     let result = match cli.command {
         Command::Run(a) => run_cmd::execute(a),
         Command::Report(a) => report_cmd::execute(a),

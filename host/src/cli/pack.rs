@@ -9,7 +9,10 @@ pub fn execute(a: PackArgs) -> Result<i32> {
     let version = extension_files::version();
     // Chrome Web Store and Edge Add-ons take a .zip; addons.mozilla.org takes the same
     // archive named .xpi. Both hold only the shipped files.
-    for name in [format!("unobserved-{version}-chromium.zip"), format!("unobserved-{version}-firefox.xpi")] {
+    for name in [
+        format!("unobserved-{version}-chromium.zip"),
+        format!("unobserved-{version}-firefox.xpi"),
+    ] {
         let path = a.out.join(name);
         extension_files::write_zip(&path)?;
         println!("{}", path.display());

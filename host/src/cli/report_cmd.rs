@@ -9,18 +9,31 @@ use std::io::IsTerminal;
 
 pub fn execute(a: ReportArgs) -> Result<i32> {
     let store = Store::in_dir(&state::state_dir()?);
-    let contents = store.read().with_context(|| format!("cannot read {}", store.path().display()))?;
+    let contents = store
+        .read()
+        .with_context(|| format!("cannot read {}", store.path().display()))?;
     for w in &contents.warnings {
         eprintln!("warning: {w}");
     }
-    let filter = Filter { run: a.run.clone(), browser: a.browser.clone(), since: a.since.clone() };
+    let filter = Filter {
+        run: a.run.clone(),
+        browser: a.browser.clone(),
+        since: a.since.clone(),
+    };
     let runs = report::select(report::runs(&contents), &filter);
     if runs.is_empty() {
-        bail!("no runs match in {} (run `unobserved run` or click Run in the extension first)", store.path().display());
+        bail!(
+            "no runs match in {} (run `unobserved run` or click Run in the extension first)",
+            store.path().display()
+        );
     }
     let colour = a.output.is_none() && std::io::stdout().is_terminal();
     let text = match a.format {
-        Format::Table => runs.iter().map(|r| table::render(r, colour)).collect::<Vec<_>>().join("\n"),
+        Format::Table => runs
+            .iter()
+            .map(|r| table::render(r, colour))
+            .collect::<Vec<_>>()
+            .join("\n"),
         Format::Json if runs.len() == 1 => json::one(&runs[0]),
         Format::Json => json::many(&runs),
         Format::Csv => csv::render(&runs),
@@ -28,7 +41,8 @@ pub fn execute(a: ReportArgs) -> Result<i32> {
         Format::Html => html::render(&runs),
     };
     match &a.output {
-        Some(path) => std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?,
+        Some(path) => std::fs::write(path, text)
+            .with_context(|| format!("cannot write {}", path.display()))?,
         None => print!("{text}{}", if text.ends_with('\n') { "" } else { "\n" }),
     }
     Ok(super::exit::OK)

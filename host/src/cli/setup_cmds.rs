@@ -18,29 +18,48 @@ pub fn install(a: InstallArgs) -> Result<i32> {
     let chosen: Vec<&Browser> = if a.browsers.is_empty() {
         let found: Vec<&Browser> = BROWSERS.iter().filter(|b| layout.detected(b)).collect();
         if found.is_empty() {
-            bail!("no supported browser was found; name one with --browser ({})", keys());
+            bail!(
+                "no supported browser was found; name one with --browser ({})",
+                keys()
+            );
         }
         found
     } else {
         a.browsers
             .iter()
-            .map(|k| browsers::by_key(k).ok_or_else(|| anyhow::anyhow!("unknown browser {k:?}; choose from {}", keys())))
+            .map(|k| {
+                browsers::by_key(k)
+                    .ok_or_else(|| anyhow::anyhow!("unknown browser {k:?}; choose from {}", keys()))
+            })
             .collect::<Result<_>>()?
     };
     for id in &a.extension_ids {
-        if !unobserved_installer::ids::is_chromium_id(id) && !unobserved_installer::ids::is_gecko_id(id) {
+        if !unobserved_installer::ids::is_chromium_id(id)
+            && !unobserved_installer::ids::is_gecko_id(id)
+        {
             bail!("{id:?} is neither a Chromium extension id (32 letters a-p) nor a Firefox add-on id (name@domain or {{uuid}})");
         }
     }
     let me = std::env::current_exe()?;
-    let host_path = if a.in_place { me.clone() } else { layout.binary_dest() };
+    let host_path = if a.in_place {
+        me.clone()
+    } else {
+        layout.binary_dest()
+    };
     let plan = plan::plan(&layout, &chosen, &host_path, a.system, &a.extension_ids);
-    let opts = apply::InstallOptions { force: a.force, dry_run: a.dry_run, copy_binary_from: (!a.in_place).then_some(me.as_path()) };
+    let opts = apply::InstallOptions {
+        force: a.force,
+        dry_run: a.dry_run,
+        copy_binary_from: (!a.in_place).then_some(me.as_path()),
+    };
     for line in apply::install(&layout, &plan, &opts)? {
         println!("{line}");
     }
     for note in sandbox::detect(&layout) {
-        println!("\nnote: {} is installed as a {} package. {}", note.browser, note.kind, note.advice);
+        println!(
+            "\nnote: {} is installed as a {} package. {}",
+            note.browser, note.kind, note.advice
+        );
     }
     if !a.dry_run {
         println!("\nNext: load the extension in each browser (see README), restart the browser, then check with `unobserved doctor`.");
@@ -80,7 +99,11 @@ pub fn doctor(a: DoctorArgs) -> Result<i32> {
 }
 
 fn keys() -> String {
-    BROWSERS.iter().map(|b| b.key).collect::<Vec<_>>().join(", ")
+    BROWSERS
+        .iter()
+        .map(|b| b.key)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Starts `exe` exactly as a browser of `family` would, says hello, and returns the
@@ -103,9 +126,12 @@ pub fn hello_probe(exe: &Path, family: Family, manifest: &Path) -> Result<String
     let mut stdout = child.stdout.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let result = write_frame(&mut stdin, br#"{"type":"hello","browser":"unobserved doctor"}"#)
-            .map_err(|e| e.to_string())
-            .and_then(|_| read_frame(&mut stdout).map_err(|e| e.to_string()));
+        let result = write_frame(
+            &mut stdin,
+            br#"{"type":"hello","browser":"unobserved doctor"}"#,
+        )
+        .map_err(|e| e.to_string())
+        .and_then(|_| read_frame(&mut stdout).map_err(|e| e.to_string()));
         let _ = tx.send(result);
     });
     let reply = rx.recv_timeout(Duration::from_secs(5));
@@ -113,7 +139,8 @@ pub fn hello_probe(exe: &Path, family: Family, manifest: &Path) -> Result<String
     let _ = child.wait();
     match reply {
         Ok(Ok(Some(bytes))) => {
-            let v: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| format!("reply is not JSON: {e}"))?;
+            let v: serde_json::Value =
+                serde_json::from_slice(&bytes).map_err(|e| format!("reply is not JSON: {e}"))?;
             match v["type"].as_str() {
                 Some("hello") => Ok(v["version"].as_str().unwrap_or("?").to_owned()),
                 _ => Err(format!("unexpected reply {v}")),

@@ -25,7 +25,10 @@ pub fn execute(a: SinkArgs) -> Result<i32> {
         _ => None,
     };
     if !a.listen.ip().is_loopback() {
-        log::warn!("listening on {}: reachable from other machines; the token is the only guard", a.listen);
+        log::warn!(
+            "listening on {}: reachable from other machines; the token is the only guard",
+            a.listen
+        );
     }
     let sink = Sink::start(SinkConfig {
         listen: a.listen,

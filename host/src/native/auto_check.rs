@@ -13,28 +13,56 @@ pub fn handle(session: &mut Session, run_id: String, reps_done: u32) -> Outgoing
     }
     let contents = match session.store.read() {
         Ok(c) => c,
-        Err(e) => return Outgoing::error(ErrorCode::StoreFailed, format!("cannot read the store: {e}"), Some("auto-check")),
+        Err(e) => {
+            return Outgoing::error(
+                ErrorCode::StoreFailed,
+                format!("cannot read the store: {e}"),
+                Some("auto-check"),
+            )
+        }
     };
-    let filter = report::Filter { run: Some(run_id.clone()), ..Default::default() };
+    let filter = report::Filter {
+        run: Some(run_id.clone()),
+        ..Default::default()
+    };
     let Some(run) = report::select(report::runs(&contents), &filter).pop() else {
-        return Outgoing::error(ErrorCode::InvalidField, format!("no run {run_id:?} in the store"), Some("auto-check"));
+        return Outgoing::error(
+            ErrorCode::InvalidField,
+            format!("no run {run_id:?} in the store"),
+            Some("auto-check"),
+        );
     };
     let (more, reason) = decide(&run, reps_done, chrono::Utc::now());
     log::info!("auto-check {run_id} after {reps_done} reps: more={more} ({reason})");
-    Outgoing::AutoDecision { run_id, more, reason }
+    Outgoing::AutoDecision {
+        run_id,
+        more,
+        reason,
+    }
 }
 
 /// Stop when every comparison's interval excludes 1, or when a budget is spent.
-pub fn decide(run: &report::RunReport, reps_done: u32, now: chrono::DateTime<chrono::Utc>) -> (bool, String) {
-    let Some(plan) = &run.run.plan else { return (false, "no plan recorded".into()) };
-    let Some(budget) = plan.auto else { return (false, "not an --auto run".into()) };
+pub fn decide(
+    run: &report::RunReport,
+    reps_done: u32,
+    now: chrono::DateTime<chrono::Utc>,
+) -> (bool, String) {
+    let Some(plan) = &run.run.plan else {
+        return (false, "no plan recorded".into());
+    };
+    let Some(budget) = plan.auto else {
+        return (false, "not an --auto run".into());
+    };
     if reps_done < plan.reps {
         return (true, format!("minimum of {} reps not reached", plan.reps));
     }
     let comparisons: Vec<_> = if run.control.is_empty() {
         run.comparisons.clone()
     } else {
-        run.control.iter().filter_map(|c| c.slowdown.clone()).collect()
+        run.control
+            .iter()
+            .filter_map(|c| c.slowdown.clone())
+            .collect()
     };
     let unresolved: Vec<&str> = comparisons
         .iter()
@@ -47,11 +75,27 @@ pub fn decide(run: &report::RunReport, reps_done: u32, now: chrono::DateTime<chr
     if reps_done >= budget.max_reps {
         return (false, "budget: reps".into());
     }
-    let started = run.run.started_at.as_deref().and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok());
-    if started.is_some_and(|s| (now - s.with_timezone(&chrono::Utc)).num_seconds() as u64 >= budget.max_seconds) {
+    let started = run
+        .run
+        .started_at
+        .as_deref()
+        .and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok());
+    if started.is_some_and(|s| {
+        (now - s.with_timezone(&chrono::Utc)).num_seconds() as u64 >= budget.max_seconds
+    }) {
         return (false, "budget: time".into());
     }
-    (true, format!("still within noise: {}", if unresolved.is_empty() { "nothing to compare yet".to_owned() } else { unresolved.join(", ") }))
+    (
+        true,
+        format!(
+            "still within noise: {}",
+            if unresolved.is_empty() {
+                "nothing to compare yet".to_owned()
+            } else {
+                unresolved.join(", ")
+            }
+        ),
+    )
 }
 
 #[cfg(test)]
@@ -62,31 +106,76 @@ mod tests {
     use crate::store::{Record, StoreContents};
 
     fn run(samples: Vec<crate::model::Sample>, started: &str) -> report::RunReport {
-        let plan = Plan { reps: 3, auto: Some(AutoBudget { max_reps: 10, max_seconds: 60 }), ..Plan::default() };
-        let info = RunInfo {
-            run_id: "r".into(), browser: "b".into(), browser_version: "1".into(), os: "o".into(),
-            extension_version: "0".into(), plan, source: "job".into(), started_at: Some(started.into()), extra: Default::default(),
+        let plan = Plan {
+            reps: 3,
+            auto: Some(AutoBudget {
+                max_reps: 10,
+                max_seconds: 60,
+            }),
+            ..Plan::default()
         };
-        let mut records = vec![Record::Run { run: info, host_version: "0".into(), recorded_at: started.into(), sink_ceiling_mbps: None, cpu: None }];
+        let info = RunInfo {
+            run_id: "r".into(),
+            browser: "b".into(),
+            browser_version: "1".into(),
+            os: "o".into(),
+            extension_version: "0".into(),
+            plan,
+            source: "job".into(),
+            started_at: Some(started.into()),
+            extra: Default::default(),
+        };
+        let mut records = vec![Record::Run {
+            run: info,
+            host_version: "0".into(),
+            recorded_at: started.into(),
+            sink_ceiling_mbps: None,
+            cpu: None,
+        }];
         records.extend(samples.into_iter().map(Record::Sample));
-        report::runs(&StoreContents { records: records.into_iter().enumerate().collect(), warnings: vec![] }).pop().unwrap()
+        report::runs(&StoreContents {
+            records: records.into_iter().enumerate().collect(),
+            warnings: vec![],
+        })
+        .pop()
+        .unwrap()
     }
 
     fn arms(pairs: &[(f64, f64)]) -> Vec<crate::model::Sample> {
-        pairs.iter().enumerate().flat_map(|(i, (u, b))| [sample("r", "Uint8Array", i as u32, *u), sample("r", "Blob", i as u32, *b)]).collect()
+        pairs
+            .iter()
+            .enumerate()
+            .flat_map(|(i, (u, b))| {
+                [
+                    sample("r", "Uint8Array", i as u32, *u),
+                    sample("r", "Blob", i as u32, *b),
+                ]
+            })
+            .collect()
     }
 
     #[test]
     fn stops_when_every_ratio_resolves() {
         let now = chrono::Utc::now();
-        let r = run(arms(&[(100.0, 900.0), (110.0, 950.0), (95.0, 880.0), (105.0, 910.0)]), &now.to_rfc3339());
+        let r = run(
+            arms(&[
+                (100.0, 900.0),
+                (110.0, 950.0),
+                (95.0, 880.0),
+                (105.0, 910.0),
+            ]),
+            &now.to_rfc3339(),
+        );
         assert_eq!(decide(&r, 4, now), (false, "resolved".into()));
     }
 
     #[test]
     fn keeps_going_while_within_noise_then_stops_on_the_rep_budget() {
         let now = chrono::Utc::now();
-        let r = run(arms(&[(100.0, 101.0), (103.0, 99.0), (98.0, 102.0)]), &now.to_rfc3339());
+        let r = run(
+            arms(&[(100.0, 101.0), (103.0, 99.0), (98.0, 102.0)]),
+            &now.to_rfc3339(),
+        );
         let (more, why) = decide(&r, 3, now);
         assert!(more, "{why}");
         assert!(why.contains("within noise: Blob"), "{why}");
@@ -96,7 +185,10 @@ mod tests {
     #[test]
     fn stops_on_the_time_budget() {
         let now = chrono::Utc::now();
-        let r = run(arms(&[(100.0, 101.0), (103.0, 99.0), (98.0, 102.0)]), &(now - chrono::Duration::seconds(61)).to_rfc3339());
+        let r = run(
+            arms(&[(100.0, 101.0), (103.0, 99.0), (98.0, 102.0)]),
+            &(now - chrono::Duration::seconds(61)).to_rfc3339(),
+        );
         assert_eq!(decide(&r, 4, now), (false, "budget: time".into()));
     }
 

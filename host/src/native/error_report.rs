@@ -4,6 +4,9 @@
 use crate::protocol::Outgoing;
 
 pub fn handle(message: String, code: Option<i64>) -> Outgoing {
-    log::warn!("extension reported an error{}: {message}", code.map(|c| format!(" ({c})")).unwrap_or_default());
+    log::warn!(
+        "extension reported an error{}: {message}",
+        code.map(|c| format!(" ({c})")).unwrap_or_default()
+    );
     Outgoing::ErrorLogged
 }

@@ -4,7 +4,11 @@ use super::Session;
 use crate::model::Job;
 use crate::protocol::messages::{Outgoing, SinkInfo};
 
-pub fn handle(session: &mut Session, extension_version: Option<String>, browser: Option<String>) -> Outgoing {
+pub fn handle(
+    session: &mut Session,
+    extension_version: Option<String>,
+    browser: Option<String>,
+) -> Outgoing {
     log::info!("hello from extension {extension_version:?} in {browser:?}");
     Outgoing::Hello {
         version: env!("CARGO_PKG_VERSION").into(),
@@ -26,7 +30,10 @@ fn claim_job(session: &mut Session) -> Option<Job> {
         log::info!("no job to offer ({}: {e})", path.display());
         return None;
     }
-    match std::fs::read(&claimed).map_err(|e| e.to_string()).and_then(|b| serde_json::from_slice::<Job>(&b).map_err(|e| e.to_string())) {
+    match std::fs::read(&claimed)
+        .map_err(|e| e.to_string())
+        .and_then(|b| serde_json::from_slice::<Job>(&b).map_err(|e| e.to_string()))
+    {
         Ok(job) => {
             log::info!("offering job {}", job.run_id);
             Some(job)

@@ -11,7 +11,9 @@ mod workload_key;
 
 use crate::mode::Caller;
 use crate::protocol::messages::BadMessage;
-use crate::protocol::{parse_incoming, read_frame, write_frame, ErrorCode, FrameError, Incoming, Outgoing};
+use crate::protocol::{
+    parse_incoming, read_frame, write_frame, ErrorCode, FrameError, Incoming, Outgoing,
+};
 use crate::sink::{Sink, SinkConfig, SinkEvent};
 use crate::store::{records::now, Record, Store};
 use crate::{allowed_ids, logging, state};
@@ -51,7 +53,9 @@ pub fn main(caller: Caller) -> i32 {
     let store = Store::in_dir(&state_dir);
     let hook_store = store.clone();
     let config = SinkConfig {
-        on_event: Some(Arc::new(move |e: SinkEvent| record_sink_event(&hook_store, e))),
+        on_event: Some(Arc::new(move |e: SinkEvent| {
+            record_sink_event(&hook_store, e)
+        })),
         ..SinkConfig::default()
     };
     let sink = match Sink::start(config) {
@@ -64,13 +68,26 @@ pub fn main(caller: Caller) -> i32 {
         }
     };
     let job_file = std::env::var_os(JOB_ENV).map(PathBuf::from);
-    let mut session = Session { store, sink, job_file };
-    serve(&mut session, &mut std::io::stdin().lock(), &mut std::io::stdout().lock())
+    let mut session = Session {
+        store,
+        sink,
+        job_file,
+    };
+    serve(
+        &mut session,
+        &mut std::io::stdin().lock(),
+        &mut std::io::stdout().lock(),
+    )
 }
 
 fn record_sink_event(store: &Store, event: SinkEvent) {
     let SinkEvent::Aborted { bytes, path } = event;
-    let record = Record::SinkEvent { event: "aborted".into(), bytes, path, recorded_at: now() };
+    let record = Record::SinkEvent {
+        event: "aborted".into(),
+        bytes,
+        path,
+        recorded_at: now(),
+    };
     if let Err(e) = store.append(&[record]) {
         log::error!("cannot record an aborted upload: {e}");
     }
@@ -86,7 +103,11 @@ pub fn serve(session: &mut Session, input: &mut impl Read, output: &mut impl Wri
             }
             Ok(Some(bytes)) => match parse_incoming(&bytes) {
                 Ok(message) => dispatch(session, message),
-                Err(BadMessage { code, message, message_type }) => {
+                Err(BadMessage {
+                    code,
+                    message,
+                    message_type,
+                }) => {
                     log::warn!("bad message: {message}");
                     Outgoing::error(code, message, message_type.as_deref())
                 }
@@ -101,7 +122,10 @@ pub fn serve(session: &mut Session, input: &mut impl Read, output: &mut impl Wri
             }
             Err(e) => {
                 log::error!("ending session, the stream is desynchronised: {e}");
-                let _ = send(output, &Outgoing::error(ErrorCode::TruncatedFrame, e.to_string(), None));
+                let _ = send(
+                    output,
+                    &Outgoing::error(ErrorCode::TruncatedFrame, e.to_string(), None),
+                );
                 return EXIT_DESYNC;
             }
         };
@@ -114,10 +138,18 @@ pub fn serve(session: &mut Session, input: &mut impl Read, output: &mut impl Wri
 
 fn dispatch(session: &mut Session, message: Incoming) -> Outgoing {
     match message {
-        Incoming::Hello { extension_version, browser } => hello::handle(session, extension_version, browser),
+        Incoming::Hello {
+            extension_version,
+            browser,
+        } => hello::handle(session, extension_version, browser),
         Incoming::RunStarted { run } => run_started::handle(session, run),
         Incoming::Samples { run_id, samples } => samples::handle(session, run_id, samples),
-        Incoming::RunFinished { run_id, status, reason, observation } => run_finished::handle(session, run_id, status, reason, observation),
+        Incoming::RunFinished {
+            run_id,
+            status,
+            reason,
+            observation,
+        } => run_finished::handle(session, run_id, status, reason, observation),
         Incoming::Error { message, code } => error_report::handle(message, code),
         Incoming::AutoCheck { run_id, reps_done } => auto_check::handle(session, run_id, reps_done),
         Incoming::WorkloadKey { run_id, key } => workload_key::handle(session, run_id, key),
@@ -128,8 +160,15 @@ fn dispatch(session: &mut Session, message: Incoming) -> Outgoing {
 fn send(output: &mut impl Write, reply: &Outgoing) -> std::io::Result<()> {
     let bytes = serde_json::to_vec(reply).expect("replies serialise");
     if bytes.len() > crate::protocol::MAX_OUTGOING {
-        log::error!("reply of {} bytes is over the 1 MiB limit; sending an error instead", bytes.len());
-        let refusal = Outgoing::error(ErrorCode::ReplyTooLarge, format!("reply of {} bytes was over the limit", bytes.len()), None);
+        log::error!(
+            "reply of {} bytes is over the 1 MiB limit; sending an error instead",
+            bytes.len()
+        );
+        let refusal = Outgoing::error(
+            ErrorCode::ReplyTooLarge,
+            format!("reply of {} bytes was over the limit", bytes.len()),
+            None,
+        );
         return write_frame(output, &serde_json::to_vec(&refusal).expect("json"));
     }
     write_frame(output, &bytes)
@@ -145,7 +184,11 @@ fn invalid_run_id(run_id: &str, in_reply_to: &str) -> Outgoing {
 
 fn store_failed(e: std::io::Error, in_reply_to: &str) -> Outgoing {
     log::error!("store write failed: {e}");
-    Outgoing::error(ErrorCode::StoreFailed, format!("could not store (nothing was written): {e}"), Some(in_reply_to))
+    Outgoing::error(
+        ErrorCode::StoreFailed,
+        format!("could not store (nothing was written): {e}"),
+        Some(in_reply_to),
+    )
 }
 
 #[cfg(test)]

@@ -8,7 +8,13 @@ use crate::store::{records::now, Record};
 /// "AMD EPYC 7B13" and the like, where the OS tells.
 fn cpu_model() -> Option<String> {
     let info = std::fs::read_to_string("/proc/cpuinfo").ok()?;
-    let model = info.lines().find(|l| l.starts_with("model name"))?.split(':').nth(1)?.trim().to_owned();
+    let model = info
+        .lines()
+        .find(|l| l.starts_with("model name"))?
+        .split(':')
+        .nth(1)?
+        .trim()
+        .to_owned();
     let cores = info.lines().filter(|l| l.starts_with("processor")).count();
     Some(format!("{model} ({cores} logical cores)"))
 }
@@ -19,13 +25,21 @@ pub fn handle(session: &mut Session, run: RunInfo) -> Outgoing {
     }
     let run_id = run.run_id.clone();
     let remote = run.extra.get("sink").and_then(|v| v.as_str()) == Some("remote");
-    let ceiling = if remote { None } else { match crate::sink::ceiling::measure(session.sink.addr(), &session.sink.upload_path(), run.plan.size_bytes) {
-        Ok(mbps) => Some(mbps),
-        Err(e) => {
-            log::warn!("could not measure the sink's ceiling: {e}");
-            None
+    let ceiling = if remote {
+        None
+    } else {
+        match crate::sink::ceiling::measure(
+            session.sink.addr(),
+            &session.sink.upload_path(),
+            run.plan.size_bytes,
+        ) {
+            Ok(mbps) => Some(mbps),
+            Err(e) => {
+                log::warn!("could not measure the sink's ceiling: {e}");
+                None
+            }
         }
-    } };
+    };
     let record = Record::Run {
         run,
         host_version: env!("CARGO_PKG_VERSION").into(),
@@ -36,7 +50,10 @@ pub fn handle(session: &mut Session, run: RunInfo) -> Outgoing {
     match session.store.append(&[record]) {
         Ok(()) => {
             log::info!("run {run_id} started; sink ceiling {ceiling:?} Mbps");
-            Outgoing::RunStarted { run_id, sink_ceiling_mbps: ceiling }
+            Outgoing::RunStarted {
+                run_id,
+                sink_ceiling_mbps: ceiling,
+            }
         }
         Err(e) => store_failed(e, "run-started"),
     }

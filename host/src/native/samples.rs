@@ -12,7 +12,10 @@ pub fn handle(session: &mut Session, run_id: String, samples: Vec<Sample>) -> Ou
     if let Some(stray) = samples.iter().find(|s| s.run_id != run_id) {
         return Outgoing::error(
             ErrorCode::InvalidField,
-            format!("a sample belongs to run {:?}, not {run_id:?}; nothing was stored", stray.run_id),
+            format!(
+                "a sample belongs to run {:?}, not {run_id:?}; nothing was stored",
+                stray.run_id
+            ),
             Some("samples"),
         );
     }

@@ -4,7 +4,11 @@ use super::*;
 use serde_json::{json, Value};
 
 fn session(dir: &std::path::Path) -> Session {
-    Session { store: Store::in_dir(dir), sink: Sink::start(SinkConfig::default()).unwrap(), job_file: None }
+    Session {
+        store: Store::in_dir(dir),
+        sink: Sink::start(SinkConfig::default()).unwrap(),
+        job_file: None,
+    }
 }
 
 fn frame(body: &[u8]) -> Vec<u8> {
@@ -15,7 +19,9 @@ fn frame(body: &[u8]) -> Vec<u8> {
 
 fn replies(out: &[u8]) -> Vec<Value> {
     let mut r = out;
-    std::iter::from_fn(|| read_frame(&mut r).unwrap()).map(|b| serde_json::from_slice(&b).unwrap()).collect()
+    std::iter::from_fn(|| read_frame(&mut r).unwrap())
+        .map(|b| serde_json::from_slice(&b).unwrap())
+        .collect()
 }
 
 fn talk(session: &mut Session, wire: Vec<u8>) -> (i32, Vec<Value>) {
@@ -48,7 +54,12 @@ fn hello_reports_the_sink_with_a_token_in_the_upload_url() {
 fn a_job_is_offered_once() {
     let dir = tempfile::tempdir().unwrap();
     let job = dir.path().join("job.json");
-    std::fs::write(&job, json!({"run_id":"r1","plan":{"size_bytes":1024,"reps":1,"warmup":0,"bodies":["Blob"]}}).to_string()).unwrap();
+    std::fs::write(
+        &job,
+        json!({"run_id":"r1","plan":{"size_bytes":1024,"reps":1,"warmup":0,"bodies":["Blob"]}})
+            .to_string(),
+    )
+    .unwrap();
     let mut s = session(dir.path());
     s.job_file = Some(job.clone());
     let mut wire = frame(br#"{"type":"hello"}"#);
@@ -82,24 +93,57 @@ fn every_bad_input_gets_its_error_and_the_session_goes_on() {
     wire.extend(frame(b"{oops"));
     wire.extend(frame(br#"{"no":"type"}"#));
     wire.extend(frame(br#"{"type":"format-disk"}"#));
-    wire.extend(frame(br#"{"type":"samples","run_id":"r1","samples":[{"run_id":"r1","bytes_sent":"many"}]}"#));
-    wire.extend(frame(json!({"type":"samples","run_id":"../../etc","samples":[]}).to_string().as_bytes()));
-    wire.extend(frame(json!({"type":"samples","run_id":"r1","samples":[sample("r2")]}).to_string().as_bytes()));
+    wire.extend(frame(
+        br#"{"type":"samples","run_id":"r1","samples":[{"run_id":"r1","bytes_sent":"many"}]}"#,
+    ));
+    wire.extend(frame(
+        json!({"type":"samples","run_id":"../../etc","samples":[]})
+            .to_string()
+            .as_bytes(),
+    ));
+    wire.extend(frame(
+        json!({"type":"samples","run_id":"r1","samples":[sample("r2")]})
+            .to_string()
+            .as_bytes(),
+    ));
     wire.extend(frame(br#"{"type":"hello"}"#));
     let (code, r) = talk(&mut s, wire);
     assert_eq!(code, EXIT_OK);
     let codes: Vec<_> = r.iter().map(|m| m["code"].as_u64()).collect();
-    assert_eq!(codes, [Some(1), Some(2), Some(4), Some(5), Some(6), Some(7), Some(8), Some(11), Some(8), None]);
-    assert!(r[..9].iter().all(|m| m["type"] == "error" && m["message"].as_str().unwrap().len() > 5));
+    assert_eq!(
+        codes,
+        [
+            Some(1),
+            Some(2),
+            Some(4),
+            Some(5),
+            Some(6),
+            Some(7),
+            Some(8),
+            Some(11),
+            Some(8),
+            None
+        ]
+    );
+    assert!(r[..9]
+        .iter()
+        .all(|m| m["type"] == "error" && m["message"].as_str().unwrap().len() > 5));
     assert_eq!(r[9]["type"], "hello", "still answering after all that");
-    assert!(s.store.read().unwrap().records.is_empty(), "nothing bad was stored");
+    assert!(
+        s.store.read().unwrap().records.is_empty(),
+        "nothing bad was stored"
+    );
 }
 
 #[test]
 fn a_truncated_frame_ends_the_session_without_losing_stored_samples() {
     let dir = tempfile::tempdir().unwrap();
     let mut s = session(dir.path());
-    let mut wire = frame(json!({"type":"samples","run_id":"r1","samples":[sample("r1")]}).to_string().as_bytes());
+    let mut wire = frame(
+        json!({"type":"samples","run_id":"r1","samples":[sample("r1")]})
+            .to_string()
+            .as_bytes(),
+    );
     wire.extend(100u32.to_ne_bytes());
     wire.extend(b"{\"type\":");
     let (code, r) = talk(&mut s, wire);
@@ -114,18 +158,37 @@ fn run_lifecycle_is_recorded() {
     let dir = tempfile::tempdir().unwrap();
     let mut s = session(dir.path());
     let mut wire = frame(json!({"type":"run-started","run":{"run_id":"r1","browser":"Firefox","plan":{"size_bytes":1,"reps":1,"warmup":0,"bodies":["Blob"]}}}).to_string().as_bytes());
-    wire.extend(frame(br#"{"type":"run-finished","run_id":"r1","status":"complete"}"#));
+    wire.extend(frame(
+        br#"{"type":"run-finished","run_id":"r1","status":"complete"}"#,
+    ));
     wire.extend(frame(br#"{"type":"error","message":"tab closed"}"#));
     // A late second end must not overwrite the first.
-    wire.extend(frame(br#"{"type":"run-finished","run_id":"r1","status":"incomplete","reason":"orphaned"}"#));
+    wire.extend(frame(
+        br#"{"type":"run-finished","run_id":"r1","status":"incomplete","reason":"orphaned"}"#,
+    ));
     let (_, r) = talk(&mut s, wire);
     assert_eq!(r[0]["type"], "run-started");
     assert_eq!(r[0]["run_id"], "r1");
-    assert!(r[0]["sink_ceiling_mbps"].as_f64().unwrap() > 0.0, "the sink measured itself: {}", r[0]);
+    assert!(
+        r[0]["sink_ceiling_mbps"].as_f64().unwrap() > 0.0,
+        "the sink measured itself: {}",
+        r[0]
+    );
     assert_eq!(r[1], json!({"type":"run-finished","run_id":"r1"}));
     assert_eq!(r[2], json!({"type":"error-logged"}));
-    let kinds: Vec<_> = s.store.read().unwrap().records.iter().map(|(_, r)| serde_json::to_value(r).unwrap()["kind"].clone()).collect();
-    assert_eq!(kinds, [json!("run"), json!("run_end")], "exactly one end, the first");
+    let kinds: Vec<_> = s
+        .store
+        .read()
+        .unwrap()
+        .records
+        .iter()
+        .map(|(_, r)| serde_json::to_value(r).unwrap()["kind"].clone())
+        .collect();
+    assert_eq!(
+        kinds,
+        [json!("run"), json!("run_end")],
+        "exactly one end, the first"
+    );
     assert_eq!(r[3], json!({"type":"run-finished","run_id":"r1"}));
 }
 
@@ -141,5 +204,8 @@ fn a_store_that_cannot_be_written_is_reported_and_nothing_partial_is_left() {
     let msg = json!({"type":"samples","run_id":"r1","samples":[sample("r1")]});
     let (_, r) = talk(&mut s, frame(msg.to_string().as_bytes()));
     assert_eq!(r[0]["code"], 10);
-    assert!(r[0]["message"].as_str().unwrap().contains("nothing was written"));
+    assert!(r[0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("nothing was written"));
 }

@@ -10,8 +10,15 @@ pub fn handle(session: &mut Session, run_id: String, key: String) -> Outgoing {
     if !valid_run_id(&run_id) {
         return invalid_run_id(&run_id, "workload-key");
     }
-    let Some(key) = hex::decode(&key).ok().and_then(|k| <[u8; 32]>::try_from(k).ok()) else {
-        return Outgoing::error(ErrorCode::InvalidField, "key must be 64 hex digits (AES-256)", Some("workload-key"));
+    let Some(key) = hex::decode(&key)
+        .ok()
+        .and_then(|k| <[u8; 32]>::try_from(k).ok())
+    else {
+        return Outgoing::error(
+            ErrorCode::InvalidField,
+            "key must be 64 hex digits (AES-256)",
+            Some("workload-key"),
+        );
     };
     session.sink.chunks().set_key(&run_id, key);
     log::info!("workload key set for run {run_id}");

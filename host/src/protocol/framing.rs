@@ -50,14 +50,20 @@ pub fn read_frame(r: &mut impl Read) -> Result<Option<Vec<u8>>, FrameError> {
         // Drain without buffering so the next frame lines up again.
         let skipped = io::copy(&mut r.take(len as u64), &mut io::sink())?;
         if skipped < len as u64 {
-            return Err(FrameError::Truncated { expected: len as usize, got: skipped as usize });
+            return Err(FrameError::Truncated {
+                expected: len as usize,
+                got: skipped as usize,
+            });
         }
         return Err(FrameError::TooLarge(len));
     }
     let mut body = vec![0u8; len as usize];
     let got = read_full(r, &mut body)?;
     if got < body.len() {
-        return Err(FrameError::Truncated { expected: body.len(), got });
+        return Err(FrameError::Truncated {
+            expected: body.len(),
+            got,
+        });
     }
     Ok(Some(body))
 }
@@ -67,7 +73,10 @@ pub fn write_frame(w: &mut impl Write, json: &[u8]) -> io::Result<()> {
     if json.len() > MAX_OUTGOING {
         return Err(io::Error::new(
             ErrorKind::InvalidInput,
-            format!("reply of {} bytes is over the {MAX_OUTGOING}-byte limit", json.len()),
+            format!(
+                "reply of {} bytes is over the {MAX_OUTGOING}-byte limit",
+                json.len()
+            ),
         ));
     }
     w.write_u32::<NativeEndian>(json.len() as u32)?;
@@ -106,8 +115,14 @@ mod tests {
         write_frame(&mut wire, br#"{"type":"run-finished"}"#).unwrap();
         let mut r = &wire[..];
         assert_eq!(read_frame(&mut r).unwrap().unwrap(), br#"{"type":"hello"}"#);
-        assert_eq!(read_frame(&mut r).unwrap().unwrap(), br#"{"type":"run-finished"}"#);
-        assert!(read_frame(&mut r).unwrap().is_none(), "clean EOF between frames");
+        assert_eq!(
+            read_frame(&mut r).unwrap().unwrap(),
+            br#"{"type":"run-finished"}"#
+        );
+        assert!(
+            read_frame(&mut r).unwrap().is_none(),
+            "clean EOF between frames"
+        );
     }
 
     #[test]
@@ -133,7 +148,10 @@ mod tests {
     fn a_frame_at_exactly_the_cap_is_accepted() {
         let body = vec![b' '; MAX_INCOMING as usize];
         let wire = frame(&body);
-        assert_eq!(read_frame(&mut &wire[..]).unwrap().unwrap().len(), MAX_INCOMING as usize);
+        assert_eq!(
+            read_frame(&mut &wire[..]).unwrap().unwrap().len(),
+            MAX_INCOMING as usize
+        );
     }
 
     #[test]
@@ -149,13 +167,25 @@ mod tests {
     #[test]
     fn truncated_header_and_body_desynchronise() {
         let err = read_frame(&mut &[1u8, 0][..]).unwrap_err();
-        assert!(matches!(err, FrameError::Truncated { expected: 4, got: 2 }));
+        assert!(matches!(
+            err,
+            FrameError::Truncated {
+                expected: 4,
+                got: 2
+            }
+        ));
         assert!(!err.stream_in_sync());
 
         let mut wire = 10u32.to_ne_bytes().to_vec();
         wire.extend_from_slice(b"{\"a\"");
         let err = read_frame(&mut &wire[..]).unwrap_err();
-        assert!(matches!(err, FrameError::Truncated { expected: 10, got: 4 }));
+        assert!(matches!(
+            err,
+            FrameError::Truncated {
+                expected: 10,
+                got: 4
+            }
+        ));
     }
 
     #[test]

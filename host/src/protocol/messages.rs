@@ -49,7 +49,15 @@ pub enum Incoming {
     },
 }
 
-pub const INCOMING_TYPES: [&str; 7] = ["hello", "run-started", "samples", "run-finished", "error", "auto-check", "workload-key"];
+pub const INCOMING_TYPES: [&str; 7] = [
+    "hello",
+    "run-started",
+    "samples",
+    "run-finished",
+    "error",
+    "auto-check",
+    "workload-key",
+];
 
 /// Host to browser.
 #[derive(Debug, Serialize)]
@@ -119,23 +127,49 @@ pub struct BadMessage {
 }
 
 pub fn parse_incoming(bytes: &[u8]) -> Result<Incoming, BadMessage> {
-    let bad = |code, message: String, message_type: Option<String>| BadMessage { code, message, message_type };
-    let text = std::str::from_utf8(bytes)
-        .map_err(|e| bad(ErrorCode::InvalidUtf8, format!("message is not UTF-8: {e}"), None))?;
-    let value: Value = serde_json::from_str(text)
-        .map_err(|e| bad(ErrorCode::InvalidJson, format!("message is not JSON: {e}"), None))?;
+    let bad = |code, message: String, message_type: Option<String>| BadMessage {
+        code,
+        message,
+        message_type,
+    };
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        bad(
+            ErrorCode::InvalidUtf8,
+            format!("message is not UTF-8: {e}"),
+            None,
+        )
+    })?;
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        bad(
+            ErrorCode::InvalidJson,
+            format!("message is not JSON: {e}"),
+            None,
+        )
+    })?;
     let Some(kind) = value.get("type").and_then(Value::as_str).map(str::to_owned) else {
-        return Err(bad(ErrorCode::MissingType, "message has no string \"type\" field".into(), None));
+        return Err(bad(
+            ErrorCode::MissingType,
+            "message has no string \"type\" field".into(),
+            None,
+        ));
     };
     if !INCOMING_TYPES.contains(&kind.as_str()) {
         return Err(bad(
             ErrorCode::UnknownType,
-            format!("unknown message type {kind:?}; expected one of {}", INCOMING_TYPES.join(", ")),
+            format!(
+                "unknown message type {kind:?}; expected one of {}",
+                INCOMING_TYPES.join(", ")
+            ),
             Some(kind),
         ));
     }
-    serde_json::from_value(value)
-        .map_err(|e| bad(ErrorCode::InvalidField, format!("bad {kind:?} message: {e}"), Some(kind)))
+    serde_json::from_value(value).map_err(|e| {
+        bad(
+            ErrorCode::InvalidField,
+            format!("bad {kind:?} message: {e}"),
+            Some(kind),
+        )
+    })
 }
 
 #[cfg(test)]
@@ -158,9 +192,18 @@ mod tests {
         assert_eq!(code_of(b"{\"type\":"), ErrorCode::InvalidJson);
         assert_eq!(code_of(b"[1,2]"), ErrorCode::MissingType);
         assert_eq!(code_of(br#"{"type":7}"#), ErrorCode::MissingType);
-        assert_eq!(code_of(br#"{"type":"launch-missiles"}"#), ErrorCode::UnknownType);
-        assert_eq!(code_of(br#"{"type":"samples","run_id":"r","samples":"lots"}"#), ErrorCode::InvalidField);
-        assert_eq!(code_of(br#"{"type":"run-finished","run_id":5,"status":"complete"}"#), ErrorCode::InvalidField);
+        assert_eq!(
+            code_of(br#"{"type":"launch-missiles"}"#),
+            ErrorCode::UnknownType
+        );
+        assert_eq!(
+            code_of(br#"{"type":"samples","run_id":"r","samples":"lots"}"#),
+            ErrorCode::InvalidField
+        );
+        assert_eq!(
+            code_of(br#"{"type":"run-finished","run_id":5,"status":"complete"}"#),
+            ErrorCode::InvalidField
+        );
     }
 
     #[test]
@@ -172,7 +215,8 @@ mod tests {
 
     #[test]
     fn error_replies_carry_number_and_name() {
-        let v = serde_json::to_value(Outgoing::error(ErrorCode::UnknownType, "nope", Some("x"))).unwrap();
+        let v = serde_json::to_value(Outgoing::error(ErrorCode::UnknownType, "nope", Some("x")))
+            .unwrap();
         assert_eq!(v["type"], "error");
         assert_eq!(v["code"], 7);
         assert_eq!(v["name"], "unknown-type");

@@ -3,9 +3,25 @@
 use super::{timing_disagrees, RunReport};
 
 const COLUMNS: [&str; 19] = [
-    "run_id", "browser", "browser_version", "os", "body", "rep", "status", "intact", "bytes_sent",
-    "bytes_received", "sha256_sent", "sha256_received", "page_ms", "sink_ms", "mbps", "observed", "error",
-    "sink_bound", "timing_disagrees",
+    "run_id",
+    "browser",
+    "browser_version",
+    "os",
+    "body",
+    "rep",
+    "status",
+    "intact",
+    "bytes_sent",
+    "bytes_received",
+    "sha256_sent",
+    "sha256_received",
+    "page_ms",
+    "sink_ms",
+    "mbps",
+    "observed",
+    "error",
+    "sink_bound",
+    "timing_disagrees",
 ];
 
 pub fn render(reports: &[RunReport]) -> String {
@@ -15,12 +31,25 @@ pub fn render(reports: &[RunReport]) -> String {
             let sink_bound = r.summary.iter().any(|a| a.body == s.arm() && a.sink_bound);
             let opt = |v: Option<f64>| v.map(|x| x.to_string()).unwrap_or_default();
             let row = [
-                s.run_id.clone(), r.run.browser.clone(), r.run.browser_version.clone(), r.run.os.clone(),
-                s.body.clone(), s.rep.to_string(), s.status.as_str().into(), s.intact.to_string(),
-                s.bytes_sent.to_string(), s.bytes_received.map(|b| b.to_string()).unwrap_or_default(),
-                s.sha256_sent.clone(), s.sha256_received.clone().unwrap_or_default(), opt(s.page_ms),
-                opt(s.sink_ms), opt(s.mbps), s.observed.verdict().into(), s.error.clone().unwrap_or_default(),
-                sink_bound.to_string(), timing_disagrees(s).to_string(),
+                s.run_id.clone(),
+                r.run.browser.clone(),
+                r.run.browser_version.clone(),
+                r.run.os.clone(),
+                s.body.clone(),
+                s.rep.to_string(),
+                s.status.as_str().into(),
+                s.intact.to_string(),
+                s.bytes_sent.to_string(),
+                s.bytes_received.map(|b| b.to_string()).unwrap_or_default(),
+                s.sha256_sent.clone(),
+                s.sha256_received.clone().unwrap_or_default(),
+                opt(s.page_ms),
+                opt(s.sink_ms),
+                opt(s.mbps),
+                s.observed.verdict().into(),
+                s.error.clone().unwrap_or_default(),
+                sink_bound.to_string(),
+                timing_disagrees(s).to_string(),
             ];
             out += &row.iter().map(|f| field(f)).collect::<Vec<_>>().join(",");
             out.push('\n');

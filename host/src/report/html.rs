@@ -5,7 +5,10 @@
 use super::{fmt_mbps, fmt_range, ratio_cell, RunReport};
 
 fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 pub fn render(reports: &[RunReport]) -> String {
@@ -52,9 +55,23 @@ fn run_section(r: &RunReport) -> String {
         "yes" => badge("bad", "observed"),
         _ => badge("warn", "observation unknown"),
     };
-    s += &badge(if m.status == "complete" { "good" } else { "warn" }, &m.status);
+    s += &badge(
+        if m.status == "complete" {
+            "good"
+        } else {
+            "warn"
+        },
+        &m.status,
+    );
     let all_intact = r.summary.iter().all(|a| a.verdict == "intact");
-    s += &badge(if all_intact { "good" } else { "bad" }, if all_intact { "all intact" } else { "integrity problems" });
+    s += &badge(
+        if all_intact { "good" } else { "bad" },
+        if all_intact {
+            "all intact"
+        } else {
+            "integrity problems"
+        },
+    );
     if r.summary.iter().any(|a| a.sink_bound) {
         s += &badge("warn", "sink-bound arm");
     }
@@ -71,8 +88,15 @@ fn run_section(r: &RunReport) -> String {
             fmt_range(a),
             fmt_mbps(a.iqr_mbps()),
             esc(&ratio_cell(r, &a.body, true)),
-            badge(if a.verdict == "intact" { "good" } else { "bad" }, &a.verdict),
-            if a.sink_bound { badge("warn", "sink-bound") } else { String::new() }
+            badge(
+                if a.verdict == "intact" { "good" } else { "bad" },
+                &a.verdict
+            ),
+            if a.sink_bound {
+                badge("warn", "sink-bound")
+            } else {
+                String::new()
+            }
         );
     }
     s += "</tbody></table>";
@@ -86,9 +110,25 @@ fn run_section(r: &RunReport) -> String {
         ("CPU", m.cpu.clone().unwrap_or_else(|| "unknown".into())),
         ("Host version", m.host_version.clone()),
         ("Extension version", m.extension_version.clone()),
-        ("Sink ceiling", m.sink_ceiling_mbps.map(|c| format!("{c:.0} Mbps")).unwrap_or_else(|| "not measured".into())),
+        (
+            "Sink ceiling",
+            m.sink_ceiling_mbps
+                .map(|c| format!("{c:.0} Mbps"))
+                .unwrap_or_else(|| "not measured".into()),
+        ),
         ("Started", m.started_at.clone().unwrap_or_default()),
-        ("Plan", m.plan.as_ref().map(|p| format!("{} bytes × {} reps, {} warm-up", p.size_bytes, p.reps, p.warmup)).unwrap_or_default()),
+        (
+            "Plan",
+            m.plan
+                .as_ref()
+                .map(|p| {
+                    format!(
+                        "{} bytes × {} reps, {} warm-up",
+                        p.size_bytes, p.reps, p.warmup
+                    )
+                })
+                .unwrap_or_default(),
+        ),
     ];
     s += "<dl>";
     for (k, v) in env {
@@ -101,7 +141,12 @@ fn run_section(r: &RunReport) -> String {
 fn chart(r: &RunReport) -> String {
     let (label_w, bar_w, row_h) = (130.0, 460.0, 28.0);
     let ceiling = r.run.sink_ceiling_mbps;
-    let top = r.summary.iter().filter_map(|a| a.max_mbps).chain(ceiling).fold(1.0_f64, f64::max);
+    let top = r
+        .summary
+        .iter()
+        .filter_map(|a| a.max_mbps)
+        .chain(ceiling)
+        .fold(1.0_f64, f64::max);
     let x = |v: f64| label_w + v / top * bar_w;
     let height = r.summary.len() as f64 * row_h + 24.0;
     let mut s = format!(
@@ -110,9 +155,17 @@ fn chart(r: &RunReport) -> String {
     );
     for (i, a) in r.summary.iter().enumerate() {
         let y = i as f64 * row_h + 6.0;
-        s += &format!(r#"<text x="0" y="{}" font-size="12">{}</text>"#, y + 13.0, esc(&a.body));
+        s += &format!(
+            r#"<text x="0" y="{}" font-size="12">{}</text>"#,
+            y + 13.0,
+            esc(&a.body)
+        );
         let median = a.median_mbps.unwrap_or(0.0);
-        let fill = if a.verdict == "intact" { "#3a7ca5" } else { "#c0392b" };
+        let fill = if a.verdict == "intact" {
+            "#3a7ca5"
+        } else {
+            "#c0392b"
+        };
         s += &format!(
             r#"<rect class="bar" data-body="{}" data-median="{}" x="{label_w}" y="{y}" width="{:.1}" height="16" fill="{fill}"/>"#,
             esc(&a.body),
@@ -123,11 +176,28 @@ fn chart(r: &RunReport) -> String {
             let wy = y + 8.0;
             s += &format!(
                 r##"<g class="whisker" data-min="{lo:.3}" data-max="{hi:.3}" stroke="#1b2733"><line x1="{:.1}" x2="{:.1}" y1="{wy}" y2="{wy}"/><line x1="{:.1}" x2="{:.1}" y1="{}" y2="{}"/><line x1="{:.1}" x2="{:.1}" y1="{}" y2="{}"/></g>"##,
-                x(lo), x(hi), x(lo), x(lo), wy - 5.0, wy + 5.0, x(hi), x(hi), wy - 5.0, wy + 5.0
+                x(lo),
+                x(hi),
+                x(lo),
+                x(lo),
+                wy - 5.0,
+                wy + 5.0,
+                x(hi),
+                x(hi),
+                wy - 5.0,
+                wy + 5.0
             );
         }
-        let label = a.median_mbps.map(|m| format!("{} Mbps", fmt_mbps(Some(m)))).unwrap_or_else(|| a.verdict.split(':').next().unwrap_or("").into());
-        s += &format!(r#"<text x="{:.1}" y="{}" font-size="12">{}</text>"#, x(a.max_mbps.unwrap_or(median)) + 6.0, y + 13.0, esc(&label));
+        let label = a
+            .median_mbps
+            .map(|m| format!("{} Mbps", fmt_mbps(Some(m))))
+            .unwrap_or_else(|| a.verdict.split(':').next().unwrap_or("").into());
+        s += &format!(
+            r#"<text x="{:.1}" y="{}" font-size="12">{}</text>"#,
+            x(a.max_mbps.unwrap_or(median)) + 6.0,
+            y + 13.0,
+            esc(&label)
+        );
     }
     if let Some(c) = ceiling {
         let cx = x(c);

@@ -14,7 +14,9 @@ pub fn render(reports: &[RunReport]) -> String {
             m.run_id,
             m.observed,
             m.status,
-            m.sink_ceiling_mbps.map(|c| format!(" · sink ceiling {c:.0} Mbps")).unwrap_or_default()
+            m.sink_ceiling_mbps
+                .map(|c| format!(" · sink ceiling {c:.0} Mbps"))
+                .unwrap_or_default()
         );
         out += "| Body | n | Median Mbps | Min–max Mbps | IQR | Ratio [95% CI] | Integrity |\n|---|---:|---:|---:|---:|---|---|\n";
         for a in &r.summary {

@@ -113,7 +113,13 @@ pub fn runs(contents: &StoreContents) -> Vec<RunReport> {
         }
         let g = by_id.entry(id.to_owned()).or_default();
         match record {
-            Record::Run { run, host_version, recorded_at, sink_ceiling_mbps, cpu } => {
+            Record::Run {
+                run,
+                host_version,
+                recorded_at,
+                sink_ceiling_mbps,
+                cpu,
+            } => {
                 g.run = Some(Started {
                     info: run.clone(),
                     host_version: host_version.clone(),
@@ -124,33 +130,64 @@ pub fn runs(contents: &StoreContents) -> Vec<RunReport> {
             }
             Record::Sample(s) => g.samples.push(s.clone()),
             // A run ends once; the first end recorded is how it ended.
-            Record::RunEnd { status, reason, recorded_at, .. } if g.end.is_none() => {
-                g.end = Some(Ended { status: *status, reason: reason.clone(), recorded_at: recorded_at.clone() })
+            Record::RunEnd {
+                status,
+                reason,
+                recorded_at,
+                ..
+            } if g.end.is_none() => {
+                g.end = Some(Ended {
+                    status: *status,
+                    reason: reason.clone(),
+                    recorded_at: recorded_at.clone(),
+                })
             }
             Record::RunEnd { .. } => {}
             Record::SinkEvent { .. } => {}
         }
     }
-    order.into_iter().map(|id| build(id.clone(), by_id.remove(&id).unwrap_or_default())).collect()
+    order
+        .into_iter()
+        .map(|id| build(id.clone(), by_id.remove(&id).unwrap_or_default()))
+        .collect()
 }
 
 fn build(run_id: String, g: Gathered) -> RunReport {
     let first = g.samples.first();
     let from = |info: Option<&String>, sample: Option<&String>| {
-        info.filter(|s| !s.is_empty()).or(sample).cloned().unwrap_or_default()
+        info.filter(|s| !s.is_empty())
+            .or(sample)
+            .cloned()
+            .unwrap_or_default()
     };
     let started = g.run.as_ref();
     let info = started.map(|s| &s.info);
     let run = RunMeta {
         browser: from(info.map(|i| &i.browser), first.map(|s| &s.browser)),
-        browser_version: from(info.map(|i| &i.browser_version), first.map(|s| &s.browser_version)),
+        browser_version: from(
+            info.map(|i| &i.browser_version),
+            first.map(|s| &s.browser_version),
+        ),
         os: from(info.map(|i| &i.os), first.map(|s| &s.os)),
-        extension_version: from(info.map(|i| &i.extension_version), first.map(|s| &s.extension_version)),
+        extension_version: from(
+            info.map(|i| &i.extension_version),
+            first.map(|s| &s.extension_version),
+        ),
         cpu: started.and_then(|s| s.cpu.clone()),
         host_version: started.map(|s| s.host_version.clone()).unwrap_or_default(),
-        started_at: started.map(|s| s.info.started_at.clone().unwrap_or_else(|| s.recorded_at.clone())),
+        started_at: started.map(|s| {
+            s.info
+                .started_at
+                .clone()
+                .unwrap_or_else(|| s.recorded_at.clone())
+        }),
         finished_at: g.end.as_ref().map(|e| e.recorded_at.clone()),
-        status: g.end.as_ref().map(|e| e.status.as_str()).unwrap_or("running").to_owned(),
+        status: g
+            .end
+            .as_ref()
+            .map(|e| e.status.as_str())
+            .unwrap_or("running")
+            .to_owned(),
         reason: g.end.as_ref().and_then(|e| e.reason.clone()),
         observed: observed(&g.samples).to_owned(),
         source: info.map(|i| i.source.clone()).unwrap_or_default(),
@@ -163,8 +200,13 @@ fn build(run_id: String, g: Gathered) -> RunReport {
     for arm in &mut summary {
         // The ceiling is one upload of the run's size: it says nothing about downloads,
         // parallel aggregates or decrypting chunks.
-        let plain_upload = g.samples.iter().any(|s| s.arm() == arm.body && s.workload().is_none());
-        if let (true, Some(median), Some(ceiling)) = (plain_upload, arm.median_mbps, run.sink_ceiling_mbps) {
+        let plain_upload = g
+            .samples
+            .iter()
+            .any(|s| s.arm() == arm.body && s.workload().is_none());
+        if let (true, Some(median), Some(ceiling)) =
+            (plain_upload, arm.median_mbps, run.sink_ceiling_mbps)
+        {
             arm.sink_bound = median >= SINK_BOUND_SHARE * ceiling;
             if arm.sink_bound {
                 warnings.push(format!(
@@ -174,7 +216,11 @@ fn build(run_id: String, g: Gathered) -> RunReport {
                 ));
             }
         }
-        arm.timing_flags = g.samples.iter().filter(|s| s.arm() == arm.body && timing_disagrees(s)).count();
+        arm.timing_flags = g
+            .samples
+            .iter()
+            .filter(|s| s.arm() == arm.body && timing_disagrees(s))
+            .count();
     }
     let flagged: usize = summary.iter().map(|a| a.timing_flags).sum();
     if flagged > 0 {
@@ -184,15 +230,29 @@ fn build(run_id: String, g: Gathered) -> RunReport {
         ));
     }
     let control = control_rows(&g.samples);
-    let comparisons = if control.is_empty() { compare_arms(&summary, &g.samples) } else { Vec::new() };
+    let comparisons = if control.is_empty() {
+        compare_arms(&summary, &g.samples)
+    } else {
+        Vec::new()
+    };
     let encrypted = encrypted_rows(&summary, &g.samples);
-    RunReport { summary, samples: g.samples, run, comparisons, warnings, control, encrypted }
+    RunReport {
+        summary,
+        samples: g.samples,
+        run,
+        comparisons,
+        warnings,
+        control,
+        encrypted,
+    }
 }
 
 /// Page and sink disagree by more than the tolerance (relative to the page time).
 pub fn timing_disagrees(s: &Sample) -> bool {
     match (s.page_ms, s.sink_ms) {
-        (Some(p), Some(k)) if p > 0.0 && s.status == crate::model::SampleStatus::Ok => (p - k).abs() / p > TIMING_TOLERANCE,
+        (Some(p), Some(k)) if p > 0.0 && s.status == crate::model::SampleStatus::Ok => {
+            (p - k).abs() / p > TIMING_TOLERANCE
+        }
         _ => false,
     }
 }
@@ -210,7 +270,11 @@ fn control_rows(samples: &[Sample]) -> Vec<ControlRow> {
             let speeds = |cond: &str| -> Vec<f64> {
                 samples
                     .iter()
-                    .filter(|s| s.body == body && s.condition() == Some(cond) && s.status == crate::model::SampleStatus::Ok)
+                    .filter(|s| {
+                        s.body == body
+                            && s.condition() == Some(cond)
+                            && s.status == crate::model::SampleStatus::Ok
+                    })
                     .filter_map(|s| s.mbps)
                     .collect()
             };
@@ -229,18 +293,45 @@ fn encrypted_rows(summary: &[ArmSummary], samples: &[Sample]) -> Vec<EncryptedRo
     summary
         .iter()
         .filter_map(|a| {
-            let arm: Vec<&Sample> = samples.iter().filter(|s| s.arm() == a.body && s.workload() == Some("encrypted")).collect();
+            let arm: Vec<&Sample> = samples
+                .iter()
+                .filter(|s| s.arm() == a.body && s.workload() == Some("encrypted"))
+                .collect();
             let first = arm.first()?;
-            let per = |key: &str| crate::stats::median(&arm.iter().filter_map(|s| s.extra_f64(key)).collect::<Vec<_>>());
+            let per = |key: &str| {
+                crate::stats::median(
+                    &arm.iter()
+                        .filter_map(|s| s.extra_f64(key))
+                        .collect::<Vec<_>>(),
+                )
+            };
             let (client_ms, put_ms) = (per("client_ms"), per("put_ms"));
-            let chunks: u64 = arm.iter().filter_map(|s| s.extra.get("chunks").and_then(|v| v.as_u64())).sum();
-            let ok: u64 = arm.iter().filter_map(|s| s.extra.get("tags_ok").and_then(|v| v.as_u64())).sum();
+            let chunks: u64 = arm
+                .iter()
+                .filter_map(|s| s.extra.get("chunks").and_then(|v| v.as_u64()))
+                .sum();
+            let ok: u64 = arm
+                .iter()
+                .filter_map(|s| s.extra.get("tags_ok").and_then(|v| v.as_u64()))
+                .sum();
             Some(EncryptedRow {
                 arm: a.body.clone(),
-                chunk_bytes: first.extra.get("chunk_bytes").and_then(|v| v.as_u64()).unwrap_or(0),
-                schedule: first.extra.get("schedule").and_then(|v| v.as_str()).unwrap_or("").to_owned(),
+                chunk_bytes: first
+                    .extra
+                    .get("chunk_bytes")
+                    .and_then(|v| v.as_u64())
+                    .unwrap_or(0),
+                schedule: first
+                    .extra
+                    .get("schedule")
+                    .and_then(|v| v.as_str())
+                    .unwrap_or("")
+                    .to_owned(),
                 median_mbps: a.median_mbps,
-                pipelining_ceiling: client_ms.zip(put_ms).filter(|(_, p)| *p > 0.0).map(|(c, p)| c / p),
+                pipelining_ceiling: client_ms
+                    .zip(put_ms)
+                    .filter(|(_, p)| *p > 0.0)
+                    .map(|(c, p)| c / p),
                 client_ms,
                 put_ms,
                 chunks_with_bad_tags: chunks.saturating_sub(ok),
@@ -255,7 +346,9 @@ fn baseline_of(arm: &str, workload: Option<&str>, arms: &[String]) -> Option<Str
     let present = |a: &str| arms.iter().any(|x| x == a).then(|| a.to_owned());
     match workload {
         None if arm != DEFAULT_BASELINE => present(DEFAULT_BASELINE),
-        Some("encrypted") => arm.strip_suffix(" pipelined").and_then(|stem| present(&format!("{stem} serial"))),
+        Some("encrypted") => arm
+            .strip_suffix(" pipelined")
+            .and_then(|stem| present(&format!("{stem} serial"))),
         Some("parallel") if arm != "parallel x1" => present("parallel x1"),
         _ => None,
     }
@@ -263,13 +356,20 @@ fn baseline_of(arm: &str, workload: Option<&str>, arms: &[String]) -> Option<Str
 
 fn compare_arms(summary: &[ArmSummary], samples: &[Sample]) -> Vec<Comparison> {
     let speeds = |arm: &str| -> Vec<f64> {
-        samples.iter().filter(|s| s.arm() == arm && s.status == crate::model::SampleStatus::Ok).filter_map(|s| s.mbps).collect()
+        samples
+            .iter()
+            .filter(|s| s.arm() == arm && s.status == crate::model::SampleStatus::Ok)
+            .filter_map(|s| s.mbps)
+            .collect()
     };
     let arms: Vec<String> = summary.iter().map(|a| a.body.clone()).collect();
     summary
         .iter()
         .filter_map(|a| {
-            let workload = samples.iter().find(|s| s.arm() == a.body).and_then(|s| s.workload());
+            let workload = samples
+                .iter()
+                .find(|s| s.arm() == a.body)
+                .and_then(|s| s.workload());
             let base = baseline_of(&a.body, workload, &arms)?;
             compare::compare(&a.body, &speeds(&a.body), &base, &speeds(&base))
         })
@@ -304,7 +404,12 @@ pub fn select(mut runs: Vec<RunReport>, filter: &Filter) -> Vec<RunReport> {
         runs.retain(|r| r.run.browser.to_lowercase().contains(&b.to_lowercase()));
     }
     if let Some(since) = &filter.since {
-        runs.retain(|r| r.run.started_at.as_deref().is_some_and(|t| t >= since.as_str()));
+        runs.retain(|r| {
+            r.run
+                .started_at
+                .as_deref()
+                .is_some_and(|t| t >= since.as_str())
+        });
     }
     match filter.run.as_deref() {
         Some("last") => runs.into_iter().last().into_iter().collect(),
@@ -325,8 +430,18 @@ pub(crate) fn fmt_range(a: &ArmSummary) -> String {
 /// others are compared with, else a dash. `with_baseline` adds "vs <arm>".
 pub(crate) fn ratio_cell(report: &RunReport, arm: &str, with_baseline: bool) -> String {
     if let Some(c) = report.comparisons.iter().find(|c| c.body == arm) {
-        let vs = if with_baseline { format!(" vs {}", c.baseline) } else { String::new() };
-        return format!("{:.2}x [{:.2}–{:.2}] {}{vs}", c.ratio, c.ci_low, c.ci_high, c.verdict.words());
+        let vs = if with_baseline {
+            format!(" vs {}", c.baseline)
+        } else {
+            String::new()
+        };
+        return format!(
+            "{:.2}x [{:.2}–{:.2}] {}{vs}",
+            c.ratio,
+            c.ci_low,
+            c.ci_high,
+            c.verdict.words()
+        );
     }
     if report.comparisons.iter().any(|c| c.baseline == arm) {
         return "baseline".into();

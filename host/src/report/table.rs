@@ -4,7 +4,13 @@ use super::{fmt_mbps, fmt_range, ratio_cell, RunReport};
 use console::Style;
 
 pub fn render(report: &RunReport, colour: bool) -> String {
-    let paint = |s: String, st: Style| if colour { st.apply_to(s).to_string() } else { s };
+    let paint = |s: String, st: Style| {
+        if colour {
+            st.apply_to(s).to_string()
+        } else {
+            s
+        }
+    };
     let m = &report.run;
     let observed_style = match m.observed.as_str() {
         "no" => Style::new().green(),
@@ -18,28 +24,59 @@ pub fn render(report: &RunReport, colour: bool) -> String {
         m.os,
         m.run_id,
         m.status,
-        m.reason.as_deref().map(|r| format!(" ({r})")).unwrap_or_default(),
+        m.reason
+            .as_deref()
+            .map(|r| format!(" ({r})"))
+            .unwrap_or_default(),
         paint(m.observed.clone(), observed_style)
     );
     if let Some(p) = &m.plan {
-        out += &format!("{} per upload × {} reps, {} warm-up", human_bytes(p.size_bytes), p.reps, p.warmup);
+        out += &format!(
+            "{} per upload × {} reps, {} warm-up",
+            human_bytes(p.size_bytes),
+            p.reps,
+            p.warmup
+        );
         if let Some(c) = m.sink_ceiling_mbps {
             out += &format!(" · sink ceiling {c:.0} Mbps");
         }
         out += "\n";
     }
-    let baselines: Vec<&str> = report.comparisons.iter().map(|c| c.baseline.as_str()).collect();
+    let baselines: Vec<&str> = report
+        .comparisons
+        .iter()
+        .map(|c| c.baseline.as_str())
+        .collect();
     let baseline = baselines.first().map(|b| b.to_string()).unwrap_or_default();
     let single = baselines.iter().all(|b| *b == baseline);
-    let vs = if baseline.is_empty() { "–".to_owned() } else if single { format!("vs {baseline}") } else { "vs baseline".to_owned() };
-    let w = report.summary.iter().map(|a| a.body.chars().count()).max().unwrap_or(4).max(14);
-    let header = format!("{:<w$} {:>3} {:>7} {:>11} {:>6}  {:<28} {}", "Body", "n", "Median", "Min–max", "IQR", vs, "Integrity");
+    let vs = if baseline.is_empty() {
+        "–".to_owned()
+    } else if single {
+        format!("vs {baseline}")
+    } else {
+        "vs baseline".to_owned()
+    };
+    let w = report
+        .summary
+        .iter()
+        .map(|a| a.body.chars().count())
+        .max()
+        .unwrap_or(4)
+        .max(14);
+    let header = format!(
+        "{:<w$} {:>3} {:>7} {:>11} {:>6}  {:<28} {}",
+        "Body", "n", "Median", "Min–max", "IQR", vs, "Integrity"
+    );
     out += &paint(header, Style::new().bold());
     out += "\n";
     for a in &report.summary {
         let range = fmt_range(a);
         let comparison = ratio_cell(report, &a.body, false);
-        let verdict_style = if a.verdict == "intact" { Style::new().green() } else { Style::new().red() };
+        let verdict_style = if a.verdict == "intact" {
+            Style::new().green()
+        } else {
+            Style::new().red()
+        };
         let mut verdict = paint(a.verdict.clone(), verdict_style);
         if a.sink_bound {
             verdict += &paint(" [sink-bound]".into(), Style::new().yellow().bold());
@@ -55,14 +92,29 @@ pub fn render(report: &RunReport, colour: bool) -> String {
             verdict
         );
     }
-    out += &paint("Mbps (10^6 bits/s) over intact uploads; [95% bootstrap interval] of the ratio of medians.".into(), Style::new().dim());
+    out += &paint(
+        "Mbps (10^6 bits/s) over intact uploads; [95% bootstrap interval] of the ratio of medians."
+            .into(),
+        Style::new().dim(),
+    );
     out += "\n";
     if !single && !baseline.is_empty() {
         out += &paint("Baselines: body kinds vs Uint8Array, pipelined vs serial at the same chunk size, parallel xN vs x1.\n".into(), Style::new().dim());
     }
     if !report.encrypted.is_empty() {
-        out += &paint("\nEncrypted chunked upload (AES-256-GCM, every tag verified at the sink)\n".into(), Style::new().bold());
-        out += &format!("{:<w$} {:>7} {:>10} {:>9} {:>10}  {}\n", "Arm", "Mbps", "client ms", "PUT ms", "bad tags", "most pipelining can save (client / PUT)");
+        out += &paint(
+            "\nEncrypted chunked upload (AES-256-GCM, every tag verified at the sink)\n".into(),
+            Style::new().bold(),
+        );
+        out += &format!(
+            "{:<w$} {:>7} {:>10} {:>9} {:>10}  {}\n",
+            "Arm",
+            "Mbps",
+            "client ms",
+            "PUT ms",
+            "bad tags",
+            "most pipelining can save (client / PUT)"
+        );
         for e in &report.encrypted {
             let f = |v: Option<f64>| v.map(|x| format!("{x:.0}")).unwrap_or_else(|| "–".into());
             out += &format!(
@@ -72,20 +124,44 @@ pub fn render(report: &RunReport, colour: bool) -> String {
                 f(e.client_ms),
                 f(e.put_ms),
                 e.chunks_with_bad_tags,
-                e.pipelining_ceiling.map(|c| format!("{:.0}%", c * 100.0)).unwrap_or_else(|| "–".into())
+                e.pipelining_ceiling
+                    .map(|c| format!("{:.0}%", c * 100.0))
+                    .unwrap_or_else(|| "–".into())
             );
         }
     }
     if !report.control.is_empty() {
         out += &paint("\nPositive control: the same uploads with a debugger attached (Network domain on) and detached\n".into(), Style::new().bold());
-        out += &format!("{:<w$} {:>10} {:>10}  {}\n", "Body", "Attached", "Detached", "Slowdown (detached / attached) [95% CI]");
+        out += &format!(
+            "{:<w$} {:>10} {:>10}  {}\n",
+            "Body", "Attached", "Detached", "Slowdown (detached / attached) [95% CI]"
+        );
         for c in &report.control {
             let slow = c
                 .slowdown
                 .as_ref()
-                .map(|s| format!("{:.1}x [{:.1}–{:.1}] {}", s.ratio, s.ci_low, s.ci_high, if s.ci_low > 1.0 { "slower when attached" } else if s.ci_high < 1.0 { "faster when attached" } else { "within noise" }))
+                .map(|s| {
+                    format!(
+                        "{:.1}x [{:.1}–{:.1}] {}",
+                        s.ratio,
+                        s.ci_low,
+                        s.ci_high,
+                        if s.ci_low > 1.0 {
+                            "slower when attached"
+                        } else if s.ci_high < 1.0 {
+                            "faster when attached"
+                        } else {
+                            "within noise"
+                        }
+                    )
+                })
                 .unwrap_or_else(|| "–".into());
-            out += &format!("{:<w$} {:>10} {:>10}  {slow}\n", c.body, fmt_mbps(c.attached_median_mbps), fmt_mbps(c.detached_median_mbps));
+            out += &format!(
+                "{:<w$} {:>10} {:>10}  {slow}\n",
+                c.body,
+                fmt_mbps(c.attached_median_mbps),
+                fmt_mbps(c.detached_median_mbps)
+            );
         }
     }
     for w in &report.warnings {
@@ -102,5 +178,9 @@ pub fn human_bytes(n: u64) -> String {
         v /= 1024.0;
         unit += 1;
     }
-    if v.fract() == 0.0 { format!("{v} {}", UNITS[unit]) } else { format!("{v:.1} {}", UNITS[unit]) }
+    if v.fract() == 0.0 {
+        format!("{v} {}", UNITS[unit])
+    } else {
+        format!("{v:.1} {}", UNITS[unit])
+    }
 }

@@ -22,26 +22,57 @@ fn contents(ceiling: Option<f64>, samples: Vec<Sample>) -> StoreContents {
         cpu: None,
     }];
     records.extend(samples.into_iter().map(Record::Sample));
-    StoreContents { records: records.into_iter().enumerate().collect(), warnings: vec![] }
+    StoreContents {
+        records: records.into_iter().enumerate().collect(),
+        warnings: vec![],
+    }
 }
 
 #[test]
 fn an_arm_at_70_percent_of_the_sink_ceiling_is_flagged_everywhere() {
-    let samples = vec![sample("r", "Uint8Array", 0, 100.0), sample("r", "Uint8Array", 1, 110.0), sample("r", "Blob", 0, 700.0), sample("r", "Blob", 1, 720.0)];
+    let samples = vec![
+        sample("r", "Uint8Array", 0, 100.0),
+        sample("r", "Uint8Array", 1, 110.0),
+        sample("r", "Blob", 0, 700.0),
+        sample("r", "Blob", 1, 720.0),
+    ];
     let report = runs(&contents(Some(1000.0), samples)).pop().unwrap();
-    assert_eq!(report.summary.iter().map(|a| a.sink_bound).collect::<Vec<_>>(), [false, true]);
-    assert!(report.warnings[0].starts_with("Blob is sink-bound"), "{:?}", report.warnings);
+    assert_eq!(
+        report
+            .summary
+            .iter()
+            .map(|a| a.sink_bound)
+            .collect::<Vec<_>>(),
+        [false, true]
+    );
+    assert!(
+        report.warnings[0].starts_with("Blob is sink-bound"),
+        "{:?}",
+        report.warnings
+    );
     assert!(table::render(&report, false).contains("[sink-bound]"));
     assert!(markdown::render(&[report.clone()]).contains("**sink-bound**"));
     assert!(html::render(&[report.clone()]).contains("sink-bound"));
     let csv = csv::render(&[report]);
-    assert!(csv.lines().next().unwrap().ends_with(",sink_bound,timing_disagrees"));
-    assert_eq!(csv.lines().filter(|l| l.contains(",Blob,") && l.contains(",true,false")).count(), 2, "{csv}");
+    assert!(csv
+        .lines()
+        .next()
+        .unwrap()
+        .ends_with(",sink_bound,timing_disagrees"));
+    assert_eq!(
+        csv.lines()
+            .filter(|l| l.contains(",Blob,") && l.contains(",true,false"))
+            .count(),
+        2,
+        "{csv}"
+    );
 }
 
 #[test]
 fn no_ceiling_means_no_flag() {
-    let report = runs(&contents(None, vec![sample("r", "Blob", 0, 1e9)])).pop().unwrap();
+    let report = runs(&contents(None, vec![sample("r", "Blob", 0, 1e9)]))
+        .pop()
+        .unwrap();
     assert!(!report.summary[0].sink_bound);
 }
 
@@ -54,21 +85,34 @@ fn page_and_sink_times_more_than_20_percent_apart_are_flagged_with_advice() {
     assert!(!timing_disagrees(&near) && timing_disagrees(&far));
     let report = runs(&contents(None, vec![near, far])).pop().unwrap();
     assert_eq!(report.summary[0].timing_flags, 1);
-    let advice = report.warnings.iter().find(|w| w.contains("page and sink times")).unwrap();
-    assert!(advice.contains("Believe the page time"), "the report says which side to believe");
+    let advice = report
+        .warnings
+        .iter()
+        .find(|w| w.contains("page and sink times"))
+        .unwrap();
+    assert!(
+        advice.contains("Believe the page time"),
+        "the report says which side to believe"
+    );
 }
 
 #[test]
 fn comparisons_use_uint8array_as_the_baseline() {
     let samples = vec![
-        sample("r", "Blob", 0, 1800.0), sample("r", "Uint8Array", 0, 100.0),
-        sample("r", "Blob", 1, 1750.0), sample("r", "Uint8Array", 1, 110.0),
-        sample("r", "Blob", 2, 1900.0), sample("r", "Uint8Array", 2, 95.0),
+        sample("r", "Blob", 0, 1800.0),
+        sample("r", "Uint8Array", 0, 100.0),
+        sample("r", "Blob", 1, 1750.0),
+        sample("r", "Uint8Array", 1, 110.0),
+        sample("r", "Blob", 2, 1900.0),
+        sample("r", "Uint8Array", 2, 95.0),
     ];
     let report = runs(&contents(None, samples)).pop().unwrap();
     assert_eq!(report.comparisons.len(), 1);
     assert_eq!(report.comparisons[0].baseline, "Uint8Array");
-    assert_eq!(report.comparisons[0].verdict, crate::stats::compare::Verdict::Faster);
+    assert_eq!(
+        report.comparisons[0].verdict,
+        crate::stats::compare::Verdict::Faster
+    );
     assert!(table::render(&report, false).contains("faster"));
 }
 
@@ -80,7 +124,39 @@ fn filters_select_runs() {
     c.records.push((99, Record::Sample(other)));
     let all = runs(&c);
     assert_eq!(all.len(), 2);
-    assert_eq!(select(all.clone(), &Filter { run: Some("last".into()), ..Default::default() })[0].run.run_id, "s");
-    assert_eq!(select(all.clone(), &Filter { browser: Some("firefox".into()), ..Default::default() })[0].run.run_id, "r");
-    assert_eq!(select(all, &Filter { since: Some("2026-12-01".into()), ..Default::default() }).len(), 0);
+    assert_eq!(
+        select(
+            all.clone(),
+            &Filter {
+                run: Some("last".into()),
+                ..Default::default()
+            }
+        )[0]
+        .run
+        .run_id,
+        "s"
+    );
+    assert_eq!(
+        select(
+            all.clone(),
+            &Filter {
+                browser: Some("firefox".into()),
+                ..Default::default()
+            }
+        )[0]
+        .run
+        .run_id,
+        "r"
+    );
+    assert_eq!(
+        select(
+            all,
+            &Filter {
+                since: Some("2026-12-01".into()),
+                ..Default::default()
+            }
+        )
+        .len(),
+        0
+    );
 }

@@ -30,15 +30,21 @@ pub const LAUNCHABLE: &[Launchable] = &[
             "/Applications/Chromium.app/Contents/MacOS/Chromium",
         ],
         on_path: &["chromium", "chromium-browser"],
-        install_hint: "install it (Debian/Ubuntu: `sudo apt-get install chromium`) or pass --browser-path",
+        install_hint:
+            "install it (Debian/Ubuntu: `sudo apt-get install chromium`) or pass --browser-path",
     },
     Launchable {
         key: "firefox",
         display: "Firefox",
         family: Family::Firefox,
-        paths: &["/usr/lib/firefox-esr/firefox-esr", "/usr/lib/firefox/firefox", "/Applications/Firefox.app/Contents/MacOS/firefox"],
+        paths: &[
+            "/usr/lib/firefox-esr/firefox-esr",
+            "/usr/lib/firefox/firefox",
+            "/Applications/Firefox.app/Contents/MacOS/firefox",
+        ],
         on_path: &["firefox-esr", "firefox"],
-        install_hint: "install it (Debian: `sudo apt-get install firefox-esr`) or pass --browser-path",
+        install_hint:
+            "install it (Debian: `sudo apt-get install firefox-esr`) or pass --browser-path",
     },
 ];
 
@@ -48,21 +54,29 @@ pub fn by_key(key: &str) -> Option<&'static Launchable> {
 
 impl Launchable {
     pub fn find(&self) -> Option<PathBuf> {
-        let fixed = self.paths.iter().map(PathBuf::from).find(|p| is_executable(p));
+        let fixed = self
+            .paths
+            .iter()
+            .map(PathBuf::from)
+            .find(|p| is_executable(p));
         fixed.or_else(|| self.on_path.iter().find_map(|name| search_path(name)))
     }
 }
 
 fn search_path(name: &str) -> Option<PathBuf> {
     let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).map(|d| d.join(name)).find(|p| is_executable(p))
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| is_executable(p))
 }
 
 pub fn is_executable(p: &Path) -> bool {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        p.metadata().map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0).unwrap_or(false)
+        p.metadata()
+            .map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+            .unwrap_or(false)
     }
     #[cfg(not(unix))]
     {

@@ -20,7 +20,14 @@ pub struct Launch {
 }
 
 /// Writes the host manifest and the extension into the profile, and builds the command.
-pub fn prepare(browser: &Launchable, program: &Path, ws: &Workspace, host: &Path, headed: bool, as_root: bool) -> Result<Launch> {
+pub fn prepare(
+    browser: &Launchable,
+    program: &Path,
+    ws: &Workspace,
+    host: &Path,
+    headed: bool,
+    as_root: bool,
+) -> Result<Launch> {
     let manifest_dir = match browser.family {
         // With a custom --user-data-dir, Chromium reads host manifests only from there.
         Family::Chromium => ws.profile.join("NativeMessagingHosts"),
@@ -40,7 +47,11 @@ pub fn prepare(browser: &Launchable, program: &Path, ws: &Workspace, host: &Path
             firefox_args(ws, headed)
         }
     };
-    Ok(Launch { program: program.to_owned(), args, env })
+    Ok(Launch {
+        program: program.to_owned(),
+        args,
+        env,
+    })
 }
 
 fn chromium_args(ws: &Workspace, headed: bool, as_root: bool) -> Vec<String> {
@@ -69,7 +80,11 @@ fn chromium_args(ws: &Workspace, headed: bool, as_root: bool) -> Vec<String> {
 }
 
 fn firefox_args(ws: &Workspace, headed: bool) -> Vec<String> {
-    let mut a = vec!["-profile".into(), ws.profile.to_string_lossy().into_owned(), "-no-remote".into()];
+    let mut a = vec![
+        "-profile".into(),
+        ws.profile.to_string_lossy().into_owned(),
+        "-no-remote".into(),
+    ];
     if !headed {
         a.push("-headless".into());
     }
@@ -93,7 +108,11 @@ mod tests {
     use crate::run::browsers::by_key;
 
     fn workspace(dir: &Path) -> Workspace {
-        let ws = Workspace { profile: dir.join("p"), home: dir.join("h"), extension: dir.join("e") };
+        let ws = Workspace {
+            profile: dir.join("p"),
+            home: dir.join("h"),
+            extension: dir.join("e"),
+        };
         std::fs::create_dir_all(&ws.profile).unwrap();
         ws
     }
@@ -102,23 +121,62 @@ mod tests {
     fn chromium_gets_the_manifest_in_its_profile_and_no_sandbox_only_as_root() {
         let dir = tempfile::tempdir().unwrap();
         let ws = workspace(dir.path());
-        let l = prepare(by_key("chromium").unwrap(), Path::new("/b"), &ws, Path::new("/host"), false, false).unwrap();
+        let l = prepare(
+            by_key("chromium").unwrap(),
+            Path::new("/b"),
+            &ws,
+            Path::new("/host"),
+            false,
+            false,
+        )
+        .unwrap();
         assert!(l.args.contains(&"--headless".to_string()));
         assert!(!l.args.contains(&"--no-sandbox".to_string()));
-        let text = std::fs::read_to_string(ws.profile.join("NativeMessagingHosts/org.unobserved.host.json")).unwrap();
+        let text = std::fs::read_to_string(
+            ws.profile
+                .join("NativeMessagingHosts/org.unobserved.host.json"),
+        )
+        .unwrap();
         assert!(text.contains("\"/host\""));
-        let l = prepare(by_key("chromium").unwrap(), Path::new("/b"), &ws, Path::new("/host"), true, true).unwrap();
-        assert!(l.args.contains(&"--no-sandbox".to_string()) && !l.args.contains(&"--headless".to_string()));
+        let l = prepare(
+            by_key("chromium").unwrap(),
+            Path::new("/b"),
+            &ws,
+            Path::new("/host"),
+            true,
+            true,
+        )
+        .unwrap();
+        assert!(
+            l.args.contains(&"--no-sandbox".to_string())
+                && !l.args.contains(&"--headless".to_string())
+        );
     }
 
     #[test]
     fn firefox_gets_the_xpi_prefs_and_manifest_in_home() {
         let dir = tempfile::tempdir().unwrap();
         let ws = workspace(dir.path());
-        let l = prepare(by_key("firefox").unwrap(), Path::new("/b"), &ws, Path::new("/host"), false, true).unwrap();
-        assert!(ws.profile.join("extensions/unobserved@unobserved.org.xpi").is_file());
-        assert!(std::fs::read_to_string(ws.profile.join("user.js")).unwrap().contains("xpinstall.signatures.required\", false"));
-        assert!(ws.home.join(".mozilla/native-messaging-hosts/org.unobserved.host.json").is_file());
+        let l = prepare(
+            by_key("firefox").unwrap(),
+            Path::new("/b"),
+            &ws,
+            Path::new("/host"),
+            false,
+            true,
+        )
+        .unwrap();
+        assert!(ws
+            .profile
+            .join("extensions/unobserved@unobserved.org.xpi")
+            .is_file());
+        assert!(std::fs::read_to_string(ws.profile.join("user.js"))
+            .unwrap()
+            .contains("xpinstall.signatures.required\", false"));
+        assert!(ws
+            .home
+            .join(".mozilla/native-messaging-hosts/org.unobserved.host.json")
+            .is_file());
         assert!(l.env.iter().any(|(k, _)| k == "HOME"));
         assert!(l.args.contains(&"-headless".to_string()));
     }

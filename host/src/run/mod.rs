@@ -50,31 +50,56 @@ pub struct RunOutcome {
 }
 
 pub fn run(opts: RunOptions) -> Result<RunOutcome> {
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
     rt.block_on(run_async(opts))
 }
 
 async fn run_async(opts: RunOptions) -> Result<RunOutcome> {
     let browser = browsers::by_key(&opts.browser).ok_or_else(|| {
         let keys: Vec<_> = browsers::LAUNCHABLE.iter().map(|b| b.key).collect();
-        RunError::BrowserMissing(format!("unknown browser {:?}; choose one of: {}", opts.browser, keys.join(", ")))
+        RunError::BrowserMissing(format!(
+            "unknown browser {:?}; choose one of: {}",
+            opts.browser,
+            keys.join(", ")
+        ))
     })?;
     let program = match &opts.browser_path {
         Some(p) if browsers::is_executable(p) => p.clone(),
-        Some(p) => return Err(RunError::BrowserMissing(format!("{} is not an executable file", p.display())).into()),
+        Some(p) => {
+            return Err(RunError::BrowserMissing(format!(
+                "{} is not an executable file",
+                p.display()
+            ))
+            .into())
+        }
         None => browser.find().ok_or_else(|| {
-            RunError::BrowserMissing(format!("{} was not found: {}", browser.display, browser.install_hint))
+            RunError::BrowserMissing(format!(
+                "{} was not found: {}",
+                browser.display, browser.install_hint
+            ))
         })?,
     };
     let state_dir = state::state_dir()?;
     state::ensure_private_dir(&state_dir)?;
     let store = Store::in_dir(&state_dir);
     // Fail before launching anything if results could not be kept.
-    state::open_private_append(store.path())
-        .with_context(|| format!("cannot write results to {} (set UNOBSERVED_STATE_DIR to a writable folder)", store.path().display()))?;
+    state::open_private_append(store.path()).with_context(|| {
+        format!(
+            "cannot write results to {} (set UNOBSERVED_STATE_DIR to a writable folder)",
+            store.path().display()
+        )
+    })?;
 
-    let tmp = tempfile::Builder::new().prefix("unobserved-run-").tempdir()?;
-    let ws = launch::Workspace { profile: tmp.path().join("profile"), home: tmp.path().join("home"), extension: tmp.path().join("extension") };
+    let tmp = tempfile::Builder::new()
+        .prefix("unobserved-run-")
+        .tempdir()?;
+    let ws = launch::Workspace {
+        profile: tmp.path().join("profile"),
+        home: tmp.path().join("home"),
+        extension: tmp.path().join("extension"),
+    };
     for d in [&ws.profile, &ws.home] {
         std::fs::create_dir_all(d)?;
     }
@@ -88,7 +113,12 @@ async fn run_async(opts: RunOptions) -> Result<RunOutcome> {
         extension_files::grant_permission(&ws.extension, "debugger")?;
     }
     let run_id = new_run_id();
-    let job = Job { run_id: run_id.clone(), plan: opts.plan.clone(), close_tab: true, sink_url: opts.sink_url.clone() };
+    let job = Job {
+        run_id: run_id.clone(),
+        plan: opts.plan.clone(),
+        close_tab: true,
+        sink_url: opts.sink_url.clone(),
+    };
     if let Some(url) = &opts.sink_url {
         // Headless throwaway profiles cannot click "allow": the copy asks up front.
         let origin = url.split('/').take(3).collect::<Vec<_>>().join("/");
@@ -100,7 +130,8 @@ async fn run_async(opts: RunOptions) -> Result<RunOutcome> {
     let host = std::env::current_exe().context("cannot find the unobserved binary itself")?;
     let as_root = process::running_as_root();
     let launch = launch::prepare(browser, &program, &ws, &host, opts.headed, as_root)?;
-    if as_root && browser.family == unobserved_installer::manifest::Family::Chromium && !opts.quiet {
+    if as_root && browser.family == unobserved_installer::manifest::Family::Chromium && !opts.quiet
+    {
         eprintln!("note: running as root, so Chromium gets --no-sandbox");
     }
     let log_path = tmp.path().join("browser.log");
@@ -117,12 +148,15 @@ async fn run_async(opts: RunOptions) -> Result<RunOutcome> {
     // Its own process group, so the browser and every child it spawns end together.
     #[cfg(unix)]
     cmd.process_group(0);
-    let launch_command: Vec<String> =
-        std::iter::once(launch.program.display().to_string()).chain(launch.args.iter().cloned()).collect();
+    let launch_command: Vec<String> = std::iter::once(launch.program.display().to_string())
+        .chain(launch.args.iter().cloned())
+        .collect();
     log::info!("launching: {}", launch_command.join(" "));
     let mut tail = StoreTail::from_end(store.path().to_owned());
     let mut host_log = LogWatch::from_end(state_dir.join("unobserved.log"));
-    let mut child = cmd.spawn().with_context(|| format!("cannot start {}", program.display()))?;
+    let mut child = cmd
+        .spawn()
+        .with_context(|| format!("cannot start {}", program.display()))?;
     let pgid = child.id().map(|p| p as i32).unwrap_or(0);
 
     let progress = Progress::new(opts.quiet, opts.plan.measured_uploads(), browser.display);
@@ -176,13 +210,32 @@ async fn run_async(opts: RunOptions) -> Result<RunOutcome> {
     outcome?;
     let (status, reason) = end.expect("loop ends with a result or an error");
     let contents = store.read()?;
-    let report = report::select(report::runs(&contents), &report::Filter { run: Some(run_id.clone()), ..Default::default() })
-        .pop()
-        .with_context(|| format!("run {run_id} ended but nothing of it is in {}", store.path().display()))?;
+    let report = report::select(
+        report::runs(&contents),
+        &report::Filter {
+            run: Some(run_id.clone()),
+            ..Default::default()
+        },
+    )
+    .pop()
+    .with_context(|| {
+        format!(
+            "run {run_id} ended but nothing of it is in {}",
+            store.path().display()
+        )
+    })?;
     if status != RunStatus::Complete {
-        bail!(RunError::Failed(format!("the run ended {}: {}", status.as_str(), reason.unwrap_or_default())));
+        bail!(RunError::Failed(format!(
+            "the run ended {}: {}",
+            status.as_str(),
+            reason.unwrap_or_default()
+        )));
     }
-    Ok(RunOutcome { report, launch_command, browser_path: program })
+    Ok(RunOutcome {
+        report,
+        launch_command,
+        browser_path: program,
+    })
 }
 
 fn ws_copy_extension(from: &std::path::Path, to: &std::path::Path) -> Result<()> {
@@ -202,7 +255,11 @@ fn walk(dir: &std::path::Path) -> Result<Vec<PathBuf>> {
     let mut out = Vec::new();
     for e in std::fs::read_dir(dir)? {
         let p = e?.path();
-        if p.is_dir() { out.extend(walk(&p)?) } else { out.push(p) }
+        if p.is_dir() {
+            out.extend(walk(&p)?)
+        } else {
+            out.push(p)
+        }
     }
     Ok(out)
 }
@@ -211,20 +268,30 @@ fn walk(dir: &std::path::Path) -> Result<Vec<PathBuf>> {
 pub fn new_run_id() -> String {
     let mut r = [0u8; 2];
     let _ = getrandom::fill(&mut r);
-    format!("{}-{}", chrono::Utc::now().format("%Y%m%d-%H%M%S"), hex::encode(r))
+    format!(
+        "{}-{}",
+        chrono::Utc::now().format("%Y%m%d-%H%M%S"),
+        hex::encode(r)
+    )
 }
 
 /// Two minutes of slack plus the whole plan at a slow 16 Mbit/s (and the --auto time budget).
 fn default_timeout(plan: &Plan) -> Duration {
     let uploads = plan.measured_uploads() + plan.warmup as u64 * plan.bodies.len() as u64;
-    Duration::from_secs(120 + uploads * plan.size_bytes / 2_000_000 + plan.auto.map_or(0, |a| a.max_seconds))
+    Duration::from_secs(
+        120 + uploads * plan.size_bytes / 2_000_000 + plan.auto.map_or(0, |a| a.max_seconds),
+    )
 }
 
 fn log_tail(path: &std::path::Path) -> String {
     let text = std::fs::read_to_string(path).unwrap_or_default();
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     let tail = &lines[lines.len().saturating_sub(15)..];
-    if tail.is_empty() { "(the browser printed nothing)".into() } else { format!("Last lines from the browser:\n  {}", tail.join("\n  ")) }
+    if tail.is_empty() {
+        "(the browser printed nothing)".into()
+    } else {
+        format!("Last lines from the browser:\n  {}", tail.join("\n  "))
+    }
 }
 
 /// Watches the state dir's log for a host saying it could not write the store (full
@@ -254,7 +321,11 @@ impl Progress {
             return Progress(None);
         }
         let bar = ProgressBar::new(total);
-        bar.set_style(ProgressStyle::with_template("{spinner} {prefix} [{bar:30}] {pos}/{len} {msg}").unwrap().progress_chars("=> "));
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} {prefix} [{bar:30}] {pos}/{len} {msg}")
+                .unwrap()
+                .progress_chars("=> "),
+        );
         bar.set_prefix(browser.to_owned());
         bar.set_message("starting the browser, waiting for the extension…");
         bar.enable_steady_tick(Duration::from_millis(120));

@@ -21,13 +21,19 @@ pub fn put_bytes(addr: SocketAddr, path: &str, total: u64, data: &[u8]) -> std::
     }
     let mut reply = Vec::new();
     s.read_to_end(&mut reply)?;
-    Ok(String::from_utf8_lossy(&reply).lines().next().unwrap_or("").to_owned())
+    Ok(String::from_utf8_lossy(&reply)
+        .lines()
+        .next()
+        .unwrap_or("")
+        .to_owned())
 }
 
 /// Median Mbps of three uploads of `size` bytes (capped at 256 MiB).
 pub fn measure(addr: SocketAddr, upload_path: &str, size: u64) -> std::io::Result<f64> {
     let size = size.clamp(1, MAX_PROBE);
-    let data: Vec<u8> = (0..(size.min(4 << 20)) as u32).map(|i| (i.wrapping_mul(2654435761) >> 9) as u8).collect();
+    let data: Vec<u8> = (0..(size.min(4 << 20)) as u32)
+        .map(|i| (i.wrapping_mul(2654435761) >> 9) as u8)
+        .collect();
     let mut mbps = Vec::new();
     for _ in 0..3 {
         let t = Instant::now();

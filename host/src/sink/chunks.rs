@@ -64,13 +64,21 @@ impl ChunkState {
 /// Decrypts `body` (IV || ciphertext || tag) in place and reports what it found.
 pub fn verify(key: &[u8; 32], mut body: Vec<u8>, index: u64, order: Order) -> ChunkReport {
     let bytes = body.len() as u64;
-    let failed = |order| ChunkReport { index, bytes, plaintext_bytes: 0, tag_ok: false, plaintext_sha256: None, order };
+    let failed = |order| ChunkReport {
+        index,
+        bytes,
+        plaintext_bytes: 0,
+        tag_ok: false,
+        plaintext_sha256: None,
+        order,
+    };
     if body.len() < IV_LEN + TAG_LEN {
         return failed(order);
     }
     let cipher = Aes256Gcm::new(key.into());
     let mut sealed = body.split_off(IV_LEN);
-    let nonce = aes_gcm::Nonce::<aes_gcm::aes::cipher::consts::U12>::try_from(&body[..]).expect("12-byte IV");
+    let nonce = aes_gcm::Nonce::<aes_gcm::aes::cipher::consts::U12>::try_from(&body[..])
+        .expect("12-byte IV");
     match cipher.decrypt_in_place(&nonce, b"", &mut sealed) {
         Ok(()) => ChunkReport {
             index,
@@ -112,7 +120,10 @@ mod tests {
         let r = verify(&key(), body(), 0, Order::Ok);
         assert!(r.tag_ok);
         assert_eq!(r.plaintext_bytes, 64);
-        assert_eq!(r.plaintext_sha256.unwrap(), hex::encode(Sha256::digest(h(PT))));
+        assert_eq!(
+            r.plaintext_sha256.unwrap(),
+            hex::encode(Sha256::digest(h(PT)))
+        );
     }
 
     #[test]
@@ -120,9 +131,15 @@ mod tests {
         for flip in [IV_LEN, IV_LEN + 40, body().len() - 1, 0] {
             let mut b = body();
             b[flip] ^= 1;
-            assert!(!verify(&key(), b, 0, Order::Ok).tag_ok, "flipping byte {flip} went unnoticed");
+            assert!(
+                !verify(&key(), b, 0, Order::Ok).tag_ok,
+                "flipping byte {flip} went unnoticed"
+            );
         }
-        assert!(!verify(&key(), body()[..20].to_vec(), 0, Order::Ok).tag_ok, "too short");
+        assert!(
+            !verify(&key(), body()[..20].to_vec(), 0, Order::Ok).tag_ok,
+            "too short"
+        );
         let mut wrong_key = key();
         wrong_key[0] ^= 1;
         assert!(!verify(&wrong_key, body(), 0, Order::Ok).tag_ok);
@@ -136,6 +153,10 @@ mod tests {
         assert_eq!(s.record_order("u", 1), Order::Repeated);
         assert_eq!(s.record_order("u", 3), Order::Ok);
         assert_eq!(s.record_order("u", 3), Order::Repeated);
-        assert_eq!(s.record_order("other", 0), Order::Ok, "uploads are tracked apart");
+        assert_eq!(
+            s.record_order("other", 0),
+            Order::Ok,
+            "uploads are tracked apart"
+        );
     }
 }

@@ -18,13 +18,18 @@ pub struct Cors {
 impl Cors {
     pub fn new(mut extension_origins: Vec<String>, own_origin: String) -> Cors {
         extension_origins.push(own_origin);
-        Cors { allowed: extension_origins }
+        Cors {
+            allowed: extension_origins,
+        }
     }
 
     /// The origin to echo, when the request carries an allowed one.
     pub fn allow(&self, origin: Option<&str>) -> Option<String> {
         let origin = origin?;
-        self.allowed.iter().any(|a| a == origin).then(|| origin.to_owned())
+        self.allowed
+            .iter()
+            .any(|a| a == origin)
+            .then(|| origin.to_owned())
     }
 }
 
@@ -47,10 +52,21 @@ mod tests {
     #[test]
     fn only_listed_origins_are_echoed() {
         let c = Cors::new(extension_origins(), "http://127.0.0.1:5000".into());
-        assert_eq!(c.allow(Some("chrome-extension://ofhblkgjlepfiadjplffojmacooicfhm")).as_deref(), Some("chrome-extension://ofhblkgjlepfiadjplffojmacooicfhm"));
-        assert_eq!(c.allow(Some("http://127.0.0.1:5000")).as_deref(), Some("http://127.0.0.1:5000"));
+        assert_eq!(
+            c.allow(Some("chrome-extension://ofhblkgjlepfiadjplffojmacooicfhm"))
+                .as_deref(),
+            Some("chrome-extension://ofhblkgjlepfiadjplffojmacooicfhm")
+        );
+        assert_eq!(
+            c.allow(Some("http://127.0.0.1:5000")).as_deref(),
+            Some("http://127.0.0.1:5000")
+        );
         assert_eq!(c.allow(Some("https://evil.example")), None);
-        assert_eq!(c.allow(Some("http://127.0.0.1:5001")), None, "another local port is another origin");
+        assert_eq!(
+            c.allow(Some("http://127.0.0.1:5001")),
+            None,
+            "another local port is another origin"
+        );
         assert_eq!(c.allow(Some("*")), None);
         assert_eq!(c.allow(None), None);
     }

@@ -16,7 +16,10 @@ pub struct SeededBytes {
 
 impl SeededBytes {
     pub fn new(seed: [u8; 16], len: u64) -> SeededBytes {
-        SeededBytes { cipher: Keystream::new(&seed.into(), &[0u8; 16].into()), left: len }
+        SeededBytes {
+            cipher: Keystream::new(&seed.into(), &[0u8; 16].into()),
+            left: len,
+        }
     }
 }
 
@@ -33,12 +36,22 @@ impl Read for SeededBytes {
 /// `?bytes=N&seed=<32 hex digits>` of a download URL.
 pub fn parse_request(url: &str, max: u64) -> Result<([u8; 16], u64), String> {
     let query = url.split_once('?').map(|(_, q)| q).unwrap_or("");
-    let param = |name: &str| query.split('&').find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='));
-    let len: u64 = param("bytes").and_then(|b| b.parse().ok()).ok_or("download needs ?bytes=N")?;
+    let param = |name: &str| {
+        query
+            .split('&')
+            .find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='))
+    };
+    let len: u64 = param("bytes")
+        .and_then(|b| b.parse().ok())
+        .ok_or("download needs ?bytes=N")?;
     if len > max {
-        return Err(format!("download of {len} bytes is over the {max}-byte cap"));
+        return Err(format!(
+            "download of {len} bytes is over the {max}-byte cap"
+        ));
     }
-    let seed = param("seed").and_then(|s| hex::decode(s).ok()).and_then(|s| <[u8; 16]>::try_from(s).ok());
+    let seed = param("seed")
+        .and_then(|s| hex::decode(s).ok())
+        .and_then(|s| <[u8; 16]>::try_from(s).ok());
     Ok((seed.ok_or("download needs &seed=<32 hex digits>")?, len))
 }
 
@@ -59,7 +72,9 @@ mod tests {
     #[test]
     fn length_is_exact_and_reads_can_be_split() {
         let mut whole = Vec::new();
-        SeededBytes::new([7u8; 16], 100_003).read_to_end(&mut whole).unwrap();
+        SeededBytes::new([7u8; 16], 100_003)
+            .read_to_end(&mut whole)
+            .unwrap();
         assert_eq!(whole.len(), 100_003);
         let mut split = SeededBytes::new([7u8; 16], 100_003);
         let mut a = vec![0u8; 33];

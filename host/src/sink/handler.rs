@@ -3,7 +3,7 @@
 
 use super::hashing::{BodyDigest, BodyReport};
 use super::routes::{self, route, Route};
-use super::{chunks, cors, download, token, SinkEvent, Shared};
+use super::{chunks, cors, download, token, Shared, SinkEvent};
 use crate::extension_files;
 use bytes::Bytes;
 use http_body::Frame;
@@ -20,7 +20,11 @@ pub type Reply = Response<BoxBody<Bytes, Infallible>>;
 const PIPELINE: usize = 8;
 
 pub async fn handle(req: Request<Incoming>, shared: Arc<Shared>) -> Reply {
-    let origin = req.headers().get("origin").and_then(|v| v.to_str().ok()).map(str::to_owned);
+    let origin = req
+        .headers()
+        .get("origin")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
     let allowed = shared.cors.allow(origin.as_deref());
     if req.method() == Method::OPTIONS {
         // Preflight: only for an allowed origin, never a wildcard.
@@ -32,7 +36,10 @@ pub async fn handle(req: Request<Incoming>, shared: Arc<Shared>) -> Reply {
     let mut reply = route_request(req, &shared).await;
     if let Some(o) = allowed {
         let h = reply.headers_mut();
-        h.insert("access-control-allow-origin", o.parse().expect("origin came from a header"));
+        h.insert(
+            "access-control-allow-origin",
+            o.parse().expect("origin came from a header"),
+        );
         h.insert("vary", "Origin".parse().unwrap());
     }
     reply
@@ -40,13 +47,20 @@ pub async fn handle(req: Request<Incoming>, shared: Arc<Shared>) -> Reply {
 
 async fn route_request(req: Request<Incoming>, shared: &Shared) -> Reply {
     let uri = req.uri().to_string();
-    let path_and_query = req.uri().path_and_query().map(|p| p.as_str().to_owned()).unwrap_or_else(|| uri.clone());
+    let path_and_query = req
+        .uri()
+        .path_and_query()
+        .map(|p| p.as_str().to_owned())
+        .unwrap_or_else(|| uri.clone());
     let method = req.method().clone();
     match (route(&path_and_query), &method) {
-        (Route::Home, &Method::GET | &Method::HEAD) => {
-            Response::builder().status(302).header("location", routes::PAGE_PATH).body(empty()).unwrap()
-        }
-        (Route::Asset(path), &Method::GET | &Method::HEAD) => match extension_files::web_file(path) {
+        (Route::Home, &Method::GET | &Method::HEAD) => Response::builder()
+            .status(302)
+            .header("location", routes::PAGE_PATH)
+            .body(empty())
+            .unwrap(),
+        (Route::Asset(path), &Method::GET | &Method::HEAD) => match extension_files::web_file(path)
+        {
             Some(bytes) => Response::builder()
                 .header("content-type", extension_files::content_type(path))
                 .header("cache-control", "no-store")
@@ -56,13 +70,24 @@ async fn route_request(req: Request<Incoming>, shared: &Shared) -> Reply {
         },
         (Route::Upload { token }, &Method::PUT | &Method::POST) => {
             if !token::matches(&shared.token, token) {
-                log::warn!("upload refused: {} token", if token.is_empty() { "missing" } else { "wrong" });
+                log::warn!(
+                    "upload refused: {} token",
+                    if token.is_empty() { "missing" } else { "wrong" }
+                );
                 return json_error(403, "missing or wrong upload token");
             }
             let path = path_and_query.replace(&shared.token, "<token>");
             upload(req, shared, &path).await
         }
-        (Route::Chunk { token, run_id, upload, index }, &Method::PUT | &Method::POST) => {
+        (
+            Route::Chunk {
+                token,
+                run_id,
+                upload,
+                index,
+            },
+            &Method::PUT | &Method::POST,
+        ) => {
             if !token::matches(&shared.token, token) {
                 return json_error(403, "missing or wrong upload token");
             }
@@ -89,15 +114,27 @@ async fn route_request(req: Request<Incoming>, shared: &Shared) -> Reply {
 }
 
 fn declared_length(req: &Request<Incoming>) -> Option<u64> {
-    req.headers().get("content-length")?.to_str().ok()?.parse().ok()
+    req.headers()
+        .get("content-length")?
+        .to_str()
+        .ok()?
+        .parse()
+        .ok()
 }
 
 async fn upload(req: Request<Incoming>, shared: &Shared, path: &str) -> Reply {
     let declared = declared_length(&req);
     if let Some(n) = declared.filter(|&n| n > shared.max_body) {
-        return json_error(413, &format!("body of {n} bytes is over the {}-byte cap", shared.max_body));
+        return json_error(
+            413,
+            &format!("body of {n} bytes is over the {}-byte cap", shared.max_body),
+        );
     }
-    let content_type = req.headers().get("content-type").and_then(|v| v.to_str().ok()).map(str::to_owned);
+    let content_type = req
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
     let (tx, mut rx) = tokio::sync::mpsc::channel::<Bytes>(PIPELINE);
     let hasher = tokio::task::spawn_blocking(move || {
         let mut digest = BodyDigest::default();
@@ -114,7 +151,9 @@ async fn upload(req: Request<Incoming>, shared: &Shared, path: &str) -> Reply {
             Ok(None) => break None,
             Ok(Some(Err(e))) => break Some(e.to_string()),
             Ok(Some(Ok(frame))) => {
-                let Ok(data) = frame.into_data() else { continue };
+                let Ok(data) = frame.into_data() else {
+                    continue;
+                };
                 last = Instant::now();
                 first.get_or_insert(last);
                 bytes += data.len() as u64;
@@ -122,7 +161,10 @@ async fn upload(req: Request<Incoming>, shared: &Shared, path: &str) -> Reply {
                     drop(tx);
                     let _ = hasher.await;
                     log::warn!("upload {path}: over the cap after {bytes} bytes");
-                    return json_error(413, &format!("body is over the {}-byte cap", shared.max_body));
+                    return json_error(
+                        413,
+                        &format!("body is over the {}-byte cap", shared.max_body),
+                    );
                 }
                 if tx.send(data).await.is_err() {
                     break Some("the hasher stopped".into());
@@ -133,7 +175,14 @@ async fn upload(req: Request<Incoming>, shared: &Shared, path: &str) -> Reply {
     drop(tx);
     let digest = hasher.await.expect("hasher thread");
     let short = declared.is_some_and(|n| bytes < n);
-    if let Some(reason) = failure.or_else(|| short.then(|| format!("body ended after {bytes} of {} bytes", declared.unwrap_or(0)))) {
+    if let Some(reason) = failure.or_else(|| {
+        short.then(|| {
+            format!(
+                "body ended after {bytes} of {} bytes",
+                declared.unwrap_or(0)
+            )
+        })
+    }) {
         log::warn!("upload {path}: aborted after {bytes} bytes: {reason}");
         if let Some(hook) = shared.on_event.clone() {
             let path = path.split('?').next().unwrap_or("").to_owned();
@@ -142,34 +191,62 @@ async fn upload(req: Request<Incoming>, shared: &Shared, path: &str) -> Reply {
         }
         return json_error(400, &format!("upload aborted after {bytes} bytes"));
     }
-    let sink_ms = first.map(|f| (last - f).as_secs_f64() * 1000.0).unwrap_or(0.0);
+    let sink_ms = first
+        .map(|f| (last - f).as_secs_f64() * 1000.0)
+        .unwrap_or(0.0);
     let report: BodyReport = digest.finish(sink_ms);
-    log::info!("upload {path}: {} bytes in {:.1} ms, sha256 {}", report.bytes, report.sink_ms, report.sha256);
+    log::info!(
+        "upload {path}: {} bytes in {:.1} ms, sha256 {}",
+        report.bytes,
+        report.sink_ms,
+        report.sha256
+    );
     let mut value = serde_json::to_value(&report).expect("report serialises");
     value["content_type"] = content_type.into();
     json(200, &value)
 }
 
-async fn chunk(req: Request<Incoming>, shared: &Shared, run_id: &str, upload: &str, index: u64) -> Reply {
+async fn chunk(
+    req: Request<Incoming>,
+    shared: &Shared,
+    run_id: &str,
+    upload: &str,
+    index: u64,
+) -> Reply {
     let Some(key) = shared.chunks.key(run_id) else {
         return json_error(409, &format!("no key was handed over for run {run_id:?}"));
     };
     if declared_length(&req).is_some_and(|n| n > shared.max_chunk) {
-        return json_error(413, &format!("chunk is over the {}-byte cap", shared.max_chunk));
+        return json_error(
+            413,
+            &format!("chunk is over the {}-byte cap", shared.max_chunk),
+        );
     }
     let limited = http_body_util::Limited::new(req.into_body(), shared.max_chunk as usize);
     let body = match tokio::time::timeout(shared.idle_timeout * 4, limited.collect()).await {
         Ok(Ok(collected)) => collected.to_bytes(),
         Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => {
-            return json_error(413, &format!("chunk is over the {}-byte cap", shared.max_chunk))
+            return json_error(
+                413,
+                &format!("chunk is over the {}-byte cap", shared.max_chunk),
+            )
         }
         Ok(Err(e)) => return json_error(400, &format!("chunk body could not be read: {e}")),
         Err(_) => return json_error(408, "chunk body too slow"),
     };
-    let order = shared.chunks.record_order(&format!("{run_id}/{upload}"), index);
-    let report = tokio::task::spawn_blocking(move || chunks::verify(&key, body.to_vec(), index, order)).await.expect("verify");
+    let order = shared
+        .chunks
+        .record_order(&format!("{run_id}/{upload}"), index);
+    let report =
+        tokio::task::spawn_blocking(move || chunks::verify(&key, body.to_vec(), index, order))
+            .await
+            .expect("verify");
     if !report.tag_ok || report.order != chunks::Order::Ok {
-        log::warn!("chunk {index} of {run_id}/{upload}: tag_ok={} order={:?}", report.tag_ok, report.order);
+        log::warn!(
+            "chunk {index} of {run_id}/{upload}: tag_ok={} order={:?}",
+            report.tag_ok,
+            report.order
+        );
     }
     json(200, &serde_json::to_value(&report).expect("json"))
 }

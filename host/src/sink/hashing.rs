@@ -57,9 +57,19 @@ mod tests {
 
     #[test]
     fn sha256_known_vectors() {
-        assert_eq!(report(&[]).sha256, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-        assert_eq!(report(&[b"abc"]).sha256, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-        assert_eq!(report(&[b"a", b"b", b"c"]).sha256, report(&[b"abc"]).sha256, "split anywhere");
+        assert_eq!(
+            report(&[]).sha256,
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
+        assert_eq!(
+            report(&[b"abc"]).sha256,
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        assert_eq!(
+            report(&[b"a", b"b", b"c"]).sha256,
+            report(&[b"abc"]).sha256,
+            "split anywhere"
+        );
         // FIPS 180-2 long vector: one million 'a's.
         let a = vec![b'a'; 1_000_000];
         assert_eq!(
@@ -74,7 +84,10 @@ mod tests {
         assert_eq!(r.bytes, 23);
         assert_eq!(r.head, "[object ReadableStream]");
         // The figure the browser recipes recorded for this exact body.
-        assert_eq!(r.sha256, "7559c3628a54a498b715edbbb9a0f16fc65e94eaaf185b41e91f6bddf1a8e02e");
+        assert_eq!(
+            r.sha256,
+            "7559c3628a54a498b715edbbb9a0f16fc65e94eaaf185b41e91f6bddf1a8e02e"
+        );
     }
 
     #[test]

@@ -85,7 +85,11 @@ impl Sink {
         let listener = std::net::TcpListener::bind(config.listen)
             .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.listen))?;
         let addr = listener.local_addr()?;
-        let tls = config.tls.as_ref().map(|(cert, key)| server::tls_acceptor(cert, key)).transpose()?;
+        let tls = config
+            .tls
+            .as_ref()
+            .map(|(cert, key)| server::tls_acceptor(cert, key))
+            .transpose()?;
         let scheme = if tls.is_some() { "https" } else { "http" };
         let shared = Arc::new(Shared {
             token: config.token,
@@ -98,7 +102,12 @@ impl Sink {
         });
         let running = server::spawn(listener, shared.clone(), tls, config.max_connections)?;
         log::info!("sink listening on {scheme}://{addr}");
-        Ok(Sink { shared, addr, scheme, running: Some(running) })
+        Ok(Sink {
+            shared,
+            addr,
+            scheme,
+            running: Some(running),
+        })
     }
 
     pub fn addr(&self) -> SocketAddr {

@@ -7,11 +7,20 @@ pub enum Route<'a> {
     /// A file of the benchmark page (`bench/…` or `lib/…` of the extension tree).
     Asset(&'a str),
     /// `/upload/<token>`; the token may be empty or wrong, which the caller checks.
-    Upload { token: &'a str },
+    Upload {
+        token: &'a str,
+    },
     /// `/chunk/<token>/<run id>/<upload id>/<index>`: one encrypted chunk.
-    Chunk { token: &'a str, run_id: &'a str, upload: &'a str, index: u64 },
+    Chunk {
+        token: &'a str,
+        run_id: &'a str,
+        upload: &'a str,
+        index: u64,
+    },
     /// `/download/<token>?bytes=N&seed=<32 hex>`.
-    Download { token: &'a str },
+    Download {
+        token: &'a str,
+    },
     NotFound,
 }
 
@@ -36,7 +45,12 @@ pub fn route(url: &str) -> Route<'_> {
         let parts: Vec<&str> = rest.split('/').collect();
         if let [token, run_id, upload, index] = parts[..] {
             if let Ok(index) = index.parse() {
-                return Route::Chunk { token, run_id, upload, index };
+                return Route::Chunk {
+                    token,
+                    run_id,
+                    upload,
+                    index,
+                };
             }
         }
         return Route::NotFound;
@@ -45,7 +59,11 @@ pub fn route(url: &str) -> Route<'_> {
         return Route::Asset("bench/index.html");
     }
     match path.strip_prefix('/') {
-        Some(rel) if (rel.starts_with("bench/") || rel.starts_with("lib/")) && !rel.contains("..") => Route::Asset(rel),
+        Some(rel)
+            if (rel.starts_with("bench/") || rel.starts_with("lib/")) && !rel.contains("..") =>
+        {
+            Route::Asset(rel)
+        }
         _ => Route::NotFound,
     }
 }
@@ -59,16 +77,30 @@ mod tests {
         assert_eq!(route("/"), Route::Home);
         assert_eq!(route("/bench/"), Route::Asset("bench/index.html"));
         assert_eq!(route("/lib/plan.js?v=1"), Route::Asset("lib/plan.js"));
-        assert_eq!(route("/upload/abc?kind=Blob"), Route::Upload { token: "abc" });
+        assert_eq!(
+            route("/upload/abc?kind=Blob"),
+            Route::Upload { token: "abc" }
+        );
         assert_eq!(route("/upload"), Route::Upload { token: "" });
         assert_eq!(route("/upload/"), Route::Upload { token: "" });
         assert_eq!(route("/lib/../manifest.json"), Route::NotFound);
         assert_eq!(route("/manifest.json"), Route::NotFound);
         assert_eq!(route("/etc/passwd"), Route::NotFound);
         assert_eq!(route(""), Route::NotFound);
-        assert_eq!(route("/chunk/t/r1/u1/7"), Route::Chunk { token: "t", run_id: "r1", upload: "u1", index: 7 });
+        assert_eq!(
+            route("/chunk/t/r1/u1/7"),
+            Route::Chunk {
+                token: "t",
+                run_id: "r1",
+                upload: "u1",
+                index: 7
+            }
+        );
         assert_eq!(route("/chunk/t/r1/u1/x"), Route::NotFound);
         assert_eq!(route("/chunk/t/r1"), Route::NotFound);
-        assert_eq!(route("/download/t?bytes=5&seed=00"), Route::Download { token: "t" });
+        assert_eq!(
+            route("/download/t?bytes=5&seed=00"),
+            Route::Download { token: "t" }
+        );
     }
 }

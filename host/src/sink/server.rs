@@ -30,15 +30,23 @@ impl Running {
 
 pub fn tls_acceptor(cert_pem: &[u8], key_pem: &[u8]) -> anyhow::Result<TlsAcceptor> {
     let certs = rustls_pemfile::certs(&mut &cert_pem[..]).collect::<Result<Vec<_>, _>>()?;
-    let key = rustls_pemfile::private_key(&mut &key_pem[..])?.ok_or_else(|| anyhow::anyhow!("no private key in the key file"))?;
-    let config = tokio_rustls::rustls::ServerConfig::builder_with_provider(Arc::new(tokio_rustls::rustls::crypto::ring::default_provider()))
-        .with_safe_default_protocol_versions()?
-        .with_no_client_auth()
-        .with_single_cert(certs, key)?;
+    let key = rustls_pemfile::private_key(&mut &key_pem[..])?
+        .ok_or_else(|| anyhow::anyhow!("no private key in the key file"))?;
+    let config = tokio_rustls::rustls::ServerConfig::builder_with_provider(Arc::new(
+        tokio_rustls::rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()?
+    .with_no_client_auth()
+    .with_single_cert(certs, key)?;
     Ok(TlsAcceptor::from(Arc::new(config)))
 }
 
-pub fn spawn(listener: std::net::TcpListener, shared: Arc<Shared>, tls: Option<TlsAcceptor>, max_connections: usize) -> anyhow::Result<Running> {
+pub fn spawn(
+    listener: std::net::TcpListener,
+    shared: Arc<Shared>,
+    tls: Option<TlsAcceptor>,
+    max_connections: usize,
+) -> anyhow::Result<Running> {
     listener.set_nonblocking(true)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -46,11 +54,16 @@ pub fn spawn(listener: std::net::TcpListener, shared: Arc<Shared>, tls: Option<T
         .enable_all()
         .build()?;
     let (stop_tx, stop_rx) = oneshot::channel();
-    let thread = std::thread::Builder::new().name("sink-runtime".into()).spawn(move || {
-        runtime.block_on(accept_loop(listener, shared, tls, max_connections, stop_rx));
-        runtime.shutdown_timeout(Duration::from_millis(300));
-    })?;
-    Ok(Running { stop: Some(stop_tx), thread: Some(thread) })
+    let thread = std::thread::Builder::new()
+        .name("sink-runtime".into())
+        .spawn(move || {
+            runtime.block_on(accept_loop(listener, shared, tls, max_connections, stop_rx));
+            runtime.shutdown_timeout(Duration::from_millis(300));
+        })?;
+    Ok(Running {
+        stop: Some(stop_tx),
+        thread: Some(thread),
+    })
 }
 
 async fn accept_loop(
@@ -103,11 +116,22 @@ async fn serve(stream: tokio::net::TcpStream, shared: Arc<Shared>, tls: Option<T
         async move { Ok::<_, std::convert::Infallible>(handler::handle(req, shared).await) }
     });
     let mut builder = http1::Builder::new();
-    builder.timer(TokioTimer::new()).header_read_timeout(idle).keep_alive(true);
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(idle)
+        .keep_alive(true);
     let result = match tls {
-        None => builder.serve_connection(TokioIo::new(stream), service).await,
+        None => {
+            builder
+                .serve_connection(TokioIo::new(stream), service)
+                .await
+        }
         Some(acceptor) => match tokio::time::timeout(idle, acceptor.accept(stream)).await {
-            Ok(Ok(tls_stream)) => builder.serve_connection(TokioIo::new(tls_stream), service).await,
+            Ok(Ok(tls_stream)) => {
+                builder
+                    .serve_connection(TokioIo::new(tls_stream), service)
+                    .await
+            }
             Ok(Err(e)) => return log::debug!("TLS handshake failed: {e}"),
             Err(_) => return log::debug!("TLS handshake timed out"),
         },

@@ -42,7 +42,12 @@ impl Verdict {
 
 /// Compares `arm` against `baseline` (both Mbps samples). The seed is fixed so a
 /// report regenerated from the store shows the same interval.
-pub fn compare(body: &str, arm: &[f64], baseline_name: &str, baseline: &[f64]) -> Option<Comparison> {
+pub fn compare(
+    body: &str,
+    arm: &[f64],
+    baseline_name: &str,
+    baseline: &[f64],
+) -> Option<Comparison> {
     // With two samples a bootstrap has four distinct resamples: its "interval" would
     // look precise and mean nothing.
     if arm.len() < MIN_SAMPLES || baseline.len() < MIN_SAMPLES {
@@ -57,7 +62,9 @@ pub fn compare(body: &str, arm: &[f64], baseline_name: &str, baseline: &[f64]) -
         quantile(out, 0.5).unwrap_or(f64::NAN)
     };
     let (mut a, mut b) = (Vec::new(), Vec::new());
-    let mut ratios: Vec<f64> = (0..RESAMPLES).map(|_| resample(arm, &mut a) / resample(baseline, &mut b)).collect();
+    let mut ratios: Vec<f64> = (0..RESAMPLES)
+        .map(|_| resample(arm, &mut a) / resample(baseline, &mut b))
+        .collect();
     ratios.retain(|r| r.is_finite());
     ratios.sort_by(f64::total_cmp);
     let (ci_low, ci_high) = (quantile(&ratios, 0.025)?, quantile(&ratios, 0.975)?);
@@ -68,7 +75,14 @@ pub fn compare(body: &str, arm: &[f64], baseline_name: &str, baseline: &[f64]) -
     } else {
         Verdict::WithinNoise
     };
-    Some(Comparison { body: body.into(), baseline: baseline_name.into(), ratio, ci_low, ci_high, verdict })
+    Some(Comparison {
+        body: body.into(),
+        baseline: baseline_name.into(),
+        ratio,
+        ci_low,
+        ci_high,
+        verdict,
+    })
 }
 
 #[cfg(test)]
@@ -78,12 +92,20 @@ mod tests {
 
     /// Normal-ish noise (sum of uniforms) around `mean`, like repeated uploads.
     fn noisy(rng: &mut StdRng, mean: f64, spread: f64, n: usize) -> Vec<f64> {
-        (0..n).map(|_| mean + spread * ((0..6).map(|_| rng.random::<f64>()).sum::<f64>() - 3.0)).collect()
+        (0..n)
+            .map(|_| mean + spread * ((0..6).map(|_| rng.random::<f64>()).sum::<f64>() - 3.0))
+            .collect()
     }
 
     #[test]
     fn ratio_of_medians_is_exact() {
-        let c = compare("Blob", &[200.0, 210.0, 190.0], "Uint8Array", &[100.0, 90.0, 110.0]).unwrap();
+        let c = compare(
+            "Blob",
+            &[200.0, 210.0, 190.0],
+            "Uint8Array",
+            &[100.0, 90.0, 110.0],
+        )
+        .unwrap();
         assert_eq!(c.ratio, 2.0);
         assert_eq!(c.verdict, Verdict::Faster);
         assert!(c.ci_low > 1.0 && c.ci_high >= c.ci_low);
@@ -101,7 +123,10 @@ mod tests {
                 compare("Blob (again)", &a2, "Blob", &a).unwrap().verdict != Verdict::WithinNoise
             })
             .count();
-        assert!(resolved <= 20, "{resolved} of 200 A/A comparisons claimed a difference");
+        assert!(
+            resolved <= 20,
+            "{resolved} of 200 A/A comparisons claimed a difference"
+        );
     }
 
     #[test]
@@ -109,12 +134,23 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(9);
         let slow = noisy(&mut rng, 100.0, 10.0, 6);
         let fast = noisy(&mut rng, 1800.0, 150.0, 6);
-        assert_eq!(compare("Uint8Array", &slow, "Blob", &fast).unwrap().verdict, Verdict::Slower);
-        assert_eq!(compare("Blob", &fast, "Uint8Array", &slow).unwrap().verdict, Verdict::Faster);
+        assert_eq!(
+            compare("Uint8Array", &slow, "Blob", &fast).unwrap().verdict,
+            Verdict::Slower
+        );
+        assert_eq!(
+            compare("Blob", &fast, "Uint8Array", &slow).unwrap().verdict,
+            Verdict::Faster
+        );
         // A 1.3x difference with moderate noise resolves too, given enough reps.
         let base = noisy(&mut rng, 600.0, 40.0, 12);
         let better = noisy(&mut rng, 800.0, 50.0, 12);
-        assert_eq!(compare("Blob", &better, "Uint8Array", &base).unwrap().verdict, Verdict::Faster);
+        assert_eq!(
+            compare("Blob", &better, "Uint8Array", &base)
+                .unwrap()
+                .verdict,
+            Verdict::Faster
+        );
     }
 
     #[test]

@@ -61,12 +61,21 @@ pub fn summarise(samples: &[Sample]) -> Vec<ArmSummary> {
             order.push(s.arm());
         }
     }
-    order.into_iter().map(|arm| summarise_arm(&arm, samples.iter().filter(|s| s.arm() == arm))).collect()
+    order
+        .into_iter()
+        .map(|arm| summarise_arm(&arm, samples.iter().filter(|s| s.arm() == arm)))
+        .collect()
 }
 
 fn summarise_arm<'a>(body: &str, samples: impl Iterator<Item = &'a Sample>) -> ArmSummary {
     let samples: Vec<&Sample> = samples.collect();
-    let mbps = sorted(&samples.iter().filter(|s| s.status == SampleStatus::Ok).filter_map(|s| s.mbps).collect::<Vec<_>>());
+    let mbps = sorted(
+        &samples
+            .iter()
+            .filter(|s| s.status == SampleStatus::Ok)
+            .filter_map(|s| s.mbps)
+            .collect::<Vec<_>>(),
+    );
     let mut statuses = BTreeMap::new();
     for s in &samples {
         *statuses.entry(s.status.as_str().to_owned()).or_insert(0) += 1;
@@ -90,15 +99,36 @@ fn summarise_arm<'a>(body: &str, samples: impl Iterator<Item = &'a Sample>) -> A
 pub fn verdict(samples: &[&Sample]) -> String {
     let worst = |status| samples.iter().find(|s| s.status == status);
     if let Some(s) = worst(SampleStatus::Corrupted) {
-        let head = s.head.as_deref().unwrap_or("").chars().take(40).collect::<String>();
-        return format!("corrupted: received {} bytes `{head}`", s.bytes_received.unwrap_or(0));
+        let head = s
+            .head
+            .as_deref()
+            .unwrap_or("")
+            .chars()
+            .take(40)
+            .collect::<String>();
+        return format!(
+            "corrupted: received {} bytes `{head}`",
+            s.bytes_received.unwrap_or(0)
+        );
     }
-    for status in [SampleStatus::Unsupported, SampleStatus::Aborted, SampleStatus::Error] {
+    for status in [
+        SampleStatus::Unsupported,
+        SampleStatus::Aborted,
+        SampleStatus::Error,
+    ] {
         if let Some(s) = worst(status) {
-            return format!("{}: {}", status.as_str(), s.error.as_deref().unwrap_or("no detail"));
+            return format!(
+                "{}: {}",
+                status.as_str(),
+                s.error.as_deref().unwrap_or("no detail")
+            );
         }
     }
-    if samples.is_empty() { "no samples".into() } else { "intact".into() }
+    if samples.is_empty() {
+        "no samples".into()
+    } else {
+        "intact".into()
+    }
 }
 
 #[cfg(test)]
@@ -134,14 +164,28 @@ mod tests {
         samples.push(bad);
 
         let arms = summarise(&samples);
-        assert_eq!(arms.iter().map(|a| a.body.as_str()).collect::<Vec<_>>(), ["Uint8Array", "Blob", "ReadableStream"]);
-        assert_eq!((arms[0].n, arms[0].median_mbps, arms[0].min_mbps, arms[0].max_mbps), (3, Some(200.0), Some(100.0), Some(300.0)));
+        assert_eq!(
+            arms.iter().map(|a| a.body.as_str()).collect::<Vec<_>>(),
+            ["Uint8Array", "Blob", "ReadableStream"]
+        );
+        assert_eq!(
+            (
+                arms[0].n,
+                arms[0].median_mbps,
+                arms[0].min_mbps,
+                arms[0].max_mbps
+            ),
+            (3, Some(200.0), Some(100.0), Some(300.0))
+        );
         assert_eq!(arms[0].iqr_mbps(), Some(100.0));
         assert_eq!(arms[0].verdict, "intact");
         assert_eq!(arms[2].n, 0, "a corrupted upload's speed is not counted");
         assert_eq!(arms[2].median_mbps, None);
         assert_eq!(arms[2].statuses["corrupted"], 1);
-        assert_eq!(arms[2].verdict, "corrupted: received 23 bytes `[object ReadableStream]`");
+        assert_eq!(
+            arms[2].verdict,
+            "corrupted: received 23 bytes `[object ReadableStream]`"
+        );
     }
 
     #[test]

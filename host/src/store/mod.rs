@@ -33,7 +33,9 @@ pub struct StoreContents {
 
 impl Store {
     pub fn in_dir(dir: &Path) -> Store {
-        Store { path: dir.join(FILE_NAME) }
+        Store {
+            path: dir.join(FILE_NAME),
+        }
     }
 
     pub fn path(&self) -> &Path {
@@ -105,7 +107,10 @@ pub fn parse_lines(reader: impl BufRead, first_line: usize, path: &Path) -> Stor
         let line = match line {
             Ok(l) => l,
             Err(e) => {
-                out.warnings.push(format!("{}: stopped reading at line {number}: {e}", path.display()));
+                out.warnings.push(format!(
+                    "{}: stopped reading at line {number}: {e}",
+                    path.display()
+                ));
                 break;
             }
         };
@@ -115,8 +120,15 @@ pub fn parse_lines(reader: impl BufRead, first_line: usize, path: &Path) -> Stor
         match serde_json::from_slice::<Record>(&line) {
             Ok(r) => out.records.push((number, r)),
             Err(e) => {
-                let why = if is_last { "incomplete last line (torn write?)" } else { "corrupt line" };
-                out.warnings.push(format!("{}: line {number} skipped, {why}: {e}", path.display()));
+                let why = if is_last {
+                    "incomplete last line (torn write?)"
+                } else {
+                    "corrupt line"
+                };
+                out.warnings.push(format!(
+                    "{}: line {number} skipped, {why}: {e}",
+                    path.display()
+                ));
             }
         }
     }

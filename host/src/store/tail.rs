@@ -39,7 +39,10 @@ impl LineTail {
         file.seek(SeekFrom::Start(self.offset))?;
         let mut fresh = Vec::new();
         file.take(len - self.offset).read_to_end(&mut fresh)?;
-        let complete = fresh.iter().rposition(|&b| b == b'\n').map_or(0, |end| end + 1);
+        let complete = fresh
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |end| end + 1);
         fresh.truncate(complete);
         self.offset += complete as u64;
         Ok(fresh)
@@ -55,7 +58,10 @@ pub struct StoreTail {
 impl StoreTail {
     /// Starts at the current end of the file, so only new records are seen.
     pub fn from_end(path: PathBuf) -> StoreTail {
-        StoreTail { lines: LineTail::from_end(path), line: 0 }
+        StoreTail {
+            lines: LineTail::from_end(path),
+            line: 0,
+        }
     }
 
     pub fn poll(&mut self) -> io::Result<Vec<Record>> {
@@ -63,7 +69,11 @@ impl StoreTail {
         if complete.is_empty() {
             return Ok(Vec::new());
         }
-        let parsed = parse_lines(&complete[..complete.len() - 1], self.line, self.lines.path());
+        let parsed = parse_lines(
+            &complete[..complete.len() - 1],
+            self.line,
+            self.lines.path(),
+        );
         self.line += complete.iter().filter(|&&b| b == b'\n').count();
         Ok(parsed.records.into_iter().map(|(_, r)| r).collect())
     }

@@ -55,12 +55,21 @@ fn records_read_back_as_written() {
     let written = vec![
         run_record("r1"),
         Record::Sample(sample("r1", "Blob", 0, 900.0)),
-        Record::RunEnd { run_id: "r1".into(), status: RunStatus::Complete, reason: None, recorded_at: records::now(), observation: None },
+        Record::RunEnd {
+            run_id: "r1".into(),
+            status: RunStatus::Complete,
+            reason: None,
+            recorded_at: records::now(),
+            observation: None,
+        },
     ];
     store.append(&written).unwrap();
     let got = store.read().unwrap();
     assert!(got.warnings.is_empty());
-    assert_eq!(got.records.into_iter().map(|(_, r)| r).collect::<Vec<_>>(), written);
+    assert_eq!(
+        got.records.into_iter().map(|(_, r)| r).collect::<Vec<_>>(),
+        written
+    );
 }
 
 #[test]
@@ -77,19 +86,37 @@ fn unknown_sample_fields_are_kept() {
 fn torn_last_line_is_skipped_with_a_warning_naming_it_and_nothing_earlier_is_lost() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::in_dir(dir.path());
-    store.append(&[run_record("r1"), Record::Sample(sample("r1", "Blob", 0, 1.0))]).unwrap();
-    store.append(&[Record::Sample(sample("r1", "Blob", 1, 2.0))]).unwrap();
+    store
+        .append(&[
+            run_record("r1"),
+            Record::Sample(sample("r1", "Blob", 0, 1.0)),
+        ])
+        .unwrap();
+    store
+        .append(&[Record::Sample(sample("r1", "Blob", 1, 2.0))])
+        .unwrap();
     // Simulate a crash mid-write: cut the file in the middle of its last line.
     let len = std::fs::metadata(store.path()).unwrap().len();
-    OpenOptions::new().write(true).open(store.path()).unwrap().set_len(len - 20).unwrap();
+    OpenOptions::new()
+        .write(true)
+        .open(store.path())
+        .unwrap()
+        .set_len(len - 20)
+        .unwrap();
 
     let got = store.read().unwrap();
     assert_eq!(got.records.len(), 2, "the two complete lines survive");
     assert_eq!(got.warnings.len(), 1);
-    assert!(got.warnings[0].contains("line 3") && got.warnings[0].contains("torn"), "{}", got.warnings[0]);
+    assert!(
+        got.warnings[0].contains("line 3") && got.warnings[0].contains("torn"),
+        "{}",
+        got.warnings[0]
+    );
 
     // The next append starts on a fresh line, so the torn one stays the only casualty.
-    store.append(&[Record::Sample(sample("r1", "Blob", 2, 3.0))]).unwrap();
+    store
+        .append(&[Record::Sample(sample("r1", "Blob", 2, 3.0))])
+        .unwrap();
     let got = store.read().unwrap();
     assert_eq!(got.records.len(), 3);
     assert_eq!(got.records[2].0, 4, "new record is on line 4");
@@ -101,8 +128,15 @@ fn a_corrupt_line_in_the_middle_is_skipped_and_named() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::in_dir(dir.path());
     store.append(&[run_record("r1")]).unwrap();
-    std::fs::OpenOptions::new().append(true).open(store.path()).unwrap().write_all(b"{not json}\n").unwrap();
-    store.append(&[Record::Sample(sample("r1", "Blob", 0, 1.0))]).unwrap();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(store.path())
+        .unwrap()
+        .write_all(b"{not json}\n")
+        .unwrap();
+    store
+        .append(&[Record::Sample(sample("r1", "Blob", 0, 1.0))])
+        .unwrap();
     let got = store.read().unwrap();
     assert_eq!(got.records.len(), 2);
     assert!(got.warnings[0].contains("line 2"), "{:?}", got.warnings);
@@ -140,9 +174,17 @@ fn tail_sees_only_new_complete_lines() {
     let mut tail = StoreTail::from_end(store.path().to_owned());
     assert!(tail.poll().unwrap().is_empty());
     store.append(&[run_record("new")]).unwrap();
-    std::fs::OpenOptions::new().append(true).open(store.path()).unwrap().write_all(b"{\"kind\":\"sam").unwrap();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(store.path())
+        .unwrap()
+        .write_all(b"{\"kind\":\"sam")
+        .unwrap();
     let seen = tail.poll().unwrap();
     assert_eq!(seen.len(), 1);
     assert_eq!(seen[0].run_id(), Some("new"));
-    assert!(tail.poll().unwrap().is_empty(), "half a line is not reported");
+    assert!(
+        tail.poll().unwrap().is_empty(),
+        "half a line is not reported"
+    );
 }

@@ -32,7 +32,11 @@ impl Host {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        Host { stdin: child.stdin.take(), stdout: child.stdout.take().unwrap(), child }
+        Host {
+            stdin: child.stdin.take(),
+            stdout: child.stdout.take().unwrap(),
+            child,
+        }
     }
 
     /// Sends one message and returns the host's reply.
