@@ -7,7 +7,7 @@
  * @param {number} a.rep
  * @param {number} a.bytesSent
  * @param {string} a.shaSent    hex SHA-256 of the intended bytes
- * @param {number} a.pageMs     fetch call to response
+ * @param {number} a.pageMs     fetch call to the response headers (the sink's last byte)
  * @param {object|null} a.reply the sink's JSON reply, when there was one
  * @param {number|null} a.httpStatus
  * @param {string|null} a.error fetch rejection text
@@ -30,6 +30,7 @@ export function pairSample({ body, rep, bytesSent, shaSent, pageMs, reply, httpS
     head: reply?.head ?? null,
     content_type: reply?.content_type ?? null,
     observed: observed ?? { webdriver: null },
+    hash_bound: reply?.hash_bound === true,
   };
   if (error) {
     // fetch() rejected: the browser refused this kind of body (e.g. a stream over HTTP/1.1).

@@ -1,22 +1,21 @@
-//! Sink ingest over loopback, side by side in one run (see BENCHMARKS.md):
-//!   (a) transport limit: a bare TCP reader that discards
-//!   (b) hash limit: SHA-256 of the same bytes in memory
-//!   (c) our sink (tiny_http + streaming SHA-256)
-//!   (d) a Node.js http sink hashing with `crypto`
-//! for 1 and 2 concurrent streams, then the host's peak RSS during a 4 GiB upload.
+//! The sink's receive path and hashing, side by side in one run (BENCHMARKS.md):
+//!   (a) raw loopback TCP: a reader that discards the body
+//!   (b) the write-up's sink: Node.js `http`, counting bytes only
+//!   (c) `unobserved sink`: first byte sent to the response headers (the browser's span)
+//!   (d) `unobserved sink`: first byte sent to the digest in the body
+//!   (e) a Node.js `http` sink hashing with `crypto`
+//!   (f) `openssl speed -evp sha256`, one core
+//! for 1 and 2 concurrent streams, then the sink's peak RSS during a 4 GiB upload with
+//! the default hash queue and with a 32 MiB one.
 //!
-//! `cargo bench --bench sink` (env: BENCH_GIB=1 per stream, BENCH_ROUNDS=3, BENCH_RSS_GIB=4)
+//! `cargo bench --bench sink` (env: BENCH_MIB=256 per upload, BENCH_ROUNDS=5,
+//! BENCH_RSS_GIB=4)
 
-#[path = "../tests/common/mod.rs"]
-mod common;
-
-use sha2::{Digest, Sha256};
-use std::io::{Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener};
-use std::process::{Command, Stdio};
-use std::time::Instant;
-
-const BUF: usize = 4 << 20;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use unobserved::sink::ceiling::{probe_bytes, Client};
 
 fn env_u64(name: &str, default: u64) -> u64 {
     std::env::var(name)
@@ -25,27 +24,36 @@ fn env_u64(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-fn payload() -> Vec<u8> {
-    (0..BUF as u32)
-        .map(|i| (i.wrapping_mul(2654435761) >> 11) as u8)
-        .collect()
-}
-
-/// PUTs `total` bytes (the payload repeated) and waits for the reply.
-fn upload(addr: SocketAddr, path: &str, total: u64, data: &[u8]) {
-    let status = unobserved::sink::ceiling::put_bytes(addr, path, total, data).unwrap();
-    assert!(status.starts_with("HTTP/1.1 200"), "{status}");
-}
-
-/// Aggregate Gbit/s of `streams` concurrent uploads of `per_stream` bytes.
-fn measure(addr: SocketAddr, path: &str, per_stream: u64, streams: usize, data: &[u8]) -> f64 {
+/// Seconds to the response headers and to the whole reply, for `streams` concurrent
+/// uploads of `total` bytes each (the slowest stream's).
+fn upload(addr: SocketAddr, path: &str, total: u64, streams: usize, data: &[u8]) -> (f64, f64) {
     let t = Instant::now();
-    std::thread::scope(|s| {
-        for _ in 0..streams {
-            s.spawn(|| upload(addr, path, per_stream, data));
-        }
+    let ends: Vec<Duration> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..streams)
+            .map(|_| {
+                s.spawn(|| {
+                    let reply = Client::connect(addr)
+                        .unwrap()
+                        .put(path, total, data)
+                        .unwrap();
+                    assert_eq!(
+                        reply.status,
+                        200,
+                        "{}",
+                        String::from_utf8_lossy(&reply.body)
+                    );
+                    (reply.to_headers, t.elapsed())
+                })
+            })
+            .collect();
+        let all: Vec<(Duration, Duration)> =
+            handles.into_iter().map(|h| h.join().unwrap()).collect();
+        vec![
+            all.iter().map(|a| a.0).max().unwrap(),
+            all.iter().map(|a| a.1).max().unwrap(),
+        ]
     });
-    (per_stream * streams as u64 * 8) as f64 / t.elapsed().as_secs_f64() / 1e9
+    (ends[0].as_secs_f64(), ends[1].as_secs_f64())
 }
 
 /// (a) Reads the request and discards the body: what loopback TCP allows.
@@ -58,7 +66,6 @@ fn discard_server() -> SocketAddr {
             std::thread::spawn(move || {
                 let mut buf = vec![0u8; 256 * 1024];
                 let mut head = Vec::new();
-                // Headers, then Content-Length bytes.
                 let (mut body_seen, len) = loop {
                     let n = c.read(&mut buf).unwrap();
                     head.extend_from_slice(&buf[..n]);
@@ -85,24 +92,63 @@ fn discard_server() -> SocketAddr {
     addr
 }
 
-/// (b) SHA-256 of the same bytes, in memory, per stream (one core each).
-fn hash_limit(per_stream: u64, streams: usize, data: &[u8]) -> f64 {
-    let t = Instant::now();
-    std::thread::scope(|s| {
-        for _ in 0..streams {
-            s.spawn(|| {
-                let mut h = Sha256::new();
-                let mut left = per_stream;
-                while left > 0 {
-                    let n = left.min(data.len() as u64) as usize;
-                    h.update(&data[..n]);
-                    left -= n as u64;
-                }
-                std::hint::black_box(h.finalize());
-            });
-        }
-    });
-    (per_stream * streams as u64 * 8) as f64 / t.elapsed().as_secs_f64() / 1e9
+/// Starts a Node sink script from bench/ and returns it with its address.
+fn node_sink(script: &str) -> (Child, SocketAddr) {
+    let mut child = Command::new("node")
+        .arg(format!("{}/../bench/{script}", env!("CARGO_MANIFEST_DIR")))
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("node is needed for the Node columns");
+    let mut port = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut port)
+        .unwrap();
+    (child, format!("127.0.0.1:{}", port.trim()).parse().unwrap())
+}
+
+/// Starts `unobserved sink` and returns it with its address and upload path.
+fn our_sink(extra: &[&str]) -> (Child, SocketAddr, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_unobserved"))
+        .args(["sink", "--listen", "127.0.0.1:0"])
+        .args(extra)
+        .env(
+            "UNOBSERVED_STATE_DIR",
+            std::env::temp_dir().join("unobserved-bench-state"),
+        )
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut url = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut url)
+        .unwrap();
+    let rest = url.trim().strip_prefix("http://").unwrap();
+    let (addr, path) = rest.split_once('/').unwrap();
+    (child, addr.parse().unwrap(), format!("/{path}"))
+}
+
+/// `openssl speed -evp sha256` on 1 MiB blocks, one core, in MB/s; with `mask`, the
+/// CPU features OpenSSL may use are cut down (OPENSSL_ia32cap) to show a CPU without them.
+fn openssl_sha256(mask: Option<&str>) -> Option<f64> {
+    let mut cmd = Command::new("openssl");
+    cmd.args([
+        "speed", "-evp", "sha256", "-bytes", "1048576", "-seconds", "2",
+    ])
+    .stderr(Stdio::null());
+    if let Some(m) = mask {
+        cmd.env("OPENSSL_ia32cap", m);
+    }
+    let out = cmd.output().ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let last = text.lines().rev().find(|l| l.starts_with("sha256"))?;
+    let kbytes: f64 = last
+        .split_whitespace()
+        .last()?
+        .trim_end_matches('k')
+        .parse()
+        .ok()?;
+    Some(kbytes * 1000.0 / 1e6)
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -110,99 +156,134 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-fn main() {
-    let gib = env_u64("BENCH_GIB", 1);
-    let rounds = env_u64("BENCH_ROUNDS", 3) as usize;
-    let per_stream = gib << 30;
-    let data = payload();
-
-    let discard = discard_server();
-    let sink = unobserved::sink::Sink::start(unobserved::sink::SinkConfig::default()).unwrap();
-    let sink_path = sink.upload_url().replace(&sink.base_url(), "");
-    let mut node = Command::new("node")
-        .arg(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../bench/node-hash-sink.mjs"
-        ))
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("node is needed for the (d) column");
-    let mut port = String::new();
-    {
-        let mut out = node.stdout.take().unwrap();
-        let mut b = [0u8; 1];
-        while out.read(&mut b).unwrap() == 1 && b[0] != b'\n' {
-            port.push(b[0] as char);
-        }
-    }
-    let node_addr: SocketAddr = format!("127.0.0.1:{}", port.trim()).parse().unwrap();
-
-    println!("sink ingest, {gib} GiB per stream, median of {rounds} interleaved rounds (Gbit/s)");
-    println!(
-        "{:>7} {:>9} {:>9} {:>9} {:>9} {:>12} {:>8}",
-        "streams", "(a) tcp", "(b) sha", "(c) ours", "(d) node", "c/min(a,b)", "c/d"
-    );
-    let mut ours_by_streams = Vec::new();
-    for streams in [1usize, 2] {
-        let (mut a, mut b, mut c, mut d) = (vec![], vec![], vec![], vec![]);
-        // Interleaved, so drift on a noisy machine hits every column alike.
-        for _ in 0..rounds {
-            a.push(measure(discard, "/", per_stream, streams, &data));
-            b.push(hash_limit(per_stream, streams, &data));
-            c.push(measure(sink.addr(), &sink_path, per_stream, streams, &data));
-            d.push(measure(node_addr, "/", per_stream, streams, &data));
-        }
-        let (a, b, c, d) = (median(a), median(b), median(c), median(d));
-        ours_by_streams.push(c);
-        println!(
-            "{streams:>7} {a:>9.2} {b:>9.2} {c:>9.2} {d:>9.2} {:>12.2} {:>8.2}",
-            c / a.min(b),
-            c / d
-        );
-    }
-    println!(
-        "two streams / one stream, ours: {:.2}x",
-        ours_by_streams[1] / ours_by_streams[0]
-    );
-    let _ = node.kill();
-    let _ = node.wait();
-    drop(sink);
-
-    rss_during_big_upload(env_u64("BENCH_RSS_GIB", 4), &data);
+fn cpu() -> String {
+    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    let model = info
+        .lines()
+        .find(|l| l.starts_with("model name"))
+        .and_then(|l| l.split(':').nth(1))
+        .unwrap_or("?")
+        .trim()
+        .to_owned();
+    let flags: Vec<&str> = info
+        .lines()
+        .find(|l| l.starts_with("flags"))
+        .map(|l| l.split_whitespace().collect())
+        .unwrap_or_default();
+    let have: Vec<&str> = ["sha_ni", "avx2", "avx512f", "aes"]
+        .into_iter()
+        .filter(|f| flags.contains(f))
+        .collect();
+    let cores = info.lines().filter(|l| l.starts_with("processor")).count();
+    format!("{model}, {cores} logical cores; flags: {}", have.join(" "))
 }
 
-/// Starts the real binary as a browser would, uploads N GiB to its sink, and reads the
-/// host's peak RSS (VmHWM) from /proc.
-fn rss_during_big_upload(gib: u64, data: &[u8]) {
-    let state = tempfile::tempdir().unwrap();
-    let mut host = common::Host::chromium(state.path());
-    let hello = host.send(&serde_json::json!({"type": "hello"}));
-    let url = hello["sink"]["upload_url"].as_str().unwrap();
-    let addr: SocketAddr = url
-        .trim_start_matches("http://")
-        .split('/')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
-    let path = format!(
-        "/{}",
-        url.trim_start_matches("http://").split_once('/').unwrap().1
-    );
-    let t = Instant::now();
-    upload(addr, &path, gib << 30, data);
-    let secs = t.elapsed().as_secs_f64();
-    let status = std::fs::read_to_string(format!("/proc/{}/status", host.child.id())).unwrap();
-    let hwm = status
-        .lines()
-        .find(|l| l.starts_with("VmHWM"))
-        .unwrap_or("VmHWM: ?")
-        .to_owned();
+fn main() {
+    let mib = env_u64("BENCH_MIB", 256);
+    let rounds = env_u64("BENCH_ROUNDS", 5) as usize;
+    let total = mib << 20;
+    let data = probe_bytes(4 << 20);
+    let gbps = |secs: f64, streams: usize| (total * streams as u64 * 8) as f64 / secs / 1e9;
+
+    println!("CPU: {}", cpu());
+    let discard = discard_server();
+    let (mut count, count_addr) = node_sink("node-count-sink.mjs");
+    let (mut hash, hash_addr) = node_sink("node-hash-sink.mjs");
+    let (mut ours, ours_addr, ours_path) = our_sink(&[]);
+
+    println!("{mib} MiB per upload, median of {rounds} interleaved rounds (Gbit/s; time in ms)");
     println!(
-        "host peak RSS during a {gib} GiB upload: {} ({:.2} Gbit/s)",
-        hwm.trim_start_matches("VmHWM:").trim(),
-        (gib << 30) as f64 * 8.0 / secs / 1e9
+        "{:>7} {:>9} {:>9} {:>11} {:>11} {:>9} {:>13} {:>9} {:>9}",
+        "streams",
+        "(a) tcp",
+        "(b) count",
+        "(c) headers",
+        "(d) digest",
+        "(e) hash",
+        "c time/b time",
+        "d / e",
+        "d / f"
     );
-    host.hang_up();
-    let _ = host.child.wait();
+    let openssl = openssl_sha256(None);
+    for streams in [1usize, 2] {
+        let mut cols: Vec<Vec<f64>> = vec![vec![]; 5];
+        for _ in 0..rounds {
+            cols[0].push(upload(discard, "/", total, streams, &data).1);
+            cols[1].push(upload(count_addr, "/", total, streams, &data).1);
+            let (headers, digest) = upload(ours_addr, &ours_path, total, streams, &data);
+            cols[2].push(headers);
+            cols[3].push(digest);
+            cols[4].push(upload(hash_addr, "/", total, streams, &data).1);
+        }
+        let t: Vec<f64> = cols.into_iter().map(median).collect();
+        let f = openssl.map(|mb| mb * 8.0 / 1000.0 * streams.min(2) as f64);
+        println!(
+            "{streams:>7} {:>9.2} {:>9.2} {:>11.2} {:>11.2} {:>9.2} {:>13.2} {:>9.2} {:>9}",
+            gbps(t[0], streams),
+            gbps(t[1], streams),
+            gbps(t[2], streams),
+            gbps(t[3], streams),
+            gbps(t[4], streams),
+            t[2] / t[1],
+            t[4] / t[3],
+            f.map_or("-".into(), |f| format!("{:.2}", gbps(t[3], streams) / f)),
+        );
+    }
+    let masked = [
+        ("all features", None),
+        ("no SHA-NI (AVX2 path)", Some(":~0x20000000")),
+        (
+            "no SHA-NI, no AVX2 (AVX path, as ring uses)",
+            Some(":~0x20000020"),
+        ),
+    ];
+    for (label, mask) in masked {
+        if let Some(mb) = openssl_sha256(mask) {
+            println!(
+                "(f) openssl speed -evp sha256, one core, {label}: {mb:.0} MB/s ({:.2} Gbit/s)",
+                mb * 8.0 / 1000.0
+            );
+        }
+    }
+    for c in [&mut count, &mut hash, &mut ours] {
+        let _ = c.kill();
+        let _ = c.wait();
+    }
+
+    let gib = env_u64("BENCH_RSS_GIB", 4);
+    let default_queue = unobserved::sink::hash_queue::default_capacity();
+    for (label, args) in [
+        (
+            format!("default hash queue ({} MiB)", default_queue >> 20),
+            vec![],
+        ),
+        (
+            "--hash-queue 32MiB".to_owned(),
+            vec!["--hash-queue", "32MiB"],
+        ),
+    ] {
+        let (mut sink, addr, path) = our_sink(&args);
+        let t = Instant::now();
+        let reply = Client::connect(addr)
+            .unwrap()
+            .put(&path, gib << 30, &data)
+            .unwrap();
+        let secs = t.elapsed().as_secs_f64();
+        let status = std::fs::read_to_string(format!("/proc/{}/status", sink.id())).unwrap();
+        let hwm = status
+            .lines()
+            .find(|l| l.starts_with("VmHWM"))
+            .unwrap_or("VmHWM: ?")
+            .trim_start_matches("VmHWM:")
+            .trim()
+            .to_owned();
+        let v: serde_json::Value = serde_json::from_slice(&reply.body).unwrap();
+        println!(
+            "peak RSS of `unobserved sink` during a {gib} GiB upload, {label}: {hwm} ({:.2} Gbit/s to the digest, hash_bound {})",
+            (gib << 30) as f64 * 8.0 / secs / 1e9,
+            v["hash_bound"]
+        );
+        let _ = sink.kill();
+        let _ = sink.wait();
+    }
 }

@@ -170,11 +170,10 @@ mod tests {
         );
         // The Chromium id is the first 32 hex digits of sha256(DER key), mapped 0-f -> a-p.
         use base64::Engine;
-        use sha2::Digest;
         let der = base64::engine::general_purpose::STANDARD
             .decode(manifest["key"].as_str().unwrap())
             .unwrap();
-        let digest = hex::encode(sha2::Sha256::digest(&der));
+        let digest = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&der));
         let id: String = digest[..32]
             .chars()
             .map(|c| (b'a' + c.to_digit(16).unwrap() as u8) as char)

@@ -64,6 +64,10 @@ pub struct Sample {
     pub content_type: Option<String>,
     #[serde(default)]
     pub observed: Observation,
+    /// The body outgrew the sink's hash queue, so the sink's receive waited for its
+    /// hasher: the figure may describe the hasher rather than the browser.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hash_bound: bool,
     /// Anything newer extensions add is kept, so the store loses nothing.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -136,6 +140,10 @@ pub struct Plan {
     /// budget runs out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auto: Option<AutoBudget>,
+    /// Differences smaller than this fraction count as "the same" (default 0.05); also
+    /// what `--auto` resolves to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub horizon: Option<f64>,
     /// Real workloads run as extra arms beside (or instead of) the body kinds.
     #[serde(default, skip_serializing_if = "Workloads::is_empty")]
     pub workloads: Workloads,
@@ -201,6 +209,7 @@ impl Default for Plan {
             bodies: BODY_KINDS.map(String::from).to_vec(),
             control: false,
             auto: None,
+            horizon: None,
             workloads: Workloads::default(),
         }
     }

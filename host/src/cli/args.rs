@@ -63,6 +63,11 @@ pub struct SinkArgs {
     /// Seconds a connection may stay silent before it is closed.
     #[arg(long, default_value_t = 30)]
     pub idle_timeout: u64,
+    /// Bytes received but not yet hashed, across all uploads. A body that fits is
+    /// received at wire speed; a bigger one waits for the hasher and is flagged
+    /// hash-bound. Peak memory grows with this. Default: 256MiB, or a quarter of RAM.
+    #[arg(long, value_parser = parse_size, value_name = "SIZE")]
+    pub hash_queue: Option<u64>,
 }
 
 #[derive(Args)]
@@ -125,8 +130,10 @@ pub struct RunArgs {
     /// nothing attached, and report the slowdown. Chromium family only.
     #[arg(long)]
     pub control: bool,
-    /// Keep adding interleaved reps after --reps until every ratio's 95% interval
-    /// resolves (excludes 1), or until --max-reps or --max-time runs out.
+    /// Keep adding interleaved reps after --reps until every ratio is settled (its 95%
+    /// interval lies entirely inside or entirely outside ±--horizon), or until
+    /// --max-reps or --max-time runs out. It stops for precision, not for a "win", so
+    /// the verdicts keep their 5% error rate.
     #[arg(long)]
     pub auto: bool,
     /// With --auto: most reps in all.
@@ -135,6 +142,11 @@ pub struct RunArgs {
     /// With --auto: most seconds for the measured part.
     #[arg(long, default_value_t = 600, requires = "auto")]
     pub max_time: u64,
+    /// Differences smaller than this many percent count as "the same": a comparison
+    /// whose whole 95% interval lies inside ±PCT says "same within ±PCT%". --auto adds
+    /// reps until every interval lies entirely inside or entirely outside it.
+    #[arg(long, default_value_t = 5.0, value_name = "PCT", value_parser = parse_horizon)]
+    pub horizon: f64,
     /// Upload to this sink (the URL `unobserved sink` printed, e.g. on a LAN server)
     /// instead of the local host's. Results are still stored locally.
     #[arg(long, value_name = "URL")]
@@ -264,5 +276,20 @@ mod tests {
     fn help_is_well_formed() {
         use clap::CommandFactory;
         Cli::command().debug_assert();
+    }
+}
+
+/// A horizon in percent: more than 0, less than 100.
+fn parse_horizon(s: &str) -> Result<f64, String> {
+    let v: f64 = s
+        .trim_end_matches('%')
+        .parse()
+        .map_err(|_| format!("{s:?} is not a number of percent"))?;
+    if v > 0.0 && v < 100.0 {
+        Ok(v)
+    } else {
+        Err(format!(
+            "the horizon must be between 0 and 100 percent, not {v}"
+        ))
     }
 }

@@ -36,6 +36,9 @@ pub fn execute(a: SinkArgs) -> Result<i32> {
         max_body: a.max_body,
         idle_timeout: Duration::from_secs(a.idle_timeout),
         tls,
+        hash_queue_bytes: a
+            .hash_queue
+            .unwrap_or_else(crate::sink::hash_queue::default_capacity),
         ..SinkConfig::default()
     })?;
     let mut out = std::io::stdout().lock();

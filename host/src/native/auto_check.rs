@@ -41,7 +41,8 @@ pub fn handle(session: &mut Session, run_id: String, reps_done: u32) -> Outgoing
     }
 }
 
-/// Stop when every comparison's interval excludes 1, or when a budget is spent.
+/// Stop when every comparison is settled (its interval lies entirely inside or entirely
+/// outside the horizon: precision, not significance), or when a budget is spent.
 pub fn decide(
     run: &report::RunReport,
     reps_done: u32,
@@ -66,11 +67,11 @@ pub fn decide(
     };
     let unresolved: Vec<&str> = comparisons
         .iter()
-        .filter(|c| c.verdict == crate::stats::compare::Verdict::WithinNoise)
+        .filter(|c| !c.settled())
         .map(|c| c.body.as_str())
         .collect();
     if !comparisons.is_empty() && unresolved.is_empty() {
-        return (false, "resolved".into());
+        return (false, "settled".into());
     }
     if reps_done >= budget.max_reps {
         return (false, "budget: reps".into());
@@ -88,7 +89,7 @@ pub fn decide(
     (
         true,
         format!(
-            "still within noise: {}",
+            "not settled: {}",
             if unresolved.is_empty() {
                 "nothing to compare yet".to_owned()
             } else {
@@ -130,6 +131,8 @@ mod tests {
             host_version: "0".into(),
             recorded_at: started.into(),
             sink_ceiling_mbps: None,
+            sink_ceiling_range: None,
+            sink_hash_mbps: None,
             cpu: None,
         }];
         records.extend(samples.into_iter().map(Record::Sample));
@@ -166,11 +169,11 @@ mod tests {
             ]),
             &now.to_rfc3339(),
         );
-        assert_eq!(decide(&r, 4, now), (false, "resolved".into()));
+        assert_eq!(decide(&r, 4, now), (false, "settled".into()));
     }
 
     #[test]
-    fn keeps_going_while_within_noise_then_stops_on_the_rep_budget() {
+    fn keeps_going_while_not_settled_then_stops_on_the_rep_budget() {
         let now = chrono::Utc::now();
         let r = run(
             arms(&[(100.0, 101.0), (103.0, 99.0), (98.0, 102.0)]),
@@ -178,7 +181,7 @@ mod tests {
         );
         let (more, why) = decide(&r, 3, now);
         assert!(more, "{why}");
-        assert!(why.contains("within noise: Blob"), "{why}");
+        assert_eq!(why, "not settled: Blob");
         assert_eq!(decide(&r, 10, now), (false, "budget: reps".into()));
     }
 

@@ -33,7 +33,7 @@ pub fn handle(session: &mut Session, run: RunInfo) -> Outgoing {
             &session.sink.upload_path(),
             run.plan.size_bytes,
         ) {
-            Ok(mbps) => Some(mbps),
+            Ok(c) => Some(c),
             Err(e) => {
                 log::warn!("could not measure the sink's ceiling: {e}");
                 None
@@ -44,15 +44,17 @@ pub fn handle(session: &mut Session, run: RunInfo) -> Outgoing {
         run,
         host_version: env!("CARGO_PKG_VERSION").into(),
         recorded_at: now(),
-        sink_ceiling_mbps: ceiling,
+        sink_ceiling_mbps: ceiling.map(|c| c.receive_mbps),
+        sink_ceiling_range: ceiling.map(|c| c.receive_range),
+        sink_hash_mbps: ceiling.map(|c| c.hash_mbps),
         cpu: cpu_model(),
     };
     match session.store.append(&[record]) {
         Ok(()) => {
-            log::info!("run {run_id} started; sink ceiling {ceiling:?} Mbps");
+            log::info!("run {run_id} started; sink ceiling {ceiling:?}");
             Outgoing::RunStarted {
                 run_id,
-                sink_ceiling_mbps: ceiling,
+                sink_ceiling_mbps: ceiling.map(|c| c.receive_mbps),
             }
         }
         Err(e) => store_failed(e, "run-started"),

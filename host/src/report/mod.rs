@@ -71,6 +71,8 @@ pub struct RunMeta {
     pub source: String,
     pub plan: Option<crate::model::Plan>,
     pub sink_ceiling_mbps: Option<f64>,
+    pub sink_ceiling_range: Option<(f64, f64)>,
+    pub sink_hash_mbps: Option<f64>,
 }
 
 /// An arm whose median reaches this share of the sink's ceiling measures the sink.
@@ -86,6 +88,8 @@ struct Started {
     host_version: String,
     recorded_at: String,
     sink_ceiling_mbps: Option<f64>,
+    sink_ceiling_range: Option<(f64, f64)>,
+    sink_hash_mbps: Option<f64>,
     cpu: Option<String>,
 }
 
@@ -118,6 +122,8 @@ pub fn runs(contents: &StoreContents) -> Vec<RunReport> {
                 host_version,
                 recorded_at,
                 sink_ceiling_mbps,
+                sink_ceiling_range,
+                sink_hash_mbps,
                 cpu,
             } => {
                 g.run = Some(Started {
@@ -125,6 +131,8 @@ pub fn runs(contents: &StoreContents) -> Vec<RunReport> {
                     host_version: host_version.clone(),
                     recorded_at: recorded_at.clone(),
                     sink_ceiling_mbps: *sink_ceiling_mbps,
+                    sink_ceiling_range: *sink_ceiling_range,
+                    sink_hash_mbps: *sink_hash_mbps,
                     cpu: cpu.clone(),
                 })
             }
@@ -193,6 +201,8 @@ fn build(run_id: String, g: Gathered) -> RunReport {
         source: info.map(|i| i.source.clone()).unwrap_or_default(),
         plan: info.map(|i| i.plan.clone()),
         sink_ceiling_mbps: started.and_then(|s| s.sink_ceiling_mbps),
+        sink_ceiling_range: started.and_then(|s| s.sink_ceiling_range),
+        sink_hash_mbps: started.and_then(|s| s.sink_hash_mbps),
         run_id,
     };
     let mut summary = summarise(&g.samples);
@@ -204,17 +214,19 @@ fn build(run_id: String, g: Gathered) -> RunReport {
             .samples
             .iter()
             .any(|s| s.arm() == arm.body && s.workload().is_none());
-        if let (true, Some(median), Some(ceiling)) =
-            (plain_upload, arm.median_mbps, run.sink_ceiling_mbps)
-        {
-            arm.sink_bound = median >= SINK_BOUND_SHARE * ceiling;
-            if arm.sink_bound {
-                warnings.push(format!(
-                    "{} is sink-bound: its median {median:.0} Mbps is {:.0}% of the sink's own ceiling ({ceiling:.0} Mbps). The number describes the sink, not the browser; comparisons with it understate the gap.",
-                    arm.body,
-                    100.0 * median / ceiling
-                ));
-            }
+        if let (true, Some(median)) = (plain_upload, arm.median_mbps) {
+            sink_checks(arm, median, &run, &mut warnings);
+        }
+        let hash_bound = g
+            .samples
+            .iter()
+            .filter(|s| s.arm() == arm.body && s.hash_bound)
+            .count();
+        if hash_bound > 0 {
+            warnings.push(format!(
+                "{hash_bound} sample(s) of {} were hash-bound: the body outgrew the sink's hash queue, so the sink received no faster than it could hash. Raise the queue (`unobserved sink --hash-queue`) or use a smaller body.",
+                arm.body
+            ));
         }
         arm.timing_flags = g
             .samples
@@ -229,12 +241,27 @@ fn build(run_id: String, g: Gathered) -> RunReport {
             TIMING_TOLERANCE * 100.0
         ));
     }
-    let control = control_rows(&g.samples);
-    let comparisons = if control.is_empty() {
-        compare_arms(&summary, &g.samples)
+    let horizon = run
+        .plan
+        .as_ref()
+        .and_then(|p| p.horizon)
+        .unwrap_or(compare::DEFAULT_HORIZON);
+    let mut control = control_rows(&g.samples, horizon);
+    let mut comparisons = if control.is_empty() {
+        compare_arms(&summary, &g.samples, horizon)
     } else {
         Vec::new()
     };
+    if run.plan.as_ref().is_some_and(|p| p.auto.is_some()) {
+        // An --auto run's verdicts are only those its stopping rule settled.
+        comparisons = comparisons
+            .into_iter()
+            .map(Comparison::as_auto_verdict)
+            .collect();
+        for row in &mut control {
+            row.slowdown = row.slowdown.take().map(Comparison::as_auto_verdict);
+        }
+    }
     let encrypted = encrypted_rows(&summary, &g.samples);
     RunReport {
         summary,
@@ -244,6 +271,34 @@ fn build(run_id: String, g: Gathered) -> RunReport {
         warnings,
         control,
         encrypted,
+    }
+}
+
+/// Sink-bound, a ceiling measured too low to trust, and a hasher slower than the arm.
+fn sink_checks(arm: &mut ArmSummary, median: f64, run: &RunMeta, warnings: &mut Vec<String>) {
+    if let Some(ceiling) = run.sink_ceiling_mbps {
+        let fastest = run.sink_ceiling_range.map_or(ceiling, |(_, hi)| hi);
+        if median > fastest {
+            warnings.push(format!(
+                "{}'s median {median:.0} Mbps is above every round of the sink's measured ceiling ({ceiling:.0} Mbps): the ceiling measurement was disturbed (the machine was busy when it ran), so no sink-bound verdict is given for this arm.",
+                arm.body
+            ));
+        } else {
+            arm.sink_bound = median >= SINK_BOUND_SHARE * ceiling;
+            if arm.sink_bound {
+                warnings.push(format!(
+                    "{} is sink-bound: its median {median:.0} Mbps is {:.0}% of the sink's own receive ceiling ({ceiling:.0} Mbps). The number describes the sink, not the browser; comparisons with it understate the gap.",
+                    arm.body,
+                    100.0 * median / ceiling
+                ));
+            }
+        }
+    }
+    if let Some(hash) = run.sink_hash_mbps.filter(|&h| h < median) {
+        warnings.push(format!(
+            "The sink hashes at {hash:.0} Mbps, below {}'s {median:.0} Mbps: each verdict arrives after its upload, but the number stands, because the sink answers at the last byte and hashes off the timed path.",
+            arm.body
+        ));
     }
 }
 
@@ -257,7 +312,7 @@ pub fn timing_disagrees(s: &Sample) -> bool {
     }
 }
 
-fn control_rows(samples: &[Sample]) -> Vec<ControlRow> {
+fn control_rows(samples: &[Sample], horizon: f64) -> Vec<ControlRow> {
     let mut bodies: Vec<&str> = Vec::new();
     for s in samples.iter().filter(|s| s.condition().is_some()) {
         if !bodies.contains(&s.body.as_str()) {
@@ -283,7 +338,13 @@ fn control_rows(samples: &[Sample]) -> Vec<ControlRow> {
                 body: body.to_owned(),
                 attached_median_mbps: crate::stats::median(&attached),
                 detached_median_mbps: crate::stats::median(&detached),
-                slowdown: compare::compare(body, &detached, &format!("{body} attached"), &attached),
+                slowdown: compare::compare(
+                    body,
+                    &detached,
+                    &format!("{body} attached"),
+                    &attached,
+                    horizon,
+                ),
             }
         })
         .collect()
@@ -354,7 +415,7 @@ fn baseline_of(arm: &str, workload: Option<&str>, arms: &[String]) -> Option<Str
     }
 }
 
-fn compare_arms(summary: &[ArmSummary], samples: &[Sample]) -> Vec<Comparison> {
+fn compare_arms(summary: &[ArmSummary], samples: &[Sample], horizon: f64) -> Vec<Comparison> {
     let speeds = |arm: &str| -> Vec<f64> {
         samples
             .iter()
@@ -371,7 +432,7 @@ fn compare_arms(summary: &[ArmSummary], samples: &[Sample]) -> Vec<Comparison> {
                 .find(|s| s.arm() == a.body)
                 .and_then(|s| s.workload());
             let base = baseline_of(&a.body, workload, &arms)?;
-            compare::compare(&a.body, &speeds(&a.body), &base, &speeds(&base))
+            compare::compare(&a.body, &speeds(&a.body), &base, &speeds(&base), horizon)
         })
         .collect()
 }
@@ -426,7 +487,7 @@ pub(crate) fn fmt_range(a: &ArmSummary) -> String {
     }
 }
 
-/// "1.05x [0.81–1.76] within noise" for an arm with a comparison, "baseline" for an arm
+/// "1.05x [0.81–1.76] not resolved" for an arm with a comparison, "baseline" for an arm
 /// others are compared with, else a dash. `with_baseline` adds "vs <arm>".
 pub(crate) fn ratio_cell(report: &RunReport, arm: &str, with_baseline: bool) -> String {
     if let Some(c) = report.comparisons.iter().find(|c| c.body == arm) {
@@ -435,13 +496,7 @@ pub(crate) fn ratio_cell(report: &RunReport, arm: &str, with_baseline: bool) -> 
         } else {
             String::new()
         };
-        return format!(
-            "{:.2}x [{:.2}–{:.2}] {}{vs}",
-            c.ratio,
-            c.ci_low,
-            c.ci_high,
-            c.verdict.words()
-        );
+        return format!("{} {}{vs}", c.ratio_text(2), c.verdict.words(c.horizon));
     }
     if report.comparisons.iter().any(|c| c.baseline == arm) {
         return "baseline".into();

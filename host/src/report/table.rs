@@ -1,6 +1,7 @@
 //! The terminal table: coloured on a tty, plain otherwise.
 
 use super::{fmt_mbps, fmt_range, ratio_cell, RunReport};
+use crate::stats::compare::Verdict;
 use console::Style;
 
 pub fn render(report: &RunReport, colour: bool) -> String {
@@ -141,19 +142,13 @@ pub fn render(report: &RunReport, colour: bool) -> String {
                 .slowdown
                 .as_ref()
                 .map(|s| {
-                    format!(
-                        "{:.1}x [{:.1}–{:.1}] {}",
-                        s.ratio,
-                        s.ci_low,
-                        s.ci_high,
-                        if s.ci_low > 1.0 {
-                            "slower when attached"
-                        } else if s.ci_high < 1.0 {
-                            "faster when attached"
-                        } else {
-                            "within noise"
-                        }
-                    )
+                    // The ratio is detached / attached: "faster" means slower attached.
+                    let words = match s.verdict {
+                        Verdict::Faster => "slower when attached".to_owned(),
+                        Verdict::Slower => "faster when attached".to_owned(),
+                        v => v.words(s.horizon),
+                    };
+                    format!("{} {words}", s.ratio_text(1))
                 })
                 .unwrap_or_else(|| "–".into());
             out += &format!(

@@ -19,6 +19,8 @@ fn contents(ceiling: Option<f64>, samples: Vec<Sample>) -> StoreContents {
         host_version: "0.1.0".into(),
         recorded_at: "2026-11-30T10:00:00Z".into(),
         sink_ceiling_mbps: ceiling,
+        sink_ceiling_range: None,
+        sink_hash_mbps: None,
         cpu: None,
     }];
     records.extend(samples.into_iter().map(Record::Sample));
@@ -106,6 +108,15 @@ fn comparisons_use_uint8array_as_the_baseline() {
         sample("r", "Blob", 2, 1900.0),
         sample("r", "Uint8Array", 2, 95.0),
     ];
+    // Three against three has no 95% rank interval: honestly not resolved.
+    let three = runs(&contents(None, samples.clone())).pop().unwrap();
+    assert_eq!(
+        three.comparisons[0].verdict,
+        crate::stats::compare::Verdict::NotResolved
+    );
+    let mut samples = samples;
+    samples.push(sample("r", "Blob", 3, 1850.0));
+    samples.push(sample("r", "Uint8Array", 3, 105.0));
     let report = runs(&contents(None, samples)).pop().unwrap();
     assert_eq!(report.comparisons.len(), 1);
     assert_eq!(report.comparisons[0].baseline, "Uint8Array");

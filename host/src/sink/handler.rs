@@ -1,7 +1,8 @@
-//! One request: route it, check the token, and answer. Upload bodies stream through
-//! SHA-256 on a blocking thread, pipelined with the network reads.
+//! One request: route it, check the token, and answer. Upload bodies go through the
+//! sink's hash queue (`hash_queue.rs`) to a hashing thread per upload; the reply's
+//! headers leave at the last body byte and the digest follows in its body.
 
-use super::hashing::{BodyDigest, BodyReport};
+use super::hashing::BodyReport;
 use super::routes::{self, route, Route};
 use super::{chunks, cors, download, token, Shared, SinkEvent};
 use crate::extension_files;
@@ -11,13 +12,11 @@ use http_body_util::{combinators::BoxBody, BodyExt, Empty, Full};
 use hyper::body::Incoming;
 use hyper::{Method, Request, Response, StatusCode};
 use std::convert::Infallible;
+use std::future::Future;
 use std::sync::Arc;
 use std::time::Instant;
 
 pub type Reply = Response<BoxBody<Bytes, Infallible>>;
-
-/// Chunks in flight between the network reads and the hasher.
-const PIPELINE: usize = 8;
 
 pub async fn handle(req: Request<Incoming>, shared: Arc<Shared>) -> Reply {
     let origin = req
@@ -41,6 +40,10 @@ pub async fn handle(req: Request<Incoming>, shared: Arc<Shared>) -> Reply {
             o.parse().expect("origin came from a header"),
         );
         h.insert("vary", "Origin".parse().unwrap());
+        h.insert(
+            "access-control-expose-headers",
+            EXPOSED_HEADERS.parse().unwrap(),
+        );
     }
     reply
 }
@@ -135,14 +138,7 @@ async fn upload(req: Request<Incoming>, shared: &Shared, path: &str) -> Reply {
         .get("content-type")
         .and_then(|v| v.to_str().ok())
         .map(str::to_owned);
-    let (tx, mut rx) = tokio::sync::mpsc::channel::<Bytes>(PIPELINE);
-    let hasher = tokio::task::spawn_blocking(move || {
-        let mut digest = BodyDigest::default();
-        while let Some(chunk) = rx.blocking_recv() {
-            digest.update(&chunk);
-        }
-        digest
-    });
+    let mut hasher = shared.hash_queue.start();
     let mut body = req.into_body();
     let (mut bytes, mut first, mut last) = (0u64, None::<Instant>, Instant::now());
     let failure = loop {
@@ -158,22 +154,16 @@ async fn upload(req: Request<Incoming>, shared: &Shared, path: &str) -> Reply {
                 first.get_or_insert(last);
                 bytes += data.len() as u64;
                 if bytes > shared.max_body {
-                    drop(tx);
-                    let _ = hasher.await;
                     log::warn!("upload {path}: over the cap after {bytes} bytes");
                     return json_error(
                         413,
                         &format!("body is over the {}-byte cap", shared.max_body),
                     );
                 }
-                if tx.send(data).await.is_err() {
-                    break Some("the hasher stopped".into());
-                }
+                hasher.push(data).await;
             }
         }
     };
-    drop(tx);
-    let digest = hasher.await.expect("hasher thread");
     let short = declared.is_some_and(|n| bytes < n);
     if let Some(reason) = failure.or_else(|| {
         short.then(|| {
@@ -194,16 +184,91 @@ async fn upload(req: Request<Incoming>, shared: &Shared, path: &str) -> Reply {
     let sink_ms = first
         .map(|f| (last - f).as_secs_f64() * 1000.0)
         .unwrap_or(0.0);
-    let report: BodyReport = digest.finish(sink_ms);
-    log::info!(
-        "upload {path}: {} bytes in {:.1} ms, sha256 {}",
-        report.bytes,
-        report.sink_ms,
-        report.sha256
-    );
-    let mut value = serde_json::to_value(&report).expect("report serialises");
-    value["content_type"] = content_type.into();
-    json(200, &value)
+    // The last byte is in: the status and headers go now, so the page's timed span ends
+    // here; the digest follows in the body when the hasher is done.
+    let (hash_bound, digest) = hasher.finish();
+    let path = path.to_owned();
+    let verdict = async move {
+        let report: BodyReport = digest
+            .await
+            .expect("hasher thread")
+            .finish(sink_ms, hash_bound);
+        log::info!(
+            "upload {path}: {} bytes in {:.1} ms, sha256 {}{}",
+            report.bytes,
+            report.sink_ms,
+            report.sha256,
+            if hash_bound { " (hash-bound)" } else { "" }
+        );
+        let mut value = serde_json::to_value(&report).expect("report serialises");
+        value["content_type"] = content_type.into();
+        value
+    };
+    deferred_json(
+        &[
+            (HEADER_BYTES, bytes.to_string()),
+            (HEADER_SINK_MS, format!("{sink_ms:.3}")),
+            (HEADER_HASH_BOUND, u8::from(hash_bound).to_string()),
+        ],
+        verdict,
+    )
+}
+
+/// Headers the sink sends at the last body byte, before the digest is known.
+pub const HEADER_BYTES: &str = "x-unobserved-bytes";
+pub const HEADER_SINK_MS: &str = "x-unobserved-sink-ms";
+pub const HEADER_HASH_BOUND: &str = "x-unobserved-hash-bound";
+pub const EXPOSED_HEADERS: &str =
+    "x-unobserved-bytes, x-unobserved-sink-ms, x-unobserved-hash-bound";
+
+/// A 200 whose status and `headers` go out now and whose JSON body follows when
+/// `body` resolves (chunked transfer encoding).
+fn deferred_json(
+    headers: &[(&str, String)],
+    body: impl Future<Output = serde_json::Value> + Send + 'static,
+) -> Reply {
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    tokio::spawn(async move {
+        let value = body.await;
+        let _ = tx.send(Bytes::from(serde_json::to_vec(&value).expect("json")));
+    });
+    let mut reply = Response::builder()
+        .status(200)
+        .header("content-type", "application/json")
+        .header("cache-control", "no-store");
+    for (name, value) in headers {
+        reply = reply.header(*name, value);
+    }
+    reply.body(DeferredBody(Some(rx)).boxed()).unwrap()
+}
+
+/// One frame, sent when its bytes arrive from the task computing them.
+struct DeferredBody(Option<tokio::sync::oneshot::Receiver<Bytes>>);
+
+impl http_body::Body for DeferredBody {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        let Some(rx) = self.0.as_mut() else {
+            return std::task::Poll::Ready(None);
+        };
+        match std::pin::Pin::new(rx).poll(cx) {
+            std::task::Poll::Pending => std::task::Poll::Pending,
+            std::task::Poll::Ready(result) => {
+                self.0 = None;
+                // The sender only goes away if the task panicked: end the body empty.
+                std::task::Poll::Ready(result.ok().map(|b| Ok(Frame::data(b))))
+            }
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.0.is_none()
+    }
 }
 
 async fn chunk(
@@ -237,18 +302,25 @@ async fn chunk(
     let order = shared
         .chunks
         .record_order(&format!("{run_id}/{upload}"), index);
-    let report =
-        tokio::task::spawn_blocking(move || chunks::verify(&key, body.to_vec(), index, order))
-            .await
-            .expect("verify");
-    if !report.tag_ok || report.order != chunks::Order::Ok {
-        log::warn!(
-            "chunk {index} of {run_id}/{upload}: tag_ok={} order={:?}",
-            report.tag_ok,
-            report.order
-        );
-    }
-    json(200, &serde_json::to_value(&report).expect("json"))
+    // Headers at the last byte, as for plain uploads: decrypting and hashing the chunk
+    // happen after the page's timed span, and the verdict follows in the body.
+    let bytes = body.len();
+    let (run_id, upload) = (run_id.to_owned(), upload.to_owned());
+    let verdict = async move {
+        let report =
+            tokio::task::spawn_blocking(move || chunks::verify(&key, body.to_vec(), index, order))
+                .await
+                .expect("verify");
+        if !report.tag_ok || report.order != chunks::Order::Ok {
+            log::warn!(
+                "chunk {index} of {run_id}/{upload}: tag_ok={} order={:?}",
+                report.tag_ok,
+                report.order
+            );
+        }
+        serde_json::to_value(&report).expect("json")
+    };
+    deferred_json(&[(HEADER_BYTES, bytes.to_string())], verdict)
 }
 
 /// A download body generated as it is sent, 256 KiB at a time.

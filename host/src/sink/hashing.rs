@@ -1,8 +1,11 @@
 //! SHA-256 of a body as it streams past, plus the facts the reply reports: length and
 //! the first 64 bytes. Never holds the body.
+//!
+//! `ring`'s SHA-256 (OpenSSL's assembly: SHA-NI where the CPU has it, AVX2/SSSE3 where
+//! it does not) rather than `sha2`, which was 1.9x slower on a CPU without SHA-NI
+//! (BENCHMARKS.md, "Hashing").
 
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 
 /// How much of the body is echoed back verbatim, so `[object ReadableStream]` shows.
 pub const HEAD_LEN: usize = 64;
@@ -14,13 +17,25 @@ pub struct BodyReport {
     /// Milliseconds from the first body byte to the last.
     pub sink_ms: f64,
     pub head: String,
+    /// The body was bigger than the hash queue had room for, so the receive loop waited
+    /// for the hasher: `sink_ms` may include hashing time.
+    pub hash_bound: bool,
 }
 
-#[derive(Default)]
 pub struct BodyDigest {
-    hasher: Sha256,
+    hasher: ring::digest::Context,
     head: Vec<u8>,
     bytes: u64,
+}
+
+impl Default for BodyDigest {
+    fn default() -> Self {
+        BodyDigest {
+            hasher: ring::digest::Context::new(&ring::digest::SHA256),
+            head: Vec::new(),
+            bytes: 0,
+        }
+    }
 }
 
 impl BodyDigest {
@@ -33,12 +48,13 @@ impl BodyDigest {
         self.hasher.update(data);
     }
 
-    pub fn finish(self, sink_ms: f64) -> BodyReport {
+    pub fn finish(self, sink_ms: f64, hash_bound: bool) -> BodyReport {
         BodyReport {
             bytes: self.bytes,
-            sha256: hex::encode(self.hasher.finalize()),
+            sha256: hex::encode(self.hasher.finish()),
             sink_ms,
             head: String::from_utf8_lossy(&self.head).into_owned(),
+            hash_bound,
         }
     }
 }
@@ -52,7 +68,7 @@ mod tests {
         for c in chunks {
             d.update(c);
         }
-        d.finish(0.0)
+        d.finish(0.0, false)
     }
 
     #[test]

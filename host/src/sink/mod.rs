@@ -11,6 +11,8 @@ pub mod chunks;
 pub mod cors;
 pub mod download;
 mod handler;
+pub use handler::{EXPOSED_HEADERS, HEADER_BYTES, HEADER_HASH_BOUND, HEADER_SINK_MS};
+pub mod hash_queue;
 pub mod hashing;
 pub mod routes;
 mod server;
@@ -44,6 +46,10 @@ pub struct SinkConfig {
     pub tls: Option<(Vec<u8>, Vec<u8>)>,
     /// Origins (besides the sink's own) that may call it from a page: the extension's.
     pub cors_origins: Vec<String>,
+    /// Bytes received but not yet hashed, across all uploads (`hash_queue.rs`).
+    pub hash_queue_bytes: u64,
+    /// Test seam: make the hasher sleep this long per MiB, as on a slow CPU.
+    pub slow_hash: Option<Duration>,
 }
 
 impl Default for SinkConfig {
@@ -58,6 +64,8 @@ impl Default for SinkConfig {
             idle_timeout: Duration::from_secs(30),
             tls: None,
             cors_origins: cors::extension_origins(),
+            hash_queue_bytes: hash_queue::default_capacity(),
+            slow_hash: None,
         }
     }
 }
@@ -71,6 +79,7 @@ pub(crate) struct Shared {
     pub on_event: Option<EventHook>,
     pub chunks: chunks::ChunkState,
     pub cors: cors::Cors,
+    pub hash_queue: hash_queue::HashQueue,
 }
 
 pub struct Sink {
@@ -99,6 +108,7 @@ impl Sink {
             on_event: config.on_event,
             chunks: Default::default(),
             cors: cors::Cors::new(config.cors_origins, format!("{scheme}://{addr}")),
+            hash_queue: hash_queue::HashQueue::new(config.hash_queue_bytes, config.slow_hash),
         });
         let running = server::spawn(listener, shared.clone(), tls, config.max_connections)?;
         log::info!("sink listening on {scheme}://{addr}");

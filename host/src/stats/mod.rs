@@ -2,6 +2,8 @@
 //! verdict in words.
 
 pub mod compare;
+#[cfg(test)]
+mod simulation;
 
 use crate::model::{Sample, SampleStatus};
 use serde::Serialize;

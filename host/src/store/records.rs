@@ -12,9 +12,16 @@ pub enum Record {
         run: RunInfo,
         host_version: String,
         recorded_at: String,
-        /// The sink's own ingest rate at the run's body size, measured at run start.
+        /// The sink's own receive rate at the run's body size (first byte to response
+        /// headers, kept-alive connection), median of rounds measured at run start.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         sink_ceiling_mbps: Option<f64>,
+        /// Slowest and fastest round of that measurement.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sink_ceiling_range: Option<(f64, f64)>,
+        /// One core's SHA-256 rate: when the digest arrives, not the upload's speed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        sink_hash_mbps: Option<f64>,
         /// The host machine's CPU, for the report's environment section.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         cpu: Option<String>,

@@ -23,6 +23,7 @@ pub(crate) fn sample(run_id: &str, body: &str, rep: u32, mbps: f64) -> Sample {
         mbps: Some(mbps),
         head: None,
         content_type: None,
+        hash_bound: false,
         observed: Observation::default(),
         extra: Default::default(),
     }
@@ -44,6 +45,8 @@ fn run_record(run_id: &str) -> Record {
         host_version: "0.1.0".into(),
         recorded_at: records::now(),
         sink_ceiling_mbps: Some(9000.0),
+        sink_ceiling_range: None,
+        sink_hash_mbps: None,
         cpu: None,
     }
 }
