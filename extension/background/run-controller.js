@@ -205,7 +205,9 @@ async function finish(status, reason) {
       const [fresh] = await connectHost(run.run.extension_version, run.run.browser);
       run.host = fresh;
     }
-    await run.host.request(ending);
+    const reply = await run.host.request(ending);
+    // Ratios, intervals, verdicts and warnings come from the host's one analysis.
+    if (reply?.analysis) await patchRunState({ analysis: reply.analysis });
   } catch (e) {
     await patchRunState({ phase: 'error', error: `${reason ?? 'The run finished'}, but its end could not be recorded: ${e.message}` });
   }

@@ -149,7 +149,8 @@ async function run({ plan, upload_url: uploadUrl, workload_key: keyHex, run_id: 
       ...result,
     });
     if (step.condition) sample.condition = step.condition;
-    log(`${step.body} rep ${step.rep + 1}: ${sample.status}${sample.mbps ? ` ${sample.mbps.toFixed(0)} Mbps` : ''}${sample.error ? ` (${sample.error})` : ''}`);
+    if (step.negative_control) sample.negative_control = true;
+    log(`${step.body}${step.negative_control ? ' (A/A)' : ''} rep ${step.rep + 1}: ${sample.status}${sample.mbps ? ` ${sample.mbps.toFixed(0)} Mbps` : ''}${sample.error ? ` (${sample.error})` : ''}`);
     post({ type: 'sample', sample });
   }
   if (condition === 'attached') await setCondition('detached');

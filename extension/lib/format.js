@@ -20,14 +20,12 @@ export function progressText(state) {
   return `${step.body}, ${what} · ${done}/${total} measured · ${remaining} remaining`;
 }
 
-/** An arm whose median reaches this share of the sink's ceiling measures the sink. */
-export const SINK_BOUND_SHARE = 0.7;
-
 /**
  * The chart: median bar and min–max whisker per arm, and the sink's own ceiling as a
- * line, all scaled to the largest of them.
+ * line, all scaled to the largest of them. Which arms are sink-bound is the host's
+ * call (its analysis), not a rule repeated here.
  */
-export function chartModel(summary, width = 200, ceiling = null) {
+export function chartModel(summary, width = 200, ceiling = null, sinkBound = new Set()) {
   const max = Math.max(1, ceiling ?? 0, ...summary.map((a) => a.max_mbps ?? 0));
   const scale = (v) => (v === null || v === undefined ? null : (v / max) * width);
   const rows = summary.map((a) => ({
@@ -37,7 +35,7 @@ export function chartModel(summary, width = 200, ceiling = null) {
     whiskerTo: scale(a.max_mbps),
     label: a.median_mbps === null ? a.verdict.split(':')[0] : `${formatMbps(a.median_mbps)} Mbps`,
     intact: a.verdict === 'intact',
-    sinkBound: ceiling !== null && a.median_mbps !== null && a.median_mbps >= SINK_BOUND_SHARE * ceiling,
+    sinkBound: sinkBound.has(a.body),
   }));
   return { rows, ceilingX: scale(ceiling) };
 }

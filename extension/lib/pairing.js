@@ -26,6 +26,7 @@ export function pairSample({ body, rep, bytesSent, shaSent, pageMs, reply, httpS
     error: null,
     page_ms: pageMs ?? null,
     sink_ms: reply?.sink_ms ?? null,
+    sink_request_ms: reply?.request_ms ?? null,
     mbps: null,
     head: reply?.head ?? null,
     content_type: reply?.content_type ?? null,

@@ -29,6 +29,7 @@ export function buildSteps(plan) {
 function step(phase, rep, arm, condition) {
   const s = { phase, rep, body: arm.body };
   if (arm.workload) s.workload = arm.workload;
+  if (arm.negativeControl) s.negative_control = true;
   if (condition) s.condition = condition;
   return s;
 }
@@ -37,11 +38,16 @@ const MIB = 1024 * 1024;
 const sizeLabel = (bytes) => (bytes % MIB === 0 ? `${bytes / MIB} MiB` : `${bytes} B`);
 
 /**
- * Every arm of a plan: the body kinds, then the workloads. The host counts the same
- * arms (host/src/model.rs, Workloads::arms).
+ * Every arm of a plan: the body kinds, the negative control, then the workloads. The
+ * host counts the same arms (host/src/model.rs, Plan::measured_uploads).
  */
-export function armsOf({ bodies = [], workloads = {} }) {
+export function armsOf({ bodies = [], workloads = {}, negative_control: negativeControl = false }) {
   const arms = bodies.map((body) => ({ body }));
+  // The negative control: the baseline body again, under its own label, compared with
+  // itself by the host (host/src/report, NEGATIVE_CONTROL_SUFFIX).
+  if (negativeControl && bodies.length) {
+    arms.push({ body: bodies.includes('Uint8Array') ? 'Uint8Array' : bodies[0], negativeControl: true });
+  }
   for (const chunkBytes of workloads.encrypted?.chunk_sizes ?? []) {
     for (const schedule of ['serial', 'pipelined']) {
       arms.push({

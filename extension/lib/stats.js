@@ -36,18 +36,6 @@ export function summarise(samples) {
   });
 }
 
-/** Per body kind in a control run: medians attached and detached, and the slowdown. */
-export function controlSummary(samples) {
-  const bodies = [];
-  for (const s of samples) if (s.condition && !bodies.includes(s.body)) bodies.push(s.body);
-  return bodies.map((body) => {
-    const speeds = (condition) => samples.filter((s) => s.body === body && s.condition === condition && s.status === 'ok').map((s) => s.mbps);
-    const attached = median(speeds('attached'));
-    const detached = median(speeds('detached'));
-    return { body, attached_mbps: attached, detached_mbps: detached, slowdown: attached && detached ? detached / attached : null };
-  });
-}
-
 export function verdict(arm) {
   const corrupted = arm.find((s) => s.status === 'corrupted');
   if (corrupted) return `corrupted: received ${corrupted.bytes_received ?? 0} bytes \`${(corrupted.head ?? '').slice(0, 40)}\``;

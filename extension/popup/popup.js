@@ -3,7 +3,6 @@
 import { api } from '../lib/api.js';
 import { chartModel, explainRunError, formatMbps, formatRange, progressText } from '../lib/format.js';
 import { describeBrowser, isChromiumFamily } from '../lib/environment.js';
-import { controlSummary } from '../lib/stats.js';
 
 const $ = (id) => document.getElementById(id);
 const SVG = 'http://www.w3.org/2000/svg';
@@ -15,13 +14,13 @@ function svgEl(name, attrs, text) {
   return el;
 }
 
-function drawChart(summary, ceiling) {
+function drawChart(summary, ceiling, sinkBound) {
   const chart = $('chart');
   chart.replaceChildren();
   const labelW = 100;
   const barW = 200;
   const rowH = 22;
-  const { rows, ceilingX } = chartModel(summary, barW, ceiling);
+  const { rows, ceilingX } = chartModel(summary, barW, ceiling, sinkBound);
   const height = rows.length * rowH + (ceilingX === null ? 4 : 18);
   chart.setAttribute('viewBox', `0 0 ${labelW + barW + 160} ${height}`);
   rows.forEach((row, i) => {
@@ -45,8 +44,9 @@ function drawChart(summary, ceiling) {
   }
 }
 
-function drawTable(summary) {
+function drawTable(summary, analysis) {
   const body = $('table').querySelector('tbody');
+  const vs = new Map((analysis?.arms ?? []).map((a) => [a.body, a.vs]));
   body.replaceChildren(
     ...summary.map((a) => {
       const tr = document.createElement('tr');
@@ -55,6 +55,7 @@ function drawTable(summary) {
         [String(a.n), 'num'],
         [formatMbps(a.median_mbps), 'num'],
         [formatRange(a.min_mbps, a.max_mbps), 'num'],
+        [vs.get(a.body) ?? '…', 'vs'],
         [a.verdict, a.verdict === 'intact' ? 'ok' : 'bad'],
       ];
       for (const [text, cls] of cells) {
@@ -68,8 +69,8 @@ function drawTable(summary) {
   );
 }
 
-function drawControl(samples) {
-  const rows = controlSummary(samples ?? []);
+function drawControl(analysis) {
+  const rows = analysis?.control ?? [];
   $('control-table').hidden = rows.length === 0;
   $('control-table').querySelector('tbody').replaceChildren(
     ...rows.map((r) => {
@@ -78,7 +79,7 @@ function drawControl(samples) {
         [r.body, ''],
         [formatMbps(r.attached_mbps), 'num'],
         [formatMbps(r.detached_mbps), 'num'],
-        [r.slowdown ? `${r.slowdown.toFixed(1)}x` : '–', 'num'],
+        [r.slowdown, ''],
       ]) {
         const td = document.createElement('td');
         td.textContent = text;
@@ -86,6 +87,25 @@ function drawControl(samples) {
         tr.append(td);
       }
       return tr;
+    }),
+  );
+}
+
+/** The negative control, warnings and notes, as the host wrote them. */
+function drawFindings(analysis) {
+  const items = [
+    ...(analysis?.negative_control ? [['Negative control', analysis.negative_control, 'note']] : []),
+    ...(analysis?.warnings ?? []).map((w) => ['Warning', w, 'warning']),
+    ...(analysis?.notes ?? []).map((n) => ['Note', n, 'note']),
+  ];
+  $('findings').replaceChildren(
+    ...items.map(([label, text, cls]) => {
+      const li = document.createElement('li');
+      li.className = cls;
+      const b = document.createElement('b');
+      b.textContent = `${label}: `;
+      li.append(b, text);
+      return li;
     }),
   );
 }
@@ -120,9 +140,11 @@ function render(state, browser) {
     badge.className = `badge ${state.observed}`;
     badge.textContent = state.observed;
     head.append(badge);
-    drawChart(summary, state.sink_ceiling_mbps ?? null);
-    drawTable(summary);
-    drawControl(state.samples);
+    const analysis = state.analysis ?? null;
+    drawChart(summary, state.sink_ceiling_mbps ?? null, new Set((analysis?.arms ?? []).filter((a) => a.sink_bound).map((a) => a.body)));
+    drawTable(summary, analysis);
+    drawControl(analysis);
+    drawFindings(analysis);
   }
 }
 

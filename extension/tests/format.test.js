@@ -28,11 +28,11 @@ test('chart bars scale to the largest max and label failed arms by verdict', () 
   assert.equal(rows[1].intact, false);
 });
 
-test('the sink ceiling is a line, and arms near it are sink-bound', () => {
+test('the sink ceiling is a line, and the arms the host called sink-bound are marked', () => {
   const { rows, ceilingX } = chartModel([
     { body: 'Uint8Array', median_mbps: 100, min_mbps: 90, max_mbps: 110, verdict: 'intact' },
     { body: 'Blob', median_mbps: 2900, min_mbps: 2800, max_mbps: 3000, verdict: 'intact' },
-  ], 200, 4000);
+  ], 200, 4000, new Set(['Blob']));
   assert.equal(ceilingX, 200, 'the ceiling is the largest value, so it sets the scale');
   assert.equal(rows[1].bar, 145);
   assert.deepEqual(rows.map((r) => r.sinkBound), [false, true]);

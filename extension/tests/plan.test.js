@@ -51,3 +51,17 @@ test('workloads become arms: two schedules per chunk size, a download, one per s
 test('ordinary plans carry no condition', () => {
   assert.ok(buildSteps({ bodies: ['A'], reps: 1, warmup: 1 }).every((s) => !('condition' in s)));
 });
+
+test('the measured count agrees with the host on the shared fixture', async () => {
+  const { readFileSync } = await import('node:fs');
+  const fixture = JSON.parse(readFileSync(new URL('../../tests/fixtures/plan-counts.json', import.meta.url), 'utf8'));
+  for (const { plan, measured } of fixture.plans) assert.equal(measuredCount(plan), measured, JSON.stringify(plan));
+});
+
+test('the negative control uploads the baseline body again in every rep, marked', () => {
+  const steps = buildSteps({ bodies: ['Blob', 'Uint8Array'], reps: 2, warmup: 0, negative_control: true });
+  assert.deepEqual(steps.map((s) => `${s.body}${s.negative_control ? '*' : ''}${s.rep}`), [
+    'Blob0', 'Uint8Array0', 'Uint8Array*0',
+    'Blob1', 'Uint8Array1', 'Uint8Array*1',
+  ]);
+});

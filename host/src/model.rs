@@ -57,6 +57,10 @@ pub struct Sample {
     pub error: Option<String>,
     pub page_ms: Option<f64>,
     pub sink_ms: Option<f64>,
+    /// The sink's view of the whole request: its headers to its last byte. The page's
+    /// span minus this is time the browser spent before the request reached the sink.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sink_request_ms: Option<f64>,
     pub mbps: Option<f64>,
     #[serde(default)]
     pub head: Option<String>,
@@ -68,6 +72,10 @@ pub struct Sample {
     /// hasher: the figure may describe the hasher rather than the browser.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub hash_bound: bool,
+    /// The negative control: the baseline body uploaded a second time in the same rep,
+    /// under its own label, so the run shows what "no difference" looks like here.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub negative_control: bool,
     /// Anything newer extensions add is kept, so the store loses nothing.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -96,14 +104,19 @@ impl Sample {
         self.extra.get(key).and_then(Value::as_f64)
     }
 
-    /// The arm a sample belongs to: its body kind, plus its condition in a control run.
+    /// The arm a sample belongs to: its body kind, plus its condition in a control run,
+    /// or the negative control's label.
     pub fn arm(&self) -> String {
         match self.condition() {
             Some(c) => format!("{} ({c})", self.body),
+            None if self.negative_control => format!("{}{NEGATIVE_CONTROL_SUFFIX}", self.body),
             None => self.body.clone(),
         }
     }
 }
+
+/// The negative control's arm is its body kind with this after it.
+pub const NEGATIVE_CONTROL_SUFFIX: &str = " (A/A)";
 
 /// What the page could tell about being watched. `webdriver` is `navigator.webdriver`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -140,6 +153,10 @@ pub struct Plan {
     /// budget runs out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auto: Option<AutoBudget>,
+    /// The negative control: the baseline body a second time in every rep, compared
+    /// with itself. A difference there means the machine is too noisy for the verdicts.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub negative_control: bool,
     /// Differences smaller than this fraction count as "the same" (default 0.05); also
     /// what `--auto` resolves to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -209,6 +226,7 @@ impl Default for Plan {
             bodies: BODY_KINDS.map(String::from).to_vec(),
             control: false,
             auto: None,
+            negative_control: false,
             horizon: None,
             workloads: Workloads::default(),
         }
@@ -218,7 +236,7 @@ impl Default for Plan {
 impl Plan {
     pub fn measured_uploads(&self) -> u64 {
         let reps = self.auto.map_or(self.reps, |a| a.max_reps.max(self.reps));
-        let arms = self.bodies.len() + self.workloads.arms();
+        let arms = self.bodies.len() + self.workloads.arms() + usize::from(self.negative_control);
         reps as u64 * arms as u64 * if self.control { 2 } else { 1 }
     }
 }
@@ -292,6 +310,20 @@ pub fn valid_run_id(id: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_measured_count_agrees_with_the_extension_on_the_shared_fixture() {
+        let fixture: Value =
+            serde_json::from_str(include_str!("../../tests/fixtures/plan-counts.json")).unwrap();
+        for case in fixture["plans"].as_array().unwrap() {
+            let plan: Plan = serde_json::from_value(case["plan"].clone()).unwrap();
+            assert_eq!(
+                plan.measured_uploads(),
+                case["measured"].as_u64().unwrap(),
+                "{plan:?}"
+            );
+        }
+    }
 
     #[test]
     fn run_ids_cannot_traverse_paths() {

@@ -87,7 +87,18 @@ fn common_checks(o: &Outcome, browser_name: &str) {
             assert_eq!(s["status"], "ok", "{kind}: {s}");
             assert_eq!(s["intact"], true);
             assert_eq!(s["sha256_received"], s["sha256_sent"]);
-            assert!(s["mbps"].as_f64().unwrap() > 0.0);
+            // Mbps is the page's span over the bytes, and the sink's first-to-last-byte
+            // time lies inside that span (the reply leaves at the last byte).
+            let (page_ms, sink_ms) = (
+                s["page_ms"].as_f64().unwrap(),
+                s["sink_ms"].as_f64().unwrap(),
+            );
+            let expected = 2.0 * 1024.0 * 1024.0 * 8.0 / (page_ms / 1000.0) / 1e6;
+            assert!(
+                (s["mbps"].as_f64().unwrap() - expected).abs() < 1e-6 * expected,
+                "{s}"
+            );
+            assert!(sink_ms > 0.0 && sink_ms <= page_ms + 1.0, "{s}");
         }
     }
     // The samples are in the store, not just in the JSON.
@@ -156,6 +167,59 @@ fn chromium_runs_the_suite_and_refuses_stream_bodies_over_http1() {
         summary["verdict"],
         "unsupported: TypeError: Failed to fetch"
     );
+}
+
+#[test]
+fn chromium_negative_control_compares_the_baseline_with_itself_and_stores_it() {
+    let o = run_with(
+        "chromium",
+        &[
+            "--size",
+            "2MiB",
+            "--reps",
+            "4",
+            "--warmup",
+            "1",
+            "--bodies",
+            "Uint8Array,Blob",
+            "--negative-control",
+        ],
+    );
+    let j = &o.json;
+    assert_eq!(j["run"]["status"], "complete");
+    let replicas: Vec<&Value> = j["samples"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["negative_control"] == true)
+        .collect();
+    assert_eq!(replicas.len(), 4, "one A/A upload per rep");
+    for s in &replicas {
+        assert_eq!(s["body"], "Uint8Array");
+        assert_eq!(s["status"], "ok", "{s}");
+    }
+    let nc = &j["negative_control"];
+    assert_eq!(nc["body"], "Uint8Array (A/A)");
+    assert_eq!(nc["baseline"], "Uint8Array");
+    let verdict = nc["verdict"].as_str().unwrap();
+    assert!(
+        ["faster", "slower", "same", "not-resolved"].contains(&verdict),
+        "{nc}"
+    );
+    // Every figure comes back from the store alone: the report regenerates the verdict.
+    let again = Command::new(BIN)
+        .args(["report", "--run", "last", "--format", "json"])
+        .env("UNOBSERVED_STATE_DIR", o.state.path())
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&again.stdout).unwrap();
+    let report = if report.is_array() {
+        report[0].clone()
+    } else {
+        report
+    };
+    assert_eq!(report["negative_control"], *nc);
+    assert!(o.stdout.contains("Uint8Array (A/A)"), "{}", o.stdout);
 }
 
 #[test]

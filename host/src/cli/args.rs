@@ -130,6 +130,12 @@ pub struct RunArgs {
     /// nothing attached, and report the slowdown. Chromium family only.
     #[arg(long)]
     pub control: bool,
+    /// The negative control: upload the baseline body (Uint8Array) a second time in every
+    /// rep under its own label, "Uint8Array (A/A)", and compare the two. They are
+    /// identical, so a "faster" or "slower" there means this machine is too noisy for
+    /// the run's other verdicts, and the report says so.
+    #[arg(long)]
+    pub negative_control: bool,
     /// Keep adding interleaved reps after --reps until every ratio is settled (its 95%
     /// interval lies entirely inside or entirely outside ±--horizon), or until
     /// --max-reps or --max-time runs out. It stops for precision, not for a "win", so

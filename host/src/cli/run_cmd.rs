@@ -69,6 +69,7 @@ pub fn execute(a: RunArgs) -> Result<i32> {
         bodies,
         control: a.control,
         auto,
+        negative_control: a.negative_control,
         horizon: Some(a.horizon / 100.0),
         workloads,
     };

@@ -24,7 +24,10 @@ pub fn handle(
     });
     if let Ok(true) = already {
         log::info!("run {run_id} had already ended; ignoring a second end ({status:?})");
-        return Outgoing::RunFinished { run_id };
+        return Outgoing::RunFinished {
+            run_id,
+            analysis: None,
+        };
     }
     log::info!(
         "run {run_id} finished: {status:?} {}",
@@ -38,7 +41,21 @@ pub fn handle(
         observation,
     };
     match session.store.append(&[record]) {
-        Ok(()) => Outgoing::RunFinished { run_id },
+        Ok(()) => {
+            let analysis = analyse(session, &run_id);
+            Outgoing::RunFinished { run_id, analysis }
+        }
         Err(e) => store_failed(e, "run-finished"),
     }
+}
+
+/// The finished run's analysis from the store, as every report computes it.
+fn analyse(session: &Session, run_id: &str) -> Option<crate::report::analysis::Analysis> {
+    let contents = session.store.read().ok()?;
+    let filter = crate::report::Filter {
+        run: Some(run_id.to_owned()),
+        ..Default::default()
+    };
+    let run = crate::report::select(crate::report::runs(&contents), &filter).pop()?;
+    Some(crate::report::analysis::of(&run))
 }

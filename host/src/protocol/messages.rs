@@ -79,6 +79,9 @@ pub enum Outgoing {
     },
     RunFinished {
         run_id: String,
+        /// The stored run's analysis, for the popup (absent after a second end).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        analysis: Option<crate::report::analysis::Analysis>,
     },
     ErrorLogged,
     WorkloadKey {

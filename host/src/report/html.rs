@@ -100,6 +100,9 @@ fn run_section(r: &RunReport) -> String {
         );
     }
     s += "</tbody></table>";
+    for n in &r.notes {
+        s += &format!(r#"<p class="note">{}</p>"#, esc(n));
+    }
     for w in &r.warnings {
         s += &format!(r#"<p class="warning">{}</p>"#, esc(w));
     }

@@ -32,6 +32,9 @@ pub fn render(reports: &[RunReport]) -> String {
                 if a.sink_bound { " **sink-bound**" } else { "" }
             );
         }
+        for n in &r.notes {
+            out += &format!("\n> **Note:** {n}\n");
+        }
         for w in &r.warnings {
             out += &format!("\n> **Warning:** {w}\n");
         }

@@ -1,6 +1,7 @@
 //! Reports read from the store: everything shown is recomputed from stored records, so
 //! any figure can be regenerated later. One file per output format.
 
+pub mod analysis;
 pub mod csv;
 pub mod html;
 pub mod json;
@@ -8,7 +9,7 @@ pub mod markdown;
 pub mod table;
 
 use crate::model::{RunInfo, RunStatus, Sample};
-use crate::stats::compare::{self, Comparison};
+use crate::stats::compare::{self, Comparison, Verdict};
 use crate::stats::{summarise, ArmSummary};
 use crate::store::{Record, StoreContents};
 use serde::Serialize;
@@ -18,10 +19,14 @@ pub struct RunReport {
     pub run: RunMeta,
     pub samples: Vec<Sample>,
     pub summary: Vec<ArmSummary>,
-    /// Every arm against the baseline arm, with a bootstrap 95% interval.
+    /// Every arm against the baseline arm, with its 95% interval and verdict.
     pub comparisons: Vec<Comparison>,
+    /// The negative control: the baseline body against itself, when the run had one.
+    pub negative_control: Option<Comparison>,
     /// Plain-language warnings about the figures (sink-bound arms, timing disagreements).
     pub warnings: Vec<String>,
+    /// Plain-language observations that are not problems (where the page time went).
+    pub notes: Vec<String>,
     /// In a control run: per body kind, detached against attached (the slowdown).
     pub control: Vec<ControlRow>,
     /// Encrypted chunked uploads: client work against PUT time per arm.
@@ -48,7 +53,7 @@ pub struct ControlRow {
     pub body: String,
     pub attached_median_mbps: Option<f64>,
     pub detached_median_mbps: Option<f64>,
-    /// detached / attached, with its bootstrap interval and verdict.
+    /// detached / attached, with its 95% interval and verdict.
     pub slowdown: Option<Comparison>,
 }
 
@@ -73,6 +78,22 @@ pub struct RunMeta {
     pub sink_ceiling_mbps: Option<f64>,
     pub sink_ceiling_range: Option<(f64, f64)>,
     pub sink_hash_mbps: Option<f64>,
+}
+
+impl ControlRow {
+    /// "12.5x [11.7–13.4] slower when attached", or a dash without a comparison.
+    pub fn slowdown_text(&self) -> String {
+        let Some(s) = &self.slowdown else {
+            return "–".into();
+        };
+        // The ratio is detached / attached: "faster" means slower attached.
+        let words = match s.verdict {
+            Verdict::Faster => "slower when attached".to_owned(),
+            Verdict::Slower => "faster when attached".to_owned(),
+            v => v.words(s.horizon),
+        };
+        format!("{} {words}", s.ratio_text(1))
+    }
 }
 
 /// An arm whose median reaches this share of the sink's ceiling measures the sink.
@@ -237,10 +258,11 @@ fn build(run_id: String, g: Gathered) -> RunReport {
     let flagged: usize = summary.iter().map(|a| a.timing_flags).sum();
     if flagged > 0 {
         warnings.push(format!(
-            "{flagged} sample(s) have page and sink times more than {:.0}% apart. Believe the page time for what a web app experiences: it runs from fetch() to the response and includes the browser preparing the body. The sink time covers only the body bytes arriving, so it shows the transfer alone; a large gap means time went to the browser before or after the bytes moved.",
+            "{flagged} sample(s) have page and sink times that do not fit together (more than {:.0}% apart the wrong way, or from a sink that replied only after hashing). Believe the page time for what a web app experiences: it runs from fetch() to the response and includes the browser preparing the body.",
             TIMING_TOLERANCE * 100.0
         ));
     }
+    let notes: Vec<String> = browser_time_note(&summary).into_iter().collect();
     let horizon = run
         .plan
         .as_ref()
@@ -262,13 +284,30 @@ fn build(run_id: String, g: Gathered) -> RunReport {
             row.slowdown = row.slowdown.take().map(Comparison::as_auto_verdict);
         }
     }
+    let negative_control = comparisons
+        .iter()
+        .find(|c| c.body.ends_with(crate::model::NEGATIVE_CONTROL_SUFFIX))
+        .cloned();
+    if let Some(nc) = negative_control
+        .as_ref()
+        .filter(|c| c.verdict.is_difference())
+    {
+        warnings.push(format!(
+            "The negative control failed: {} uploaded twice in every rep came out {} ({}). Identical arms differ on this machine, so this run's other verdicts cannot be trusted: quiet the machine (close other programs, plug in the laptop) and run again.",
+            nc.baseline,
+            nc.verdict.words(nc.horizon),
+            nc.ratio_text(2)
+        ));
+    }
     let encrypted = encrypted_rows(&summary, &g.samples);
     RunReport {
         summary,
         samples: g.samples,
         run,
         comparisons,
+        negative_control,
         warnings,
+        notes,
         control,
         encrypted,
     }
@@ -302,14 +341,41 @@ fn sink_checks(arm: &mut ArmSummary, median: f64, run: &RunMeta, warnings: &mut 
     }
 }
 
-/// Page and sink disagree by more than the tolerance (relative to the page time).
+/// The page's and the sink's times do not fit together. The sink's view of a request
+/// lies inside the page's span (the reply leaves at the last byte), so a sink time over
+/// the page time by more than the tolerance is a measurement error. Samples stored
+/// before the sink reported its request time came from a sink that replied only after
+/// hashing: for those, a page time far above the sink's is the old flag.
 pub fn timing_disagrees(s: &Sample) -> bool {
-    match (s.page_ms, s.sink_ms) {
-        (Some(p), Some(k)) if p > 0.0 && s.status == crate::model::SampleStatus::Ok => {
-            (p - k).abs() / p > TIMING_TOLERANCE
-        }
+    if s.status != crate::model::SampleStatus::Ok {
+        return false;
+    }
+    match (s.page_ms, s.sink_request_ms, s.sink_ms) {
+        (Some(p), Some(r), _) if p > 0.0 => (r - p) / p > TIMING_TOLERANCE,
+        (Some(p), None, Some(k)) if p > 0.0 => (p - k).abs() / p > TIMING_TOLERANCE,
         _ => false,
     }
+}
+
+/// Where each arm's page time went: the part before the request reached the sink.
+fn browser_time_note(summary: &[ArmSummary]) -> Option<String> {
+    let parts: Vec<String> = summary
+        .iter()
+        .filter_map(|a| {
+            let (b, p) = (a.browser_ms?, a.page_ms?);
+            Some(format!(
+                "{} {b:.0} of {p:.0} ms ({:.0}%)",
+                a.body,
+                100.0 * b / p.max(f64::MIN_POSITIVE)
+            ))
+        })
+        .collect();
+    (!parts.is_empty()).then(|| {
+        format!(
+            "Time before the request reached the sink, median per upload: {}. That is the browser preparing and handing over the body; a web app waits for it too, so the page time is the figure.",
+            parts.join(", ")
+        )
+    })
 }
 
 fn control_rows(samples: &[Sample], horizon: f64) -> Vec<ControlRow> {
@@ -405,6 +471,9 @@ fn encrypted_rows(summary: &[ArmSummary], samples: &[Sample]) -> Vec<EncryptedRo
 /// schedule with the serial one of the same chunk size, parallel xN with x1.
 fn baseline_of(arm: &str, workload: Option<&str>, arms: &[String]) -> Option<String> {
     let present = |a: &str| arms.iter().any(|x| x == a).then(|| a.to_owned());
+    if let Some(stem) = arm.strip_suffix(crate::model::NEGATIVE_CONTROL_SUFFIX) {
+        return present(stem);
+    }
     match workload {
         None if arm != DEFAULT_BASELINE => present(DEFAULT_BASELINE),
         Some("encrypted") => arm

@@ -1,7 +1,6 @@
 //! The terminal table: coloured on a tty, plain otherwise.
 
 use super::{fmt_mbps, fmt_range, ratio_cell, RunReport};
-use crate::stats::compare::Verdict;
 use console::Style;
 
 pub fn render(report: &RunReport, colour: bool) -> String {
@@ -94,7 +93,7 @@ pub fn render(report: &RunReport, colour: bool) -> String {
         );
     }
     out += &paint(
-        "Mbps (10^6 bits/s) over intact uploads; [95% bootstrap interval] of the ratio of medians."
+        "Mbps (10^6 bits/s) over intact uploads; [95% interval] of the ratio (Hodges–Lehmann, exact Mann–Whitney)."
             .into(),
         Style::new().dim(),
     );
@@ -138,19 +137,7 @@ pub fn render(report: &RunReport, colour: bool) -> String {
             "Body", "Attached", "Detached", "Slowdown (detached / attached) [95% CI]"
         );
         for c in &report.control {
-            let slow = c
-                .slowdown
-                .as_ref()
-                .map(|s| {
-                    // The ratio is detached / attached: "faster" means slower attached.
-                    let words = match s.verdict {
-                        Verdict::Faster => "slower when attached".to_owned(),
-                        Verdict::Slower => "faster when attached".to_owned(),
-                        v => v.words(s.horizon),
-                    };
-                    format!("{} {words}", s.ratio_text(1))
-                })
-                .unwrap_or_else(|| "–".into());
+            let slow = c.slowdown_text();
             out += &format!(
                 "{:<w$} {:>10} {:>10}  {slow}\n",
                 c.body,
@@ -158,6 +145,9 @@ pub fn render(report: &RunReport, colour: bool) -> String {
                 fmt_mbps(c.detached_median_mbps)
             );
         }
+    }
+    for n in &report.notes {
+        out += &format!("note: {n}\n");
     }
     for w in &report.warnings {
         out += &paint(format!("warning: {w}\n"), Style::new().yellow());

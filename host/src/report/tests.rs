@@ -171,3 +171,30 @@ fn filters_select_runs() {
         0
     );
 }
+
+#[test]
+fn browser_time_before_the_request_is_a_note_and_an_impossible_ordering_is_flagged() {
+    // Chromium prepares a typed-array body before the request leaves: the page waits
+    // 97 ms, the sink sees an 18 ms request. That is the browser's time, not an error.
+    let mut slow_start = sample("r", "Uint8Array", 0, 100.0);
+    (
+        slow_start.page_ms,
+        slow_start.sink_ms,
+        slow_start.sink_request_ms,
+    ) = (Some(97.0), Some(17.0), Some(18.0));
+    // The sink saw a longer request than the page's whole span: pairing or clocks broke.
+    let mut impossible = sample("r", "Uint8Array", 1, 100.0);
+    (
+        impossible.page_ms,
+        impossible.sink_ms,
+        impossible.sink_request_ms,
+    ) = (Some(10.0), Some(12.5), Some(13.0));
+    assert!(!timing_disagrees(&slow_start));
+    assert!(timing_disagrees(&impossible));
+    let report = runs(&contents(None, vec![slow_start, impossible]))
+        .pop()
+        .unwrap();
+    assert_eq!(report.summary[0].timing_flags, 1);
+    assert_eq!(report.summary[0].browser_ms, Some(39.5));
+    assert_eq!(report.notes.len(), 1);
+}

@@ -126,6 +126,7 @@ fn declared_length(req: &Request<Incoming>) -> Option<u64> {
 }
 
 async fn upload(req: Request<Incoming>, shared: &Shared, path: &str) -> Reply {
+    let request_start = Instant::now();
     let declared = declared_length(&req);
     if let Some(n) = declared.filter(|&n| n > shared.max_body) {
         return json_error(
@@ -184,6 +185,9 @@ async fn upload(req: Request<Incoming>, shared: &Shared, path: &str) -> Reply {
     let sink_ms = first
         .map(|f| (last - f).as_secs_f64() * 1000.0)
         .unwrap_or(0.0);
+    // From the request's headers to its last byte: a browser that prepares the body
+    // after sending the headers shows the gap here, not in sink_ms.
+    let request_ms = (last.max(request_start) - request_start).as_secs_f64() * 1000.0;
     // The last byte is in: the status and headers go now, so the page's timed span ends
     // here; the digest follows in the body when the hasher is done.
     let (hash_bound, digest) = hasher.finish();
@@ -202,6 +206,7 @@ async fn upload(req: Request<Incoming>, shared: &Shared, path: &str) -> Reply {
         );
         let mut value = serde_json::to_value(&report).expect("report serialises");
         value["content_type"] = content_type.into();
+        value["request_ms"] = request_ms.into();
         value
     };
     deferred_json(

@@ -45,8 +45,13 @@ pub struct ArmSummary {
     pub verdict: String,
     /// The median is at least 70% of the sink's own ceiling (set by the report).
     pub sink_bound: bool,
-    /// Samples whose page and sink times disagree by more than 20% (set by the report).
+    /// Samples whose page and sink times do not fit together (set by the report).
     pub timing_flags: usize,
+    /// Median page time of intact uploads, and the median part of it the sink did not
+    /// see (page time minus the sink's request time): the browser at work before the
+    /// request reached the sink.
+    pub page_ms: Option<f64>,
+    pub browser_ms: Option<f64>,
 }
 
 impl ArmSummary {
@@ -78,6 +83,10 @@ fn summarise_arm<'a>(body: &str, samples: impl Iterator<Item = &'a Sample>) -> A
             .filter_map(|s| s.mbps)
             .collect::<Vec<_>>(),
     );
+    let ok: Vec<&&Sample> = samples
+        .iter()
+        .filter(|s| s.status == SampleStatus::Ok)
+        .collect();
     let mut statuses = BTreeMap::new();
     for s in &samples {
         *statuses.entry(s.status.as_str().to_owned()).or_insert(0) += 1;
@@ -94,6 +103,12 @@ fn summarise_arm<'a>(body: &str, samples: impl Iterator<Item = &'a Sample>) -> A
         verdict: verdict(&samples),
         sink_bound: false,
         timing_flags: 0,
+        page_ms: median(&ok.iter().filter_map(|s| s.page_ms).collect::<Vec<_>>()),
+        browser_ms: median(
+            &ok.iter()
+                .filter_map(|s| Some((s.page_ms? - s.sink_request_ms?).max(0.0)))
+                .collect::<Vec<_>>(),
+        ),
     }
 }
 

@@ -24,6 +24,8 @@ pub(crate) fn sample(run_id: &str, body: &str, rep: u32, mbps: f64) -> Sample {
         head: None,
         content_type: None,
         hash_bound: false,
+        sink_request_ms: None,
+        negative_control: false,
         observed: Observation::default(),
         extra: Default::default(),
     }
