@@ -56,6 +56,7 @@ pub fn main(caller: Caller) -> i32 {
         on_event: Some(Arc::new(move |e: SinkEvent| {
             record_sink_event(&hook_store, e)
         })),
+        slow_hash: crate::sink::hash_queue::simulated_slow_cpu(),
         ..SinkConfig::default()
     };
     let sink = match Sink::start(config) {
