@@ -280,12 +280,18 @@ pub struct RunInfo {
     pub extra: Map<String, Value>,
 }
 
+/// How a run ended. Every way out of `unobserved run` writes one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "kebab-case")]
 pub enum RunStatus {
     Complete,
+    /// The extension side ended early (the tab closed, the host went away).
     Incomplete,
     Failed,
+    /// `unobserved run` was interrupted (SIGINT, SIGTERM, SIGHUP).
+    Stopped,
+    /// `unobserved run` gave up waiting (--timeout).
+    TimedOut,
 }
 
 impl RunStatus {
@@ -294,6 +300,8 @@ impl RunStatus {
             RunStatus::Complete => "complete",
             RunStatus::Incomplete => "incomplete",
             RunStatus::Failed => "failed",
+            RunStatus::Stopped => "stopped",
+            RunStatus::TimedOut => "timed-out",
         }
     }
 }

@@ -361,3 +361,126 @@ fn a_full_disk_stops_the_cli_with_the_reason() {
         "stopped on the host's report, not the timeout"
     );
 }
+
+/// The throwaway profile of the browser running for this state dir.
+fn browser_profile(state: &Path) -> String {
+    let marker = format!("UNOBSERVED_STATE_DIR={}", state.display());
+    pids()
+        .into_iter()
+        .filter(|&p| environ_has(p, &marker))
+        .find_map(|p| {
+            cmdline(p)
+                .iter()
+                .find_map(|a| a.strip_prefix("--user-data-dir=").map(str::to_owned))
+        })
+        .expect("a browser with a throwaway profile is running")
+}
+
+/// Processes whose command line names `path` (zombies waiting for init do not count).
+fn processes_using(path: &str) -> Vec<u32> {
+    pids()
+        .into_iter()
+        .filter(|&p| !proc_is_zombie(p) && cmdline(p).iter().any(|a| a.contains(path)))
+        .collect()
+}
+
+/// How the store says the run ended: (status, reason).
+fn stored_end(state: &Path) -> Option<(String, String)> {
+    std::fs::read_to_string(state.join("results.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find(|v| v["kind"] == "run_end")
+        .map(|v| {
+            (
+                v["status"].as_str().unwrap_or("").to_owned(),
+                v["reason"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+}
+
+/// Sends `signal` to a run in progress: it ends as `stopped`, exits 128 + the signal's
+/// number, and leaves no browser process and no profile behind.
+fn signal_ends_the_run_cleanly(signal: i32, expected_exit: i32) {
+    let state = tempfile::tempdir().unwrap();
+    let (_turn, mut run) = run_in_progress(state.path());
+    let profile = browser_profile(state.path());
+    unsafe { libc::kill(run.id() as i32, signal) };
+    let (status, _, stderr) = wait_output(&mut run, Duration::from_secs(30));
+    assert_eq!(status.code(), Some(expected_exit), "{stderr}");
+    let (end, reason) = stored_end(state.path()).expect("an end record");
+    assert_eq!(end, "stopped", "{reason}");
+    assert!(
+        processes_using(&profile).is_empty(),
+        "{:?}",
+        processes_using(&profile)
+    );
+    assert!(!Path::new(&profile).exists(), "{profile} left behind");
+}
+
+#[test]
+fn sigterm_stops_the_run_records_it_and_leaves_nothing() {
+    signal_ends_the_run_cleanly(libc::SIGTERM, 143);
+}
+
+#[test]
+fn sigint_stops_the_run_records_it_and_leaves_nothing() {
+    signal_ends_the_run_cleanly(libc::SIGINT, 130);
+}
+
+#[test]
+fn sighup_stops_the_run_records_it_and_leaves_nothing() {
+    signal_ends_the_run_cleanly(libc::SIGHUP, 129);
+}
+
+#[test]
+fn sigkill_of_the_cli_still_leaves_no_browser_and_no_profile() {
+    let state = tempfile::tempdir().unwrap();
+    let (_turn, mut run) = run_in_progress(state.path());
+    let profile = browser_profile(state.path());
+    run.kill().unwrap(); // SIGKILL: no handler runs
+    let _ = run.wait();
+    wait_until(
+        "the browser and its profile to be gone",
+        Duration::from_secs(10),
+        || processes_using(&profile).is_empty() && !Path::new(&profile).exists(),
+    );
+    wait_until("an end record", Duration::from_secs(10), || {
+        stored_end(state.path()).is_some()
+    });
+    assert_eq!(stored_end(state.path()).unwrap().0, "stopped");
+}
+
+#[test]
+fn a_run_past_its_timeout_is_recorded_timed_out_and_exits_1() {
+    let _turn = ONE_BROWSER_AT_A_TIME
+        .lock()
+        .unwrap_or_else(|p| p.into_inner());
+    let state = tempfile::tempdir().unwrap();
+    let mut run = Command::new(BIN)
+        .args([
+            "run",
+            "--size",
+            "8MiB",
+            "--reps",
+            "300",
+            "--warmup",
+            "0",
+            "--bodies",
+            "Uint8Array",
+            "--quiet",
+            "--timeout",
+            "6",
+        ])
+        .env("UNOBSERVED_STATE_DIR", state.path())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (status, _, stderr) = wait_output(&mut run, Duration::from_secs(60));
+    assert_eq!(status.code(), Some(1), "{stderr}");
+    assert_eq!(
+        stored_end(state.path()).expect("an end record").0,
+        "timed-out"
+    );
+}

@@ -7,7 +7,8 @@ const AFTER_HELP: &str = "\
 A browser starts this same binary as its native messaging host; you never need to.
 
 Exit codes: 0 ok · 1 failed · 2 bad usage · 3 browser missing · 4 the extension did not
-connect · 5 --fail-on-corruption found a sample that was not intact.
+connect · 5 --fail-on found a sample of a kind it names · 129/130/143 stopped by
+SIGHUP/SIGINT/SIGTERM (the run is recorded as stopped and the browser is ended).
 
 State (results.jsonl, unobserved.log) lives in the per-user state dir; set
 UNOBSERVED_STATE_DIR to use another.";
@@ -41,6 +42,19 @@ pub enum Command {
     Pack(PackArgs),
     /// Run the sink alone (e.g. on a server on your LAN) and print its upload URL.
     Sink(SinkArgs),
+    /// Internal: cleans up after `unobserved run` if it is killed outright.
+    #[command(name = "__watchdog", hide = true)]
+    Watchdog(WatchdogArgs),
+}
+
+#[derive(Args)]
+pub struct WatchdogArgs {
+    #[arg(long)]
+    pub pgid: i32,
+    #[arg(long)]
+    pub workspace: PathBuf,
+    #[arg(long)]
+    pub run_id: String,
 }
 
 #[derive(Args)]

@@ -6,6 +6,7 @@ mod report_cmd;
 mod run_cmd;
 pub mod setup_cmds;
 mod sink_cmd;
+pub mod usage;
 
 pub use args::parse_size;
 use args::{Cli, Command};
@@ -18,7 +19,12 @@ pub mod exit {
     pub const USAGE: i32 = 2;
     pub const BROWSER_MISSING: i32 = 3;
     pub const NO_CONNECTION: i32 = 4;
+    /// `--fail-on` found a sample of a kind it names.
     pub const CORRUPTION: i32 = 5;
+    /// 128 + the signal's number, as shells report it.
+    pub const SIGHUP: i32 = 129;
+    pub const SIGINT: i32 = 130;
+    pub const SIGTERM: i32 = 143;
 }
 
 pub fn main() -> i32 {
@@ -51,14 +57,19 @@ pub fn main() -> i32 {
         Command::Uninstall(a) => setup_cmds::uninstall(a),
         Command::Doctor(a) => setup_cmds::doctor(a),
         Command::Sink(a) => sink_cmd::execute(a),
+        Command::Watchdog(a) => Ok(crate::run::watchdog::main(a.pgid, a.workspace, a.run_id)),
     };
     match result {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e:#}");
+            if e.downcast_ref::<usage::UsageError>().is_some() {
+                return exit::USAGE;
+            }
             match e.downcast_ref::<crate::run::RunError>() {
                 Some(crate::run::RunError::BrowserMissing(_)) => exit::BROWSER_MISSING,
                 Some(crate::run::RunError::NoConnection(_)) => exit::NO_CONNECTION,
+                Some(crate::run::RunError::Interrupted(signal)) => signal.exit_code(),
                 _ => exit::FAILED,
             }
         }

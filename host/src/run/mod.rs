@@ -8,6 +8,8 @@
 pub mod browsers;
 pub mod launch;
 pub mod process;
+pub mod signals;
+pub mod watchdog;
 
 use crate::model::{Job, Plan, RunStatus};
 use crate::report::{self, RunReport};
@@ -41,6 +43,22 @@ pub enum RunError {
     NoConnection(String),
     #[error("{0}")]
     Failed(String),
+    #[error("interrupted by {}", .0.name())]
+    Interrupted(signals::Signal),
+    #[error("{0}")]
+    TimedOut(String),
+}
+
+impl RunError {
+    /// The end record for a run that this error stopped, when it had begun.
+    fn end_status(&self) -> Option<RunStatus> {
+        match self {
+            RunError::Interrupted(_) => Some(RunStatus::Stopped),
+            RunError::TimedOut(_) => Some(RunStatus::TimedOut),
+            RunError::Failed(_) => Some(RunStatus::Failed),
+            RunError::BrowserMissing(_) | RunError::NoConnection(_) => None,
+        }
+    }
 }
 
 pub struct RunOutcome {
@@ -100,7 +118,10 @@ async fn run_async(opts: RunOptions) -> Result<RunOutcome> {
         home: tmp.path().join("home"),
         extension: tmp.path().join("extension"),
     };
-    for d in [&ws.profile, &ws.home] {
+    // The browser's own temporary files (Chromium's org.chromium.Chromium.*) go in
+    // the workspace too, so nothing is left in /tmp.
+    let browser_tmp = tmp.path().join("tmp");
+    for d in [&ws.profile, &ws.home, &browser_tmp] {
         std::fs::create_dir_all(d)?;
     }
     match &opts.extension_dir {
@@ -141,13 +162,19 @@ async fn run_async(opts: RunOptions) -> Result<RunOutcome> {
         .envs(launch.env.iter().map(|(k, v)| (k, v)))
         .env(state::STATE_DIR_ENV, &state_dir)
         .env(native::JOB_ENV, &job_path)
+        .env("TMPDIR", &browser_tmp)
         .stdin(std::process::Stdio::null())
         .stdout(log_file.try_clone()?)
         .stderr(log_file)
         .kill_on_drop(true);
-    // Its own process group, so the browser and every child it spawns end together.
+    // Its own process group, so the browser and every child it spawns end together,
+    // and (Linux) a leader that dies with us even if we are killed outright.
     #[cfg(unix)]
     cmd.process_group(0);
+    #[cfg(target_os = "linux")]
+    unsafe {
+        cmd.pre_exec(watchdog::die_with_parent);
+    }
     let launch_command: Vec<String> = std::iter::once(launch.program.display().to_string())
         .chain(launch.args.iter().cloned())
         .collect();
@@ -158,6 +185,10 @@ async fn run_async(opts: RunOptions) -> Result<RunOutcome> {
         .spawn()
         .with_context(|| format!("cannot start {}", program.display()))?;
     let pgid = child.id().map(|p| p as i32).unwrap_or(0);
+    // Cleans up after us if we are killed outright; ended by us when we end normally.
+    let mut guard = watchdog::spawn(pgid, tmp.path(), &run_id)
+        .map_err(|e| log::warn!("no watchdog for the browser: {e}"))
+        .ok();
 
     let progress = Progress::new(opts.quiet, opts.plan.measured_uploads(), browser.display);
     let total_timeout = opts.timeout.unwrap_or_else(|| default_timeout(&opts.plan));
@@ -165,6 +196,7 @@ async fn run_async(opts: RunOptions) -> Result<RunOutcome> {
     let mut connected = false;
     let mut end: Option<(RunStatus, Option<String>)> = None;
     let mut interval = tokio::time::interval(Duration::from_millis(200));
+    let mut signals = signals::Signals::listen()?;
     let outcome: Result<()> = loop {
         tokio::select! {
             status = child.wait() => {
@@ -172,7 +204,7 @@ async fn run_async(opts: RunOptions) -> Result<RunOutcome> {
                 break Err(RunError::Failed(format!(
                     "{} exited ({code}) before the run finished.\n{}", browser.display, log_tail(&log_path))).into());
             }
-            _ = tokio::signal::ctrl_c() => break Err(RunError::Failed("interrupted".into()).into()),
+            signal = signals.recv() => break Err(RunError::Interrupted(signal).into()),
             _ = interval.tick() => {
                 for record in tail.poll()? {
                     if record.run_id() != Some(run_id.as_str()) { continue; }
@@ -193,16 +225,25 @@ async fn run_async(opts: RunOptions) -> Result<RunOutcome> {
                         opts.connect_timeout.as_secs(), log_tail(&log_path))).into());
                 }
                 if started.elapsed() > total_timeout {
-                    break Err(RunError::Failed(format!("the run did not finish within {}s (use --timeout to allow more)", total_timeout.as_secs())).into());
+                    break Err(RunError::TimedOut(format!("the run did not finish within {}s (use --timeout to allow more)", total_timeout.as_secs())).into());
                 }
             }
         }
     };
     progress.finish();
+    // Before the browser is ended: a dying extension must not get to record its own
+    // version of how the run ended first.
+    if let Err(e) = &outcome {
+        record_end(&store, &run_id, connected && end.is_none(), e);
+    }
     if !process::end_group(pgid, Duration::from_secs(3)) {
         log::warn!("some browser processes in group {pgid} outlived SIGKILL");
     }
     let _ = child.wait().await;
+    if let Some(mut g) = guard.take() {
+        let _ = g.kill();
+        let _ = g.wait();
+    }
     if opts.keep_profile {
         let kept = tmp.keep();
         eprintln!("kept the throwaway profile in {}", kept.display());
@@ -236,6 +277,31 @@ async fn run_async(opts: RunOptions) -> Result<RunOutcome> {
         launch_command,
         browser_path: program,
     })
+}
+
+/// Every way out of a run that had begun leaves an end record saying how it ended.
+fn record_end(store: &Store, run_id: &str, begun_and_open: bool, error: &anyhow::Error) {
+    let Some(status) = error
+        .downcast_ref::<RunError>()
+        .and_then(RunError::end_status)
+    else {
+        return;
+    };
+    if !begun_and_open {
+        return;
+    }
+    let reason = error.to_string();
+    let reason = reason.lines().next().unwrap_or("").to_owned();
+    let record = Record::RunEnd {
+        run_id: run_id.to_owned(),
+        status,
+        reason: Some(reason),
+        recorded_at: crate::store::records::now(),
+        observation: None,
+    };
+    if let Err(e) = store.append(&[record]) {
+        log::error!("could not record how run {run_id} ended: {e}");
+    }
 }
 
 fn ws_copy_extension(from: &std::path::Path, to: &std::path::Path) -> Result<()> {
