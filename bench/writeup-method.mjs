@@ -95,8 +95,7 @@ function unobservedRound(env = {}) {
     env: { ...process.env, ...env, UNOBSERVED_STATE_DIR: join(dir, 'state') },
     stdio: ['ignore', 'ignore', 'ignore'],
   });
-  const report = JSON.parse(readFileSync(out, 'utf8'));
-  const run = Array.isArray(report) ? report[0] : report;
+  const run = JSON.parse(readFileSync(out, 'utf8')).runs[0];
   rmSync(dir, { recursive: true, force: true });
   const byArm = Object.fromEntries(run.summary.map((a) => [a.body, a]));
   return {

@@ -103,8 +103,29 @@ async function runWorkload(step, ctx, bytes, sha) {
   return { body: step.body, rep: step.rep, head: null, content_type: null, observed: observation(step.condition), ...result };
 }
 
+/**
+ * Before anything is measured, the sink must take a tiny upload: otherwise every body
+ * would fail and read as "the browser cannot upload this kind", when the sink is simply
+ * not there (a typo in a remote sink's URL, a stopped `unobserved sink`).
+ */
+async function checkSink(uploadUrl) {
+  let why;
+  try {
+    const res = await fetch(`${uploadUrl}?probe=1`, { method: 'PUT', body: new Uint8Array(16), cache: 'no-store' });
+    if (res.ok) {
+      await res.body?.cancel();
+      return;
+    }
+    why = `it answered HTTP ${res.status}`;
+  } catch (e) {
+    why = `${e.name}: ${e.message}`;
+  }
+  throw new Error(`the sink at ${new URL(uploadUrl).origin} did not take a 16-byte test upload (${why}); nothing was measured`);
+}
+
 async function run({ plan, upload_url: uploadUrl, workload_key: keyHex, run_id: runId }) {
   const state = { autoReason: null };
+  await checkSink(uploadUrl);
   const ctx = { ...workloads.sinkRoutes(uploadUrl), uploadUrl, runId, key: null };
   if (keyHex) {
     const raw = new Uint8Array(keyHex.match(/../g).map((h) => parseInt(h, 16)));

@@ -218,7 +218,7 @@ fn extra_extension_ids_reach_manifests_and_the_host_allow_list() {
         .collect();
     let ids = vec![
         "cccccccccccccccccccccccccccccccc".to_owned(),
-        "{aaaa-bbbb}".to_owned(),
+        "{e4a8a97b-f2ed-450b-b12d-ee082ba24781}".to_owned(),
     ];
     let p = plan(&l, &b, Path::new(BIN), false, &ids);
     apply::install(
@@ -241,7 +241,7 @@ fn extra_extension_ids_reach_manifests_and_the_host_allow_list() {
     let firefox =
         std::fs::read_to_string(l.manifest_dir(b[1], false).join("org.unobserved.host.json"))
             .unwrap();
-    assert!(firefox.contains("{aaaa-bbbb}") && !firefox.contains("cccc"));
+    assert!(firefox.contains("{e4a8a97b-f2ed-450b-b12d-ee082ba24781}") && !firefox.contains("cccc"));
     let allowed = std::fs::read_to_string(l.state_dir.join("allowed-ids.json")).unwrap();
     assert!(allowed.contains("cccccccccccccccccccccccccccccccc"));
     use std::os::unix::fs::PermissionsExt;

@@ -148,11 +148,12 @@ pub fn install(layout: &Layout, plan: &Plan, opts: &InstallOptions) -> Result<Ve
 pub fn uninstall(layout: &Layout, dry_run: bool) -> Result<Vec<String>> {
     let receipt = Receipt::load(layout)?;
     let mut lines = Vec::new();
-    let verb = |s: &str| {
+    // "removed" when done, "would remove" in a dry run.
+    let verb = |done: &str, planned: &str| {
         if dry_run {
-            format!("would {s}")
+            format!("would {planned}")
         } else {
-            s.to_owned()
+            done.to_owned()
         }
     };
     for f in &receipt.files {
@@ -161,7 +162,11 @@ pub fn uninstall(layout: &Layout, dry_run: bool) -> Result<Vec<String>> {
                 if !dry_run {
                     std::fs::remove_file(&f.path)?;
                 }
-                lines.push(format!("{} {}", verb("removed"), f.path.display()));
+                lines.push(format!(
+                    "{} {}",
+                    verb("removed", "remove"),
+                    f.path.display()
+                ));
             }
             Ok(_) => lines.push(format!(
                 "left      {} (changed since install)",
@@ -175,20 +180,29 @@ pub fn uninstall(layout: &Layout, dry_run: bool) -> Result<Vec<String>> {
             std::fs::copy(backup, original)?;
             std::fs::remove_file(backup)?;
         }
-        lines.push(format!("{} {}", verb("restored"), original.display()));
+        lines.push(format!(
+            "{} {}",
+            verb("restored", "restore"),
+            original.display()
+        ));
     }
     for r in &receipt.registry {
         if !dry_run {
             crate::registry::remove(r)?;
         }
-        lines.push(format!("{} {}\\{}", verb("deleted"), r.hive, r.key));
+        lines.push(format!(
+            "{} {}\\{}",
+            verb("deleted", "delete"),
+            r.hive,
+            r.key
+        ));
     }
     if let Some(bin) = &receipt.binary {
         // Removing our own running executable is fine on Unix; Windows keeps it until exit.
         if !dry_run && bin.exists() {
             std::fs::remove_file(bin)?;
         }
-        lines.push(format!("{} {}", verb("removed"), bin.display()));
+        lines.push(format!("{} {}", verb("removed", "remove"), bin.display()));
     }
     if !dry_run {
         let _ = std::fs::remove_file(layout.receipt_path());

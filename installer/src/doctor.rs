@@ -131,6 +131,18 @@ fn check_state_dir(dir: &Path) -> Check {
     };
     // Probe the dir itself, or the nearest existing parent it would be created in;
     // doctor leaves nothing behind.
+    // Something that is not a folder where the state dir (or a parent) should be: no
+    // permission change helps.
+    if let Some(file) = dir.ancestors().find(|a| a.exists() && !a.is_dir()) {
+        c.problems.push((
+            format!("{} is a file, not a folder", file.display()),
+            format!(
+                "move that file away (it is not Unobserved's), or set UNOBSERVED_STATE_DIR to a folder; {} will be created",
+                dir.display()
+            ),
+        ));
+        return c;
+    }
     let Some(existing) = dir.ancestors().find(|a| a.exists()) else {
         c.problems.push((
             format!("no part of {} exists", dir.display()),

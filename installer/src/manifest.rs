@@ -106,12 +106,15 @@ mod tests {
         let doc: Value = serde_json::from_str(&render(
             Family::Firefox,
             Path::new("/u"),
-            &["{1234}".into()],
+            &["{e4a8a97b-f2ed-450b-b12d-ee082ba24781}".into()],
         ))
         .unwrap();
         assert_eq!(
             doc["allowed_extensions"],
-            serde_json::json!(["unobserved@unobserved.org", "{1234}"])
+            serde_json::json!([
+                "unobserved@unobserved.org",
+                "{e4a8a97b-f2ed-450b-b12d-ee082ba24781}"
+            ])
         );
         assert!(doc.get("allowed_origins").is_none());
     }

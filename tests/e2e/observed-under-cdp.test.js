@@ -54,9 +54,12 @@ test('a run under a CDP-driven browser is flagged observed', { timeout: 120_000 
   } finally {
     await browser.close();
   }
-  const report = JSON.parse(execFileSync(HOST, ['report', '--format', 'json', '--run', 'cdp-observed'], {
+  const doc = JSON.parse(execFileSync(HOST, ['report', '--format', 'json', '--run', 'cdp-observed'], {
     env: { ...process.env, UNOBSERVED_STATE_DIR: state },
   }));
+  assert.equal(doc.schema_version, 1);
+  assert.equal(doc.runs.length, 1);
+  const report = doc.runs[0];
   assert.equal(report.run.status, 'complete');
   assert.equal(report.samples.length, 4);
   assert.ok(report.samples.every((s) => s.observed.webdriver === true), 'navigator.webdriver is true under automation');

@@ -77,6 +77,11 @@ pub struct SinkArgs {
     /// Seconds a connection may stay silent before it is closed.
     #[arg(long, default_value_t = 30)]
     pub idle_timeout: u64,
+    /// The host name or address clients should use in the printed URL (e.g. the server's
+    /// DNS name). Default: the listen address, or with 0.0.0.0 / [::] this machine's
+    /// first non-loopback address (every other one is listed on stderr).
+    #[arg(long, value_name = "HOST")]
+    pub public_host: Option<String>,
     /// Bytes received but not yet hashed, across all uploads. A body that fits is
     /// received at wire speed; a bigger one waits for the hasher and is flagged
     /// hash-bound. Peak memory grows with this. Default: 256MiB, or a quarter of RAM.
@@ -95,20 +100,20 @@ pub struct RunArgs {
     /// Bytes per upload, e.g. 32MiB, 512KiB, 1GiB.
     #[arg(long, default_value = "32MiB", value_parser = parse_size)]
     pub size: u64,
-    /// Measured repetitions of every body kind (interleaved rep by rep).
-    #[arg(long, default_value_t = 6)]
+    /// Measured repetitions of every body kind (interleaved rep by rep). Comparisons
+    /// need at least 4 per arm to resolve.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub reps: u32,
     /// Uploads per body kind before measuring; not counted.
     #[arg(long, default_value_t = 1)]
     pub warmup: u32,
-    /// Body kinds, comma-separated: Uint8Array, ArrayBuffer, Blob, ReadableStream.
-    /// Default: all four, or none when --workloads is given.
-    #[arg(long, value_delimiter = ',')]
-    pub bodies: Option<Vec<String>>,
+    /// Body kinds, comma-separated. Default: all four, or none when --workloads is given.
+    #[arg(long, value_delimiter = ',', value_enum, ignore_case = true)]
+    pub bodies: Option<Vec<BodyKind>>,
     /// Real workloads, comma-separated: encrypted (AES-256-GCM chunked upload, serial and
     /// pipelined), download (streamed GET, verified), parallel (concurrent uploads).
-    #[arg(long, value_delimiter = ',', value_parser = ["encrypted", "download", "parallel"])]
-    pub workloads: Vec<String>,
+    #[arg(long, value_delimiter = ',', value_enum)]
+    pub workloads: Vec<WorkloadKind>,
     /// encrypted: size of the file that is split into chunks.
     #[arg(long, default_value = "512MiB", value_parser = parse_size)]
     pub file_size: u64,
@@ -116,16 +121,22 @@ pub struct RunArgs {
     #[arg(long, value_delimiter = ',', default_value = "16MiB,32MiB", value_parser = parse_size)]
     pub chunk_sizes: Vec<u64>,
     /// parallel: numbers of concurrent uploads (each of --size bytes), comma-separated.
-    #[arg(long, value_delimiter = ',', default_value = "1,2,4,8")]
-    pub streams: Vec<u32>,
+    /// Only with --workloads parallel.
+    #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub streams: Option<Vec<u32>>,
     /// Also write the run (run, samples, summary) as JSON to this file.
     #[arg(long, value_name = "PATH")]
     pub json: Option<PathBuf>,
     /// Show the browser window instead of running headless.
     #[arg(long)]
     pub headed: bool,
-    /// Exit with code 5 when any sample was not intact (for CI perf gates).
-    #[arg(long)]
+    /// Exit with code 5 when any sample has one of these outcomes, comma-separated:
+    /// corrupted (bytes arrived but differ), unsupported (the browser refused the
+    /// body), error (anything else failed). For CI gates.
+    #[arg(long, value_delimiter = ',', value_enum, value_name = "OUTCOMES")]
+    pub fail_on: Vec<FailOn>,
+    /// Same as --fail-on corrupted.
+    #[arg(long, hide = true)]
     pub fail_on_corruption: bool,
     /// Seconds to wait for the extension to start the run.
     #[arg(long, default_value_t = 60)]
@@ -174,6 +185,45 @@ pub struct RunArgs {
     /// Keep the throwaway profile afterwards and print where it is (for debugging).
     #[arg(long)]
     pub keep_profile: bool,
+}
+
+/// The body kinds `fetch()` is given, in the extension's spelling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BodyKind {
+    #[value(name = "Uint8Array")]
+    Uint8Array,
+    #[value(name = "ArrayBuffer")]
+    ArrayBuffer,
+    #[value(name = "Blob")]
+    Blob,
+    #[value(name = "ReadableStream")]
+    ReadableStream,
+}
+
+impl BodyKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            BodyKind::Uint8Array => "Uint8Array",
+            BodyKind::ArrayBuffer => "ArrayBuffer",
+            BodyKind::Blob => "Blob",
+            BodyKind::ReadableStream => "ReadableStream",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum WorkloadKind {
+    Encrypted,
+    Download,
+    Parallel,
+}
+
+/// Sample outcomes that `--fail-on` can turn into exit 5.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    Corrupted,
+    Unsupported,
+    Error,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -227,14 +277,17 @@ pub struct InstallArgs {
 
 #[derive(Args)]
 pub struct UninstallArgs {
+    /// Remove the all-users install (system locations / HKLM) instead of yours.
     #[arg(long)]
     pub system: bool,
+    /// Print what would be removed, remove nothing.
     #[arg(long)]
     pub dry_run: bool,
 }
 
 #[derive(Args)]
 pub struct DoctorArgs {
+    /// Check the all-users install (system locations / HKLM) instead of yours.
     #[arg(long)]
     pub system: bool,
 }

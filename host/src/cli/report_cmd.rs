@@ -12,8 +12,12 @@ pub fn execute(a: ReportArgs) -> Result<i32> {
     let contents = store
         .read()
         .with_context(|| format!("cannot read {}", store.path().display()))?;
-    for w in &contents.warnings {
-        eprintln!("warning: {w}");
+    if let Some(since) = &a.since {
+        if report::parse_since(since).is_none() {
+            return Err(super::usage::usage(format!(
+                "--since {since:?} is not a date or time; use e.g. 2026-11-30 or 2026-11-30T14:00:00Z"
+            )));
+        }
     }
     let filter = Filter {
         run: a.run.clone(),
@@ -34,8 +38,7 @@ pub fn execute(a: ReportArgs) -> Result<i32> {
             .map(|r| table::render(r, colour))
             .collect::<Vec<_>>()
             .join("\n"),
-        Format::Json if runs.len() == 1 => json::one(&runs[0]),
-        Format::Json => json::many(&runs),
+        Format::Json => json::render(&runs, None),
         Format::Csv => csv::render(&runs),
         Format::Markdown => markdown::render(&runs),
         Format::Html => html::render(&runs),

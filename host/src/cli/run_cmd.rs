@@ -1,78 +1,34 @@
-//! `unobserved run`.
+//! `unobserved run`: check everything asked for, then launch, then report. Nothing is
+//! launched until the plan, the output paths and the sink have been checked.
 
-use super::args::RunArgs;
+use super::args::{BodyKind, FailOn, RunArgs, WorkloadKind};
 use super::exit;
+use super::usage::usage;
 use crate::model::{
-    DownloadWorkload, EncryptedWorkload, ParallelWorkload, Plan, Workloads, BODY_KINDS,
+    AutoBudget, DownloadWorkload, EncryptedWorkload, ParallelWorkload, Plan, SampleStatus,
+    Workloads,
 };
-use crate::report::table;
+use crate::report::{json, table, RunReport};
 use crate::run::{self, RunOptions};
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use std::io::IsTerminal;
+use std::path::Path;
 use std::time::Duration;
 
+/// The largest body: what one tab can allocate comfortably several times over (the page
+/// holds the bytes, the body and the browser's copy), and never over an eighth of RAM.
+const MAX_SIZE: u64 = 4 << 30;
+const MIN_SIZE: u64 = 1 << 10;
+/// Plans estimated longer than this get a warning before they start.
+const LONG_PLAN: Duration = Duration::from_secs(10 * 60);
+
 pub fn execute(a: RunArgs) -> Result<i32> {
-    let bodies = a.bodies.clone().unwrap_or_else(|| {
-        if a.workloads.is_empty() {
-            BODY_KINDS.map(String::from).to_vec()
-        } else {
-            Vec::new()
-        }
-    });
-    for b in &bodies {
-        if !BODY_KINDS.contains(&b.as_str()) {
-            bail!(
-                "unknown body kind {b:?}; choose from {}",
-                BODY_KINDS.join(", ")
-            );
-        }
-    }
+    let plan = plan_of(&a)?;
+    check_output(a.json.as_deref())?;
     if let Some(url) = &a.sink_url {
-        let ok =
-            (url.starts_with("http://") || url.starts_with("https://")) && url.contains("/upload/");
-        if !ok {
-            bail!("--sink-url must be the URL `unobserved sink` printed, like http://HOST:PORT/upload/TOKEN");
-        }
+        probe_sink(url)?;
     }
-    if a.reps == 0 {
-        bail!("--reps must be at least 1");
-    }
-    if a.control
-        && crate::run::browsers::by_key(&a.browser)
-            .is_some_and(|b| b.family != unobserved_installer::manifest::Family::Chromium)
-    {
-        bail!("--control is not available in {}: it attaches a debugger through chrome.debugger, which only Chromium-family browsers have", a.browser);
-    }
-    let auto = a.auto.then_some(crate::model::AutoBudget {
-        max_reps: a.max_reps.max(a.reps),
-        max_seconds: a.max_time,
-    });
-    let has = |w: &str| a.workloads.iter().any(|x| x == w);
-    if has("encrypted") && a.chunk_sizes.iter().any(|&c| c > 64 << 20) {
-        bail!("--chunk-sizes above 64MiB are refused: the sink holds one chunk in memory to decrypt it");
-    }
-    let workloads = Workloads {
-        encrypted: has("encrypted").then(|| EncryptedWorkload {
-            file_bytes: a.file_size,
-            chunk_sizes: a.chunk_sizes.clone(),
-        }),
-        download: has("download").then_some(DownloadWorkload { bytes: a.size }),
-        parallel: has("parallel").then(|| ParallelWorkload {
-            bytes: a.size,
-            streams: a.streams.clone(),
-        }),
-    };
-    let plan = Plan {
-        size_bytes: a.size,
-        reps: a.reps,
-        warmup: a.warmup,
-        bodies,
-        control: a.control,
-        auto,
-        negative_control: a.negative_control,
-        horizon: Some(a.horizon / 100.0),
-        workloads,
-    };
+    warn_about(&plan, &a);
     let outcome = run::run(RunOptions {
         browser: a.browser.clone(),
         browser_path: a.browser_path.clone(),
@@ -90,19 +46,206 @@ pub fn execute(a: RunArgs) -> Result<i32> {
         table::render(&outcome.report, std::io::stdout().is_terminal())
     );
     if let Some(path) = &a.json {
-        let mut doc = serde_json::to_value(&outcome.report)?;
-        doc["launch"] = serde_json::json!({
+        let launch = serde_json::json!({
             "browser_path": outcome.browser_path,
             "command": outcome.launch_command,
         });
-        std::fs::write(path, serde_json::to_string_pretty(&doc)? + "\n")
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        let text = json::render(std::slice::from_ref(&outcome.report), Some(launch));
+        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
         eprintln!("wrote {}", path.display());
     }
-    let not_intact = outcome.report.samples.iter().filter(|s| !s.intact).count();
-    if a.fail_on_corruption && not_intact > 0 {
-        eprintln!("--fail-on-corruption: {not_intact} sample(s) were not intact");
-        return Ok(exit::CORRUPTION);
+    Ok(fail_on(&a, &outcome.report))
+}
+
+/// The plan the flags describe, or why they cannot work.
+fn plan_of(a: &RunArgs) -> Result<Plan> {
+    let bodies: Vec<String> = match &a.bodies {
+        Some(b) => b.iter().map(|k| k.name().to_owned()).collect(),
+        None if a.workloads.is_empty() => [
+            BodyKind::Uint8Array,
+            BodyKind::ArrayBuffer,
+            BodyKind::Blob,
+            BodyKind::ReadableStream,
+        ]
+        .map(|k| k.name().to_owned())
+        .to_vec(),
+        None => Vec::new(),
+    };
+    check_size("--size", a.size)?;
+    if let Some(url) = &a.sink_url {
+        let ok =
+            (url.starts_with("http://") || url.starts_with("https://")) && url.contains("/upload/");
+        if !ok {
+            return Err(usage("--sink-url must be the URL `unobserved sink` printed, like http://HOST:PORT/upload/TOKEN"));
+        }
     }
-    Ok(exit::OK)
+    if a.control
+        && crate::run::browsers::by_key(&a.browser)
+            .is_some_and(|b| b.family != unobserved_installer::manifest::Family::Chromium)
+    {
+        return Err(usage(format!("--control is not available in {}: it attaches a debugger through chrome.debugger, which only Chromium-family browsers have", a.browser)));
+    }
+    let has = |w: WorkloadKind| a.workloads.contains(&w);
+    if a.streams.is_some() && !has(WorkloadKind::Parallel) {
+        return Err(usage(
+            "--streams only applies to --workloads parallel; add it, or drop --streams",
+        ));
+    }
+    if has(WorkloadKind::Encrypted) {
+        check_size("--file-size", a.file_size)?;
+        if a.chunk_sizes.iter().any(|&c| c > 64 << 20 || c < MIN_SIZE) {
+            return Err(usage("--chunk-sizes must each be between 1KiB and 64MiB: the sink holds one chunk in memory to decrypt it"));
+        }
+    }
+    if a.negative_control && bodies.is_empty() {
+        return Err(usage(
+            "--negative-control repeats a body kind; give --bodies (e.g. Uint8Array)",
+        ));
+    }
+    let workloads = Workloads {
+        encrypted: has(WorkloadKind::Encrypted).then(|| EncryptedWorkload {
+            file_bytes: a.file_size,
+            chunk_sizes: a.chunk_sizes.clone(),
+        }),
+        download: has(WorkloadKind::Download).then_some(DownloadWorkload { bytes: a.size }),
+        parallel: has(WorkloadKind::Parallel).then(|| ParallelWorkload {
+            bytes: a.size,
+            streams: a.streams.clone().unwrap_or_else(|| vec![1, 2, 4, 8]),
+        }),
+    };
+    Ok(Plan {
+        size_bytes: a.size,
+        reps: a.reps,
+        warmup: a.warmup,
+        bodies,
+        control: a.control,
+        auto: a.auto.then_some(AutoBudget {
+            max_reps: a.max_reps.max(a.reps),
+            max_seconds: a.max_time,
+        }),
+        negative_control: a.negative_control,
+        horizon: Some(a.horizon / 100.0),
+        workloads,
+    })
+}
+
+fn check_size(flag: &str, size: u64) -> Result<()> {
+    let ram_cap = crate::sink::hash_queue::physical_memory().map_or(MAX_SIZE, |r| r / 8);
+    let max = MAX_SIZE.min(ram_cap);
+    if size < MIN_SIZE {
+        return Err(usage(format!(
+            "{flag} {size} bytes is too small to time: use at least 1KiB"
+        )));
+    }
+    if size > max {
+        return Err(usage(format!(
+            "{flag} {} is more than a browser tab can be asked to hold here: at most {} (4GiB, and an eighth of this machine's memory, since the page keeps the bytes, the body and the browser's copy)",
+            table::human_bytes(size),
+            table::human_bytes(max)
+        )));
+    }
+    Ok(())
+}
+
+/// `--json`'s folder must exist and take a file before the browser runs.
+fn check_output(path: Option<&Path>) -> Result<()> {
+    let Some(path) = path else { return Ok(()) };
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    tempfile::NamedTempFile::new_in(dir).map(drop).map_err(|e| {
+        usage(format!(
+            "--json {}: cannot write there ({e})",
+            path.display()
+        ))
+    })
+}
+
+/// A sink given with --sink-url must answer before any browser starts: a typo must not
+/// read as "the browser cannot upload".
+fn probe_sink(url: &str) -> Result<()> {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
+    let addrs: Vec<std::net::SocketAddr> = std::net::ToSocketAddrs::to_socket_addrs(&authority)
+        .map(|a| a.collect())
+        .unwrap_or_default();
+    let Some(addr) = addrs.first().copied() else {
+        return Err(usage(format!(
+            "--sink-url {url}: cannot resolve {authority}"
+        )));
+    };
+    let unreachable = |why: String| {
+        anyhow::anyhow!("the sink at {url} does not answer ({why}); nothing was launched. Is `unobserved sink` running there, and is the URL exactly what it printed?")
+    };
+    if url.starts_with("https://") {
+        // Its certificate is the browser's business; here, only that something listens.
+        std::net::TcpStream::connect_timeout(&addr, Duration::from_secs(5))
+            .map_err(|e| unreachable(e.to_string()))?;
+        return Ok(());
+    }
+    let mut client =
+        crate::sink::ceiling::Client::connect(addr).map_err(|e| unreachable(e.to_string()))?;
+    let reply = client
+        .put(&format!("/{path}"), 16, &[0u8; 16])
+        .map_err(|e| unreachable(e.to_string()))?;
+    if reply.status != 200 {
+        return Err(unreachable(format!("it answered HTTP {}", reply.status)));
+    }
+    Ok(())
+}
+
+/// Heads-up before a long or statistically hopeless plan starts.
+fn warn_about(plan: &Plan, a: &RunArgs) {
+    if a.quiet {
+        return;
+    }
+    let uploads = plan.measured_uploads() + u64::from(plan.warmup) * plan.bodies.len() as u64;
+    // At 1 Gbit/s plus 50 ms per upload: a slow but real browser.
+    let estimate =
+        Duration::from_secs_f64(uploads as f64 * (plan.size_bytes as f64 * 8.0 / 1e9 + 0.05));
+    if estimate > LONG_PLAN {
+        eprintln!(
+            "note: {uploads} uploads of {} each; at 1 Gbit/s that is about {} min. Ctrl-C stops it cleanly.",
+            table::human_bytes(plan.size_bytes),
+            estimate.as_secs().div_ceil(60)
+        );
+    }
+    if plan.auto.is_none() && plan.reps < crate::stats::compare::MIN_TO_RESOLVE as u32 {
+        eprintln!(
+            "note: with --reps {}, comparisons will read \"not resolved\": a 95% interval needs at least {} samples per arm",
+            plan.reps,
+            crate::stats::compare::MIN_TO_RESOLVE
+        );
+    }
+}
+
+/// Exit 5 when a sample's outcome is one --fail-on names.
+fn fail_on(a: &RunArgs, report: &RunReport) -> i32 {
+    let mut kinds = a.fail_on.clone();
+    if a.fail_on_corruption {
+        kinds.push(FailOn::Corrupted);
+    }
+    let hits = |k: FailOn| {
+        report
+            .samples
+            .iter()
+            .filter(|s| match k {
+                FailOn::Corrupted => s.status == SampleStatus::Corrupted,
+                FailOn::Unsupported => s.status == SampleStatus::Unsupported,
+                FailOn::Error => matches!(s.status, SampleStatus::Error | SampleStatus::Aborted),
+            })
+            .count()
+    };
+    let found: Vec<String> = kinds
+        .iter()
+        .filter(|&&k| hits(k) > 0)
+        .map(|&k| format!("{} {k:?}", hits(k)).to_lowercase())
+        .collect();
+    if found.is_empty() {
+        exit::OK
+    } else {
+        eprintln!("--fail-on: {}", found.join(", "));
+        exit::CORRUPTION
+    }
 }

@@ -28,8 +28,9 @@ pub fn install(a: InstallArgs) -> Result<i32> {
         a.browsers
             .iter()
             .map(|k| {
-                browsers::by_key(k)
-                    .ok_or_else(|| anyhow::anyhow!("unknown browser {k:?}; choose from {}", keys()))
+                browsers::by_key(k).ok_or_else(|| {
+                    super::usage::usage(format!("unknown browser {k:?}; choose from {}", keys()))
+                })
             })
             .collect::<Result<_>>()?
     };
@@ -37,7 +38,7 @@ pub fn install(a: InstallArgs) -> Result<i32> {
         if !unobserved_installer::ids::is_chromium_id(id)
             && !unobserved_installer::ids::is_gecko_id(id)
         {
-            bail!("{id:?} is neither a Chromium extension id (32 letters a-p) nor a Firefox add-on id (name@domain or {{uuid}})");
+            return Err(super::usage::usage(format!("{id:?} is neither a Chromium extension id (32 letters a-p) nor a Firefox add-on id (name@domain or {{uuid}})")));
         }
     }
     let me = std::env::current_exe()?;

@@ -41,12 +41,88 @@ pub fn execute(a: SinkArgs) -> Result<i32> {
             .unwrap_or_else(crate::sink::hash_queue::default_capacity),
         ..SinkConfig::default()
     })?;
+    let hosts = public_hosts(a.public_host.as_deref(), sink.addr());
+    let url = |host: &str| {
+        sink.upload_url().replacen(
+            &sink.addr().to_string(),
+            &format!("{host}:{}", sink.addr().port()),
+            1,
+        )
+    };
     let mut out = std::io::stdout().lock();
-    writeln!(out, "{}", sink.upload_url())?;
+    writeln!(out, "{}", url(&hosts[0]))?;
     out.flush()?;
     drop(out);
+    for other in &hosts[1..] {
+        eprintln!("also reachable as {}", url(other));
+    }
     eprintln!("sink ready: paste the URL above into Unobserved's options (Sink upload URL). Ctrl-C stops it.");
     loop {
         std::thread::park();
     }
+}
+
+/// Names a client can reach the sink by: --public-host, the listen address, or for an
+/// unspecified one (0.0.0.0, [::]) every non-loopback address this machine has.
+fn public_hosts(public_host: Option<&str>, addr: std::net::SocketAddr) -> Vec<String> {
+    if let Some(h) = public_host {
+        return vec![h.to_owned()];
+    }
+    let shown = |ip: std::net::IpAddr| match ip {
+        std::net::IpAddr::V6(v6) => format!("[{v6}]"),
+        v4 => v4.to_string(),
+    };
+    if !addr.ip().is_unspecified() {
+        return vec![shown(addr.ip())];
+    }
+    let mut found: Vec<String> = interface_addresses()
+        .into_iter()
+        .filter(|ip| !ip.is_loopback() && ip.is_ipv4() == addr.is_ipv4())
+        .map(shown)
+        .collect();
+    if found.is_empty() {
+        found.push(if addr.is_ipv4() {
+            "127.0.0.1".into()
+        } else {
+            "[::1]".into()
+        });
+    }
+    found
+}
+
+#[cfg(unix)]
+fn interface_addresses() -> Vec<std::net::IpAddr> {
+    let mut out = Vec::new();
+    let mut list: *mut libc::ifaddrs = std::ptr::null_mut();
+    // SAFETY: getifaddrs fills a list we walk read-only and free once.
+    unsafe {
+        if libc::getifaddrs(&mut list) != 0 {
+            return out;
+        }
+        let mut cur = list;
+        while !cur.is_null() {
+            let sa = (*cur).ifa_addr;
+            if !sa.is_null() {
+                match i32::from((*sa).sa_family) {
+                    libc::AF_INET => {
+                        let v4 = &*(sa as *const libc::sockaddr_in);
+                        out.push(std::net::Ipv4Addr::from(u32::from_be(v4.sin_addr.s_addr)).into());
+                    }
+                    libc::AF_INET6 => {
+                        let v6 = &*(sa as *const libc::sockaddr_in6);
+                        out.push(std::net::Ipv6Addr::from(v6.sin6_addr.s6_addr).into());
+                    }
+                    _ => {}
+                }
+            }
+            cur = (*cur).ifa_next;
+        }
+        libc::freeifaddrs(list);
+    }
+    out
+}
+
+#[cfg(not(unix))]
+fn interface_addresses() -> Vec<std::net::IpAddr> {
+    Vec::new()
 }

@@ -63,15 +63,15 @@ fn run_section(r: &RunReport) -> String {
         },
         &m.status,
     );
-    let all_intact = r.summary.iter().all(|a| a.verdict == "intact");
-    s += &badge(
-        if all_intact { "good" } else { "bad" },
-        if all_intact {
-            "all intact"
-        } else {
-            "integrity problems"
-        },
-    );
+    // A run with no samples has nothing to vouch for.
+    let (class, words) = if r.summary.is_empty() {
+        ("warn", "no samples")
+    } else if r.summary.iter().all(|a| a.verdict == "intact") {
+        ("good", "all intact")
+    } else {
+        ("bad", "integrity problems")
+    };
+    s += &badge(class, words);
     if r.summary.iter().any(|a| a.sink_bound) {
         s += &badge("warn", "sink-bound arm");
     }

@@ -1,11 +1,27 @@
-//! JSON export: `{"run":…,"samples":[…],"summary":[…]}` for one run, or an array of them.
+//! JSON export: always one versioned object, `{"schema_version": 1, "runs": [...]}`,
+//! whatever the number of runs, so a consumer never has to guess the shape. The schema
+//! is `schemas/report.schema.json`; a test validates real output against it.
 
 use super::RunReport;
+use serde::Serialize;
 
-pub fn one(report: &RunReport) -> String {
-    serde_json::to_string_pretty(report).expect("reports serialise")
+/// Bumped whenever a field is removed or changes meaning (additions do not bump it).
+pub const SCHEMA_VERSION: u32 = 1;
+
+#[derive(Serialize)]
+pub struct Document<'a> {
+    pub schema_version: u32,
+    pub runs: &'a [RunReport],
+    /// `unobserved run --json` adds how the browser was launched.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub launch: Option<serde_json::Value>,
 }
 
-pub fn many(reports: &[RunReport]) -> String {
-    serde_json::to_string_pretty(reports).expect("reports serialise")
+pub fn render(reports: &[RunReport], launch: Option<serde_json::Value>) -> String {
+    let doc = Document {
+        schema_version: SCHEMA_VERSION,
+        runs: reports,
+        launch,
+    };
+    serde_json::to_string_pretty(&doc).expect("reports serialise") + "\n"
 }

@@ -533,12 +533,13 @@ pub fn select(mut runs: Vec<RunReport>, filter: &Filter) -> Vec<RunReport> {
     if let Some(b) = &filter.browser {
         runs.retain(|r| r.run.browser.to_lowercase().contains(&b.to_lowercase()));
     }
-    if let Some(since) = &filter.since {
+    if let Some(since) = filter.since.as_deref().and_then(parse_since) {
         runs.retain(|r| {
             r.run
                 .started_at
                 .as_deref()
-                .is_some_and(|t| t >= since.as_str())
+                .and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok())
+                .is_some_and(|t| t >= since)
         });
     }
     match filter.run.as_deref() {
@@ -546,6 +547,14 @@ pub fn select(mut runs: Vec<RunReport>, filter: &Filter) -> Vec<RunReport> {
         Some(id) => runs.into_iter().filter(|r| r.run.run_id == id).collect(),
         None => runs,
     }
+}
+
+/// `--since`: an RFC 3339 time, or a date (midnight UTC). None when it is neither.
+pub fn parse_since(s: &str) -> Option<chrono::DateTime<chrono::FixedOffset>> {
+    chrono::DateTime::parse_from_rfc3339(s).ok().or_else(|| {
+        let date = chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d").ok()?;
+        Some(date.and_hms_opt(0, 0, 0)?.and_utc().fixed_offset())
+    })
 }
 
 /// "702–1036", or one dash for an arm without intact samples.
@@ -573,8 +582,14 @@ pub(crate) fn ratio_cell(report: &RunReport, arm: &str, with_baseline: bool) -> 
     "–".into()
 }
 
+/// Whole Mbps, with decimals where whole numbers would round tiny bodies to 0.
 pub(crate) fn fmt_mbps(v: Option<f64>) -> String {
-    v.map(|x| format!("{x:.0}")).unwrap_or_else(|| "–".into())
+    match v {
+        Some(x) if x < 10.0 => format!("{x:.2}"),
+        Some(x) if x < 100.0 => format!("{x:.1}"),
+        Some(x) => format!("{x:.0}"),
+        None => "–".into(),
+    }
 }
 
 #[cfg(test)]

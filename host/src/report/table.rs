@@ -31,14 +31,27 @@ pub fn render(report: &RunReport, colour: bool) -> String {
         paint(m.observed.clone(), observed_style)
     );
     if let Some(p) = &m.plan {
+        // With --auto the plan's reps are where it started; say how many it took.
+        let reps = match p.auto {
+            Some(_) => {
+                let done = report.summary.iter().map(|a| a.n).max().unwrap_or(0);
+                format!("{done} reps (--auto from {})", p.reps)
+            }
+            None => format!("{} reps", p.reps),
+        };
         out += &format!(
-            "{} per upload × {} reps, {} warm-up",
+            "{} per upload × {reps}, {} warm-up",
             human_bytes(p.size_bytes),
-            p.reps,
             p.warmup
         );
         if let Some(c) = m.sink_ceiling_mbps {
             out += &format!(" · sink ceiling {c:.0} Mbps");
+            if let Some((lo, hi)) = m.sink_ceiling_range {
+                out += &format!(" ({lo:.0}–{hi:.0})");
+            }
+            if let Some(h) = m.sink_hash_mbps {
+                out += &format!(", hashing {h:.0} Mbps");
+            }
         }
         out += "\n";
     }

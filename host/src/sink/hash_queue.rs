@@ -32,7 +32,7 @@ pub fn default_capacity() -> u64 {
 }
 
 #[cfg(unix)]
-fn physical_memory() -> Option<u64> {
+pub fn physical_memory() -> Option<u64> {
     // SAFETY: sysconf only reads system configuration.
     let (pages, page) = unsafe {
         (
@@ -44,7 +44,7 @@ fn physical_memory() -> Option<u64> {
 }
 
 #[cfg(not(unix))]
-fn physical_memory() -> Option<u64> {
+pub fn physical_memory() -> Option<u64> {
     None
 }
 

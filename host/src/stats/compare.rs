@@ -17,6 +17,9 @@ use serde::Serialize;
 
 /// Fewest samples per arm before a ratio is estimated at all.
 pub const MIN_SAMPLES: usize = 3;
+/// Fewest samples per arm (when both arms have as many) for which a 95% interval
+/// exists: 3 against 3 never resolves.
+pub const MIN_TO_RESOLVE: usize = 4;
 /// Two-sided error rate of the interval.
 pub const ALPHA: f64 = 0.05;
 /// The default horizon: differences smaller than this are "the same".

@@ -1,0 +1,91 @@
+//! Bad input is found before anything is launched: every usage error exits exactly 2,
+//! an unreachable sink exits 1, and in neither case does a browser start. The "browser"
+//! here is a script that leaves a mark if it is ever run.
+
+use std::path::Path;
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_unobserved");
+
+struct Fake {
+    dir: tempfile::TempDir,
+}
+
+impl Fake {
+    fn new() -> Fake {
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("browser");
+        let mark = dir.path().join("launched");
+        std::fs::write(
+            &script,
+            format!("#!/bin/sh\ntouch {}\nsleep 30\n", mark.display()),
+        )
+        .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        Fake { dir }
+    }
+
+    /// Runs `unobserved <args>` with this fake browser and its own state dir.
+    fn run(&self, args: &[&str]) -> (Option<i32>, String) {
+        let mut cmd = Command::new(BIN);
+        cmd.args(args)
+            .env("UNOBSERVED_STATE_DIR", self.dir.path().join("state"));
+        if args.first() == Some(&"run") {
+            cmd.arg("--browser-path")
+                .arg(self.dir.path().join("browser"));
+            cmd.args(["--connect-timeout", "3", "--quiet"]);
+        }
+        let out = cmd.output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+
+    fn launched(&self) -> bool {
+        Path::new(&self.dir.path().join("launched")).exists()
+    }
+}
+
+#[test]
+fn every_usage_error_exits_2_before_any_browser_starts() {
+    let cases: &[&[&str]] = &[
+        &["run", "--reps", "0"],
+        &["run", "--bodies", "Foo"],
+        &["run", "--browser", "firefox", "--control"],
+        &["run", "--size", "100GiB"],
+        &["run", "--size", "1"],
+        &["run", "--json", "/nonexistent-dir/x.json"],
+        &["run", "--workloads", "parallel", "--streams", "0"],
+        &["run", "--streams", "2"],
+        &["run", "--sink-url", "ftp://x/upload/abc"],
+        &["run", "--horizon", "0"],
+        &["run", "--workloads", "download", "--negative-control"],
+        &["report", "--since", "zzz"],
+        &["install", "--browser", "foo", "--dry-run"],
+        &["install", "--extension-id", "evil\"@x", "--dry-run"],
+        &["sink", "--hash-queue", "lots"],
+    ];
+    for args in cases {
+        let fake = Fake::new();
+        let (code, stderr) = fake.run(args);
+        assert_eq!(code, Some(2), "{args:?} exited {code:?}: {stderr}");
+        assert!(!stderr.trim().is_empty(), "{args:?} said nothing");
+        assert!(
+            !fake.launched(),
+            "{args:?} launched a browser before failing"
+        );
+    }
+}
+
+#[test]
+fn an_unreachable_sink_fails_before_launch_with_exit_1() {
+    let fake = Fake::new();
+    let (code, stderr) = fake.run(&["run", "--sink-url", "http://127.0.0.1:1/upload/abc"]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        !fake.launched(),
+        "a browser was launched for an unreachable sink"
+    );
+}
