@@ -163,3 +163,20 @@ fn check_state_dir(dir: &Path) -> Check {
     }
     c
 }
+
+#[cfg(test)]
+mod state_dir_tests {
+    use super::*;
+
+    #[test]
+    fn a_state_dir_that_is_a_file_gets_advice_about_the_file_not_permissions() {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("unobserved");
+        std::fs::write(&file, b"not a folder").unwrap();
+        let c = check_state_dir(&file);
+        assert_eq!(c.problems.len(), 1);
+        let (what, fix) = &c.problems[0];
+        assert!(what.ends_with("is a file, not a folder"), "{what}");
+        assert!(!fix.contains("permissions"), "{fix}");
+    }
+}

@@ -175,7 +175,10 @@ fn run_lifecycle_is_recorded() {
         r[0]
     );
     // The end is answered with the run's analysis, which the popup shows.
-    assert_eq!((&r[1]["type"], &r[1]["run_id"]), (&json!("run-finished"), &json!("r1")));
+    assert_eq!(
+        (&r[1]["type"], &r[1]["run_id"]),
+        (&json!("run-finished"), &json!("r1"))
+    );
     assert!(r[1]["analysis"]["arms"].is_array(), "{}", r[1]);
     assert_eq!(r[2], json!({"type":"error-logged"}));
     let kinds: Vec<_> = s

@@ -198,3 +198,22 @@ fn browser_time_before_the_request_is_a_note_and_an_impossible_ordering_is_flagg
     assert_eq!(report.summary[0].browser_ms, Some(39.5));
     assert_eq!(report.notes.len(), 1);
 }
+
+#[test]
+fn a_run_without_samples_is_not_called_intact() {
+    let report = runs(&contents(None, vec![])).pop();
+    // No samples means no run to report from the samples alone; build one by hand.
+    assert!(report.is_none() || report.unwrap().summary.is_empty());
+    let mut c = contents(None, vec![sample("r", "Blob", 0, 1.0)]);
+    c.records.retain(|(_, r)| !matches!(r, Record::Sample(_)));
+    let empty = runs(&c).pop().unwrap();
+    let page = super::html::render(&[empty]);
+    assert!(page.contains("no samples") && !page.contains("all intact"));
+}
+
+#[test]
+fn small_throughputs_keep_their_decimals() {
+    assert_eq!(super::fmt_mbps(Some(0.0123)), "0.01");
+    assert_eq!(super::fmt_mbps(Some(42.34)), "42.3");
+    assert_eq!(super::fmt_mbps(Some(2189.6)), "2190");
+}
