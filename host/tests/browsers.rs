@@ -328,7 +328,7 @@ fn chromium_workloads_verify_every_chunk_and_download() {
             "--streams",
             "1,2",
             "--reps",
-            "2",
+            "4",
             "--warmup",
             "0",
         ],
@@ -338,8 +338,8 @@ fn chromium_workloads_verify_every_chunk_and_download() {
     let samples = j["samples"].as_array().unwrap();
     assert_eq!(
         samples.len(),
-        2 * 5,
-        "2 reps x (2 schedules + download + 2 stream counts)"
+        4 * 5,
+        "4 reps x (2 schedules + download + 2 stream counts)"
     );
     for s in samples {
         assert_eq!(s["status"], "ok", "{s}");
@@ -349,7 +349,32 @@ fn chromium_workloads_verify_every_chunk_and_download() {
         .iter()
         .filter(|s| s["schedule"].is_string())
         .collect();
-    assert_eq!(encrypted.len(), 4);
+    assert_eq!(encrypted.len(), 8);
+    // The workloads' own comparisons: pipelined against serial, x2 against x1, each with
+    // one of the four verdicts (which one is the machine's business, not the test's).
+    let vs: Vec<(String, String, String)> = j["comparisons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["body"].as_str().unwrap().to_owned(),
+                c["baseline"].as_str().unwrap().to_owned(),
+                c["verdict"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    for (arm, baseline) in [
+        ("AES-GCM 2 MiB pipelined", "AES-GCM 2 MiB serial"),
+        ("parallel x2", "parallel x1"),
+    ] {
+        let found = vs.iter().find(|(a, b, _)| a == arm && b == baseline);
+        let (_, _, verdict) = found.unwrap_or_else(|| panic!("no {arm} vs {baseline}: {vs:?}"));
+        assert!(
+            ["faster", "slower", "same", "not-resolved"].contains(&verdict.as_str()),
+            "{verdict}"
+        );
+    }
     for s in encrypted {
         assert_eq!(s["chunks"], 3);
         assert_eq!(s["tags_ok"], 3, "every tag verified: {s}");
@@ -359,12 +384,19 @@ fn chromium_workloads_verify_every_chunk_and_download() {
         .iter()
         .filter(|s| s["direction"] == "download")
         .collect();
-    assert_eq!(downloads.len(), 2);
+    assert_eq!(downloads.len(), 4);
     assert!(downloads
         .iter()
         .all(|d| d["sha256_received"] == d["sha256_sent"]));
     assert_eq!(j["encrypted"].as_array().unwrap().len(), 2);
-    assert!(j["encrypted"][0]["pipelining_ceiling"].as_f64().unwrap() > 0.0);
+    for row in j["encrypted"].as_array().unwrap() {
+        let (c, p) = (
+            row["client_ms"].as_f64().unwrap(),
+            row["put_ms"].as_f64().unwrap(),
+        );
+        let ceiling = row["pipelining_ceiling"].as_f64().unwrap();
+        assert!((ceiling - c / p).abs() < 1e-9, "client / PUT: {row}");
+    }
 }
 
 /// A separate `unobserved sink` process stands in for a server on the LAN: the
@@ -521,4 +553,48 @@ fn a_missing_browser_is_a_clear_error_with_its_own_exit_code() {
     assert_eq!(out.status.code(), Some(3));
     assert!(String::from_utf8_lossy(&out.stderr)
         .contains("/nonexistent/chromium is not an executable file"));
+}
+
+/// `--auto` with one arm has nothing to compare, so only a budget can end it: what ended
+/// it is recorded, and the header says how many reps it took.
+#[test]
+fn auto_runs_until_a_budget_ends_it_and_says_which() {
+    let common = [
+        "--size",
+        "1MiB",
+        "--warmup",
+        "0",
+        "--bodies",
+        "Uint8Array",
+        "--auto",
+    ];
+    let by_reps = run_with(
+        "chromium",
+        &[&common[..], &["--reps", "3", "--max-reps", "5"]].concat(),
+    );
+    assert_eq!(arm(&by_reps.json, "Uint8Array").len(), 5);
+    assert_eq!(
+        by_reps.json["run"]["reason"],
+        "auto: budget: reps after 5 samples"
+    );
+    assert!(
+        by_reps.stdout.contains("× 5 reps (--auto from 3)"),
+        "{}",
+        by_reps.stdout
+    );
+
+    let by_time = run_with(
+        "chromium",
+        &[
+            &common[..],
+            &["--reps", "3", "--max-reps", "100000", "--max-time", "2"],
+        ]
+        .concat(),
+    );
+    let n = arm(&by_time.json, "Uint8Array").len();
+    assert!((3..100_000).contains(&n), "{n}");
+    assert_eq!(
+        by_time.json["run"]["reason"],
+        format!("auto: budget: time after {n} samples")
+    );
 }

@@ -87,9 +87,36 @@ fn wait_until(what: &str, within: Duration, mut ok: impl FnMut() -> bool) {
     }
 }
 
+/// A child `unobserved run` that is killed if the test panics, so a failed assertion
+/// never leaves a 200-rep run (and its browser) going.
+struct RunChild(std::process::Child);
+
+impl std::ops::Deref for RunChild {
+    type Target = std::process::Child;
+    fn deref(&self) -> &std::process::Child {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for RunChild {
+    fn deref_mut(&mut self) -> &mut std::process::Child {
+        &mut self.0
+    }
+}
+
+impl Drop for RunChild {
+    fn drop(&mut self) {
+        if let Ok(None) = self.0.try_wait() {
+            // SIGTERM, so the run ends its browser and deletes its profile.
+            unsafe { libc::kill(self.0.id() as i32, libc::SIGTERM) };
+            let _ = self.0.wait();
+        }
+    }
+}
+
 /// A long `unobserved run` in Chromium, already storing samples: the moment to break
 /// something. The returned guard keeps other browser tests out meanwhile.
-fn run_in_progress(state: &Path) -> (std::sync::MutexGuard<'static, ()>, std::process::Child) {
+fn run_in_progress(state: &Path) -> (std::sync::MutexGuard<'static, ()>, RunChild) {
     let turn = ONE_BROWSER_AT_A_TIME
         .lock()
         .unwrap_or_else(|p| p.into_inner());
@@ -113,6 +140,7 @@ fn run_in_progress(state: &Path) -> (std::sync::MutexGuard<'static, ()>, std::pr
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    let run = RunChild(run);
     wait_until("some samples", Duration::from_secs(90), || {
         stored_samples(state) >= 3
     });
@@ -120,37 +148,39 @@ fn run_in_progress(state: &Path) -> (std::sync::MutexGuard<'static, ()>, std::pr
 }
 
 #[test]
-fn host_killed_mid_run_is_reported_and_stored_samples_survive() {
+fn host_killed_mid_run_is_reported_and_the_store_is_intact() {
     let state = tempfile::tempdir().unwrap();
     let (_turn, mut run) = run_in_progress(state.path());
     let host = host_pid(state.path()).expect("the browser's native host");
+    let stored_before = std::fs::read_to_string(state.path().join("results.jsonl")).unwrap();
     unsafe { libc::kill(host as i32, libc::SIGKILL) };
-    let before = stored_samples(state.path());
 
     let out = wait_output(&mut run, Duration::from_secs(60));
-    assert!(!out.0.success(), "a run whose host died is not a success");
-    assert!(
-        out.2.contains("incomplete") && out.2.contains("native host went away"),
-        "the CLI says what happened: {}",
+    assert_eq!(
+        out.0.code(),
+        Some(1),
+        "a run whose host died failed: {}",
         out.2
+    );
+    assert_eq!(
+        stored_end(state.path()).expect("an end record").0,
+        "incomplete",
+        "the extension recorded the run incomplete through a fresh host"
     );
     let text = std::fs::read_to_string(state.path().join("results.jsonl")).unwrap();
     for (i, line) in text.lines().enumerate() {
         serde_json::from_str::<serde_json::Value>(line)
             .unwrap_or_else(|e| panic!("line {} is damaged: {e}", i + 1));
     }
+    // Everything stored before the kill is still there, byte for byte.
     assert!(
-        stored_samples(state.path()) >= before,
-        "nothing acknowledged was lost"
-    );
-    assert!(
-        text.contains("\"status\":\"incomplete\""),
-        "the run is marked incomplete"
+        text.starts_with(&stored_before),
+        "the store was rewritten or truncated"
     );
 }
 
 #[test]
-fn browser_killed_mid_run_the_host_exits_and_its_port_closes_within_a_second() {
+fn browser_killed_mid_run_the_host_exits_and_its_port_closes() {
     let state = tempfile::tempdir().unwrap();
     let (_turn, mut run) = run_in_progress(state.path());
     let host = host_pid(state.path()).expect("the browser's native host");
@@ -177,22 +207,66 @@ fn browser_killed_mid_run_the_host_exits_and_its_port_closes_within_a_second() {
         })
         .expect("the browser's main process");
     unsafe { libc::kill(browser as i32, libc::SIGKILL) };
-    let killed = Instant::now();
-    wait_until("the host to exit", Duration::from_secs(1), || {
+    // Events, not speed: the host exits, then its port is closed. (It takes well under
+    // a second on an idle machine; the bound only keeps a broken host from hanging CI.)
+    wait_until("the host to exit", Duration::from_secs(15), || {
         !Path::new(&format!("/proc/{host}")).exists() || proc_is_zombie(host)
     });
     assert!(
         std::net::TcpStream::connect(("127.0.0.1", port)).is_err(),
-        "sink port {port} still open"
+        "sink port {port} still open after its host exited"
     );
-    assert!(killed.elapsed() <= Duration::from_secs(1));
     let out = wait_output(&mut run, Duration::from_secs(30));
-    assert!(!out.0.success());
-    assert!(
-        out.2.contains("exited") && out.2.contains("before the run finished"),
-        "{}",
-        out.2
-    );
+    assert_eq!(out.0.code(), Some(1), "{}", out.2);
+    assert_eq!(stored_end(state.path()).expect("an end record").0, "failed");
+}
+
+#[test]
+fn every_acknowledged_sample_is_on_disk_after_the_host_is_killed_mid_stream() {
+    let state = tempfile::tempdir().unwrap();
+    let mut host = Host::chromium(state.path());
+    let run = json!({"type": "run-started", "run": {"run_id": "acked", "browser": "Chromium",
+        "browser_version": "156", "os": "Linux", "extension_version": "0.1.0", "source": "job",
+        "started_at": "2026-11-30T00:00:00Z",
+        "plan": {"size_bytes": 1024, "reps": 1000, "warmup": 0, "bodies": ["Blob"]}}});
+    assert_eq!(host.send(&run)["type"], "run-started");
+    let sample = |rep: u32| {
+        json!({"run_id": "acked", "body": "Blob", "rep": rep, "bytes_sent": 3,
+            "bytes_received": 3, "sha256_sent": "x", "sha256_received": "x", "intact": true,
+            "status": "ok", "error": null, "page_ms": 1.0, "sink_ms": 0.5, "mbps": 0.02,
+            "observed": {"webdriver": false}})
+    };
+    // Acknowledged batches, then one more sent without waiting, then SIGKILL.
+    let mut acked = Vec::new();
+    for batch in 0..20u32 {
+        let reps: Vec<u32> = (batch * 5..batch * 5 + 5).collect();
+        let msg = json!({"type": "samples", "run_id": "acked",
+            "samples": reps.iter().map(|&r| sample(r)).collect::<Vec<_>>()});
+        let ack = host.send(&msg);
+        assert_eq!(ack["count"], 5, "{ack}");
+        acked.extend(reps);
+    }
+    let body = serde_json::to_vec(&json!({"type": "samples", "run_id": "acked",
+        "samples": [sample(999)]}))
+    .unwrap();
+    let stdin = host.stdin.as_mut().unwrap();
+    std::io::Write::write_all(stdin, &(body.len() as u32).to_ne_bytes()).unwrap();
+    std::io::Write::write_all(stdin, &body[..body.len() / 2]).unwrap();
+    host.child.kill().unwrap();
+    let _ = host.child.wait();
+    let stored: Vec<u64> = std::fs::read_to_string(state.path().join("results.jsonl"))
+        .unwrap()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["kind"] == "sample")
+        .filter_map(|v| v["rep"].as_u64())
+        .collect();
+    for rep in acked {
+        assert!(
+            stored.contains(&u64::from(rep)),
+            "acknowledged rep {rep} is not on disk"
+        );
+    }
 }
 
 fn proc_is_zombie(pid: u32) -> bool {
@@ -225,9 +299,15 @@ fn wait_output(
 fn an_unwritable_store_fails_the_cli_before_any_browser_starts() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("results.jsonl")).unwrap();
-    let t = Instant::now();
+    // A "browser" that leaves a mark if it is ever started.
+    let fake = dir.path().join("browser");
+    let mark = dir.path().join("launched");
+    std::fs::write(&fake, format!("#!/bin/sh\ntouch {}\n", mark.display())).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
     let out = Command::new(BIN)
-        .args(["run", "--quiet"])
+        .args(["run", "--quiet", "--browser-path"])
+        .arg(&fake)
         .env("UNOBSERVED_STATE_DIR", dir.path())
         .output()
         .unwrap();
@@ -237,10 +317,7 @@ fn an_unwritable_store_fails_the_cli_before_any_browser_starts() {
         err.contains("cannot write results to") && err.contains("UNOBSERVED_STATE_DIR"),
         "{err}"
     );
-    assert!(
-        t.elapsed() < Duration::from_secs(5),
-        "no browser was started"
-    );
+    assert!(!mark.exists(), "a browser was started");
 }
 
 /// A store on a full disk: results.jsonl points at /dev/full, where every write fails

@@ -349,8 +349,10 @@ fn cli_dry_run_writes_nothing() {
 
 #[test]
 fn cli_unknown_browser_is_a_usage_error() {
+    let state = tempfile::tempdir().unwrap();
     let out = Command::new(BIN)
         .args(["install", "--dry-run", "--browser", "netscape"])
+        .env("UNOBSERVED_STATE_DIR", state.path())
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
@@ -418,21 +420,20 @@ fn pack_builds_store_packages_without_tests() {
     let out = Command::new(BIN)
         .args(["pack", "--out"])
         .arg(tmp.path())
+        .env("UNOBSERVED_STATE_DIR", tmp.path().join("state"))
         .output()
         .unwrap();
     assert!(out.status.success());
     let listed = String::from_utf8_lossy(&out.stdout);
     assert!(listed.contains("-chromium.zip") && listed.contains("-firefox.xpi"));
     for line in listed.lines() {
-        let names = Command::new("python3")
-            .args([
-                "-c",
-                "import sys, zipfile; print('\\n'.join(zipfile.ZipFile(sys.argv[1]).namelist()))",
-                line,
-            ])
-            .output()
-            .unwrap();
-        let names = String::from_utf8_lossy(&names.stdout);
+        // Read with the zip crate (already a dependency), not a python3 the machine may lack.
+        let archive = zip::ZipArchive::new(std::fs::File::open(line).unwrap()).unwrap();
+        let names = archive
+            .file_names()
+            .map(|n| n.unwrap().into_owned())
+            .collect::<Vec<_>>()
+            .join("\n");
         assert!(names.lines().any(|n| n == "manifest.json"), "{names}");
         assert!(
             names.lines().any(|n| n == "bench/bench.js")
@@ -445,4 +446,99 @@ fn pack_builds_store_packages_without_tests() {
             "dev files leaked: {names}"
         );
     }
+}
+
+/// `unobserved` as a user types it, in a throwaway HOME (its state dir beside it: what
+/// install leaves in the state dir is a separate question).
+fn cli(home: &Path, args: &[&str]) -> (Option<i32>, String) {
+    let state = home.with_extension("state");
+    let out = Command::new(BIN)
+        .args(args)
+        .env("HOME", home)
+        .env_remove("XDG_DATA_HOME")
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_STATE_HOME")
+        .env("UNOBSERVED_STATE_DIR", &state)
+        .output()
+        .unwrap();
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    (out.status.code(), text)
+}
+
+#[test]
+fn the_cli_installs_checks_and_uninstalls_and_home_is_as_it_was() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let before = snapshot(h);
+    let store_id = "cccccccccccccccccccccccccccccccc";
+    let install = [
+        "install",
+        "--browser",
+        "chromium",
+        "--browser",
+        "firefox",
+        "--extension-id",
+        store_id,
+    ];
+    assert_eq!(cli(h, &install).0, Some(0));
+    let chromium = h.join(".config/chromium/NativeMessagingHosts/org.unobserved.host.json");
+    let firefox = h.join(".mozilla/native-messaging-hosts/org.unobserved.host.json");
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&chromium).unwrap()).unwrap();
+    assert!(manifest["allowed_origins"]
+        .as_array()
+        .unwrap()
+        .contains(&serde_json::json!(format!(
+            "chrome-extension://{store_id}/"
+        ))));
+    // The manifest points at a stable copy of the binary, which answers a real hello.
+    let host = manifest["path"].as_str().unwrap();
+    assert!(Path::new(host).starts_with(h), "{host}");
+    assert!(firefox.is_file());
+    let (code, report) = cli(h, &["doctor"]);
+    assert_eq!(code, Some(0), "{report}");
+    // Again: nothing changes.
+    let installed = snapshot(h);
+    assert_eq!(cli(h, &install).0, Some(0));
+    assert_eq!(snapshot(h), installed);
+    assert_eq!(cli(h, &["uninstall"]).0, Some(0));
+    assert_eq!(snapshot(h), before);
+    let _ = std::fs::remove_dir_all(h.with_extension("state"));
+}
+
+#[test]
+fn the_cli_keeps_a_foreign_manifest_unless_forced_and_in_place_points_at_this_binary() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let foreign = h.join(".config/chromium/NativeMessagingHosts/org.unobserved.host.json");
+    std::fs::create_dir_all(foreign.parent().unwrap()).unwrap();
+    std::fs::write(&foreign, "{\"name\":\"someone else's\"}").unwrap();
+    let (code, _) = cli(h, &["install", "--browser", "chromium", "--in-place"]);
+    assert_eq!(code, Some(1), "a foreign manifest is not overwritten");
+    assert_eq!(
+        std::fs::read_to_string(&foreign).unwrap(),
+        "{\"name\":\"someone else's\"}"
+    );
+    assert_eq!(
+        cli(
+            h,
+            &["install", "--browser", "chromium", "--in-place", "--force"]
+        )
+        .0,
+        Some(0)
+    );
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&foreign).unwrap()).unwrap();
+    assert_eq!(
+        manifest["path"], BIN,
+        "--in-place points at the binary where it is"
+    );
+    assert_eq!(cli(h, &["uninstall"]).0, Some(0));
+    assert_eq!(
+        std::fs::read_to_string(&foreign).unwrap(),
+        "{\"name\":\"someone else's\"}",
+        "uninstall restores what --force replaced"
+    );
+    let _ = std::fs::remove_dir_all(h.with_extension("state"));
 }

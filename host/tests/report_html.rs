@@ -5,7 +5,13 @@ use serde_json::json;
 use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_unobserved");
-const CHROMIUM: &str = "/usr/lib/chromium/chromium";
+/// Chromium, found the way `unobserved run` finds it.
+fn chromium() -> std::path::PathBuf {
+    unobserved::run::browsers::by_key("chromium")
+        .unwrap()
+        .find()
+        .expect("Chromium is needed: scripts/ensure-deps.sh installs it")
+}
 
 fn sample(body: &str, rep: u32, mbps: f64, status: &str) -> serde_json::Value {
     json!({"kind": "sample", "run_id": "html-1", "body": body, "rep": rep, "browser": "Chromium",
@@ -26,13 +32,8 @@ fn median(mut v: Vec<f64>) -> f64 {
     }
 }
 
-#[test]
-fn html_report_renders_one_bar_per_arm_with_the_stored_numbers() {
-    assert!(
-        std::path::Path::new(CHROMIUM).exists(),
-        "Chromium is needed at {CHROMIUM}; scripts/test-all.sh installs it"
-    );
-    let state = tempfile::tempdir().unwrap();
+/// A stored run of Uint8Array, Blob and a corrupted ReadableStream, 4 reps each.
+fn store_with_a_run(state: &std::path::Path) {
     let u8: Vec<f64> = vec![101.0, 99.0, 120.0, 95.0];
     let blob: Vec<f64> = vec![1790.0, 1850.0, 1700.0, 1820.0];
     let mut lines = vec![
@@ -48,7 +49,68 @@ fn html_report_renders_one_bar_per_arm_with_the_stored_numbers() {
     }
     lines.push(json!({"kind": "run_end", "run_id": "html-1", "status": "complete", "reason": null, "recorded_at": "2026-11-30T00:01:00Z"}));
     let text: String = lines.iter().map(|l| l.to_string() + "\n").collect();
-    std::fs::write(state.path().join("results.jsonl"), text).unwrap();
+    std::fs::write(state.join("results.jsonl"), text).unwrap();
+}
+
+fn report(state: &std::path::Path, format: &str) -> String {
+    let out = Command::new(BIN)
+        .args(["report", "--format", format, "--run", "last"])
+        .env("UNOBSERVED_STATE_DIR", state)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn table_csv_and_markdown_from_the_command_line() {
+    let state = tempfile::tempdir().unwrap();
+    store_with_a_run(state.path());
+    let table = report(state.path(), "table");
+    assert!(
+        table.lines().next().unwrap().contains("run html-1"),
+        "{table}"
+    );
+    for arm in ["Uint8Array", "Blob", "ReadableStream"] {
+        assert_eq!(
+            table.lines().filter(|l| l.starts_with(arm)).count(),
+            1,
+            "{table}"
+        );
+    }
+    let csv = report(state.path(), "csv");
+    let mut rows = csv.lines();
+    let header: Vec<&str> = rows.next().unwrap().split(',').collect();
+    assert!(
+        header.contains(&"status") && header.contains(&"mbps"),
+        "{header:?}"
+    );
+    assert_eq!(rows.count(), 12, "one row per stored sample");
+    let md = report(state.path(), "markdown");
+    let table_rows: Vec<&str> = md.lines().filter(|l| l.starts_with("| ")).collect();
+    // header, then one row per arm (the separator row starts with "|-" or "| -").
+    assert!(table_rows[0].contains("Body"), "{md}");
+    for arm in ["Uint8Array", "Blob", "ReadableStream"] {
+        assert!(
+            table_rows
+                .iter()
+                .any(|r| r.starts_with(&format!("| {arm} "))),
+            "{md}"
+        );
+    }
+}
+
+#[test]
+fn html_report_renders_one_bar_per_arm_with_the_stored_numbers() {
+    let state = tempfile::tempdir().unwrap();
+    store_with_a_run(state.path());
+    let u8: Vec<f64> = vec![101.0, 99.0, 120.0, 95.0];
+    let blob: Vec<f64> = vec![1790.0, 1850.0, 1700.0, 1820.0];
 
     let html = state.path().join("report.html");
     let out = Command::new(BIN)
@@ -63,7 +125,7 @@ fn html_report_renders_one_bar_per_arm_with_the_stored_numbers() {
         String::from_utf8_lossy(&out.stderr)
     );
 
-    let dom = Command::new(CHROMIUM)
+    let dom = Command::new(chromium())
         .args([
             "--headless",
             "--no-sandbox",

@@ -108,5 +108,6 @@ fn the_ceiling_probe_times_the_headers_not_the_hash() {
         c.receive_mbps
     );
     assert!(c.receive_range.0 <= c.receive_mbps && c.receive_mbps <= c.receive_range.1);
-    assert!(c.hash_mbps > 0.0);
+    // Any CPU of the last decade hashes between 0.1 and 1000 Gbit/s: a unit slip fails.
+    assert!(c.hash_mbps > 100.0 && c.hash_mbps < 1e6, "{}", c.hash_mbps);
 }

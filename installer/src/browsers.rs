@@ -197,7 +197,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_table_is_complete_and_unambiguous() {
+    fn the_table_names_every_browser_once_with_folders_of_its_own() {
         let keys: Vec<_> = BROWSERS.iter().map(|b| b.key).collect();
         for k in [
             "chrome",
@@ -214,9 +214,23 @@ mod tests {
         ] {
             assert!(keys.contains(&k), "{k} missing");
         }
-        let mut sorted = keys.clone();
-        sorted.dedup();
-        assert_eq!(sorted.len(), keys.len(), "duplicate keys");
+        // Unambiguous: `by_key` ignores case, so keys must differ case-insensitively, and
+        // no two browsers may share a manifest folder (one would overwrite the other).
+        let unique = |items: Vec<String>, what: &str| {
+            let set: std::collections::BTreeSet<&String> = items.iter().collect();
+            assert_eq!(set.len(), items.len(), "duplicate {what}: {items:?}");
+        };
+        unique(keys.iter().map(|k| k.to_lowercase()).collect(), "keys");
+        unique(
+            BROWSERS.iter().map(|b| b.linux_user.to_owned()).collect(),
+            "Linux user folders",
+        );
+        // (System folders are shared on purpose: Chrome's variants, Brave and Opera all
+        // read /etc/opt/chrome, and the manifests written there are identical.)
+        unique(
+            BROWSERS.iter().map(|b| b.mac_user.to_owned()).collect(),
+            "macOS user folders",
+        );
         for b in BROWSERS {
             assert!(
                 !b.linux_user.starts_with('/') && !b.mac_user.starts_with('/'),

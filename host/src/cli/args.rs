@@ -42,6 +42,10 @@ pub enum Command {
     Pack(PackArgs),
     /// Run the sink alone (e.g. on a server on your LAN) and print its upload URL.
     Sink(SinkArgs),
+    /// Internal: prints the browser binary `unobserved run --browser NAME` would launch
+    /// (for tests and scripts that must launch the same one).
+    #[command(name = "__find-browser", hide = true)]
+    FindBrowser { name: String },
     /// Internal: cleans up after `unobserved run` if it is killed outright.
     #[command(name = "__watchdog", hide = true)]
     Watchdog(WatchdogArgs),

@@ -27,6 +27,22 @@ pub mod exit {
     pub const SIGTERM: i32 = 143;
 }
 
+fn find_browser(name: &str) -> anyhow::Result<i32> {
+    let browser = crate::run::browsers::by_key(name)
+        .ok_or_else(|| usage::usage(format!("unknown browser {name:?}")))?;
+    match browser.find() {
+        Some(path) => {
+            println!("{}", path.display());
+            Ok(exit::OK)
+        }
+        None => Err(crate::run::RunError::BrowserMissing(format!(
+            "{} was not found: {}",
+            browser.display, browser.install_hint
+        ))
+        .into()),
+    }
+}
+
 pub fn main() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
@@ -57,6 +73,7 @@ pub fn main() -> i32 {
         Command::Uninstall(a) => setup_cmds::uninstall(a),
         Command::Doctor(a) => setup_cmds::doctor(a),
         Command::Sink(a) => sink_cmd::execute(a),
+        Command::FindBrowser { name } => find_browser(&name),
         Command::Watchdog(a) => Ok(crate::run::watchdog::main(a.pgid, a.workspace, a.run_id)),
     };
     match result {

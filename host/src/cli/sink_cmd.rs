@@ -5,14 +5,14 @@
 
 use super::args::SinkArgs;
 use crate::sink::{token, Sink, SinkConfig};
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use std::io::Write;
 use std::time::Duration;
 
 pub fn execute(a: SinkArgs) -> Result<i32> {
     let token = match a.token {
         Some(t) if t.len() < 16 || !t.bytes().all(|b| b.is_ascii_alphanumeric()) => {
-            bail!("--token must be at least 16 letters or digits (it is the only thing guarding uploads)")
+            return Err(super::usage::usage("--token must be at least 16 letters or digits (it is the only thing guarding uploads)"))
         }
         Some(t) => t,
         None => token::generate(),

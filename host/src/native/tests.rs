@@ -169,11 +169,15 @@ fn run_lifecycle_is_recorded() {
     let (_, r) = talk(&mut s, wire);
     assert_eq!(r[0]["type"], "run-started");
     assert_eq!(r[0]["run_id"], "r1");
-    assert!(
-        r[0]["sink_ceiling_mbps"].as_f64().unwrap() > 0.0,
-        "the sink measured itself: {}",
-        r[0]
+    // The sink measured itself, and stored the median with its spread around it.
+    let ceiling = r[0]["sink_ceiling_mbps"].as_f64().unwrap();
+    let stored = serde_json::to_value(&s.store.read().unwrap().records[0].1).unwrap();
+    let (lo, hi) = (
+        stored["sink_ceiling_range"][0].as_f64().unwrap(),
+        stored["sink_ceiling_range"][1].as_f64().unwrap(),
     );
+    assert!(0.0 < lo && lo <= ceiling && ceiling <= hi, "{stored}");
+    assert_eq!(stored["sink_ceiling_mbps"], r[0]["sink_ceiling_mbps"]);
     // The end is answered with the run's analysis, which the popup shows.
     assert_eq!(
         (&r[1]["type"], &r[1]["run_id"]),
@@ -213,4 +217,16 @@ fn a_store_that_cannot_be_written_is_reported_and_nothing_partial_is_left() {
         .as_str()
         .unwrap()
         .contains("nothing was written"));
+}
+
+#[test]
+fn a_reply_over_the_1_mib_limit_is_replaced_by_error_9_and_never_sent() {
+    // An error whose message alone is 2 MiB: a reply the browser would refuse.
+    let huge = Outgoing::error(ErrorCode::InvalidField, "x".repeat(2 << 20), None);
+    let mut out = Vec::new();
+    super::send(&mut out, &huge).unwrap();
+    assert!(out.len() < 4096, "{} bytes went out", out.len());
+    let r = replies(&out);
+    assert_eq!(r.len(), 1);
+    assert_eq!((&r[0]["type"], &r[0]["code"]), (&json!("error"), &json!(9)));
 }

@@ -47,14 +47,31 @@ fn an_arm_at_70_percent_of_the_sink_ceiling_is_flagged_everywhere() {
             .collect::<Vec<_>>(),
         [false, true]
     );
+    assert_eq!(report.warnings.len(), 1, "{:?}", report.warnings);
+    // The badge on the Blob row itself, in every format (the warning paragraph also
+    // says "sink-bound", so a bare contains() would pass without any badge).
+    let table = table::render(&report, false);
+    let row = |text: &str, body: &str| -> String {
+        text.lines()
+            .find(|l| l.trim_start_matches("| ").starts_with(body))
+            .unwrap_or_default()
+            .to_owned()
+    };
+    assert!(row(&table, "Blob").ends_with("[sink-bound]"), "{table}");
+    assert!(!row(&table, "Uint8Array").contains("sink-bound"), "{table}");
+    let md = markdown::render(&[report.clone()]);
+    assert!(row(&md, "Blob").contains("**sink-bound**"), "{md}");
+    assert!(!row(&md, "Uint8Array").contains("sink-bound"), "{md}");
+    let page = html::render(&[report.clone()]);
+    let html_row = |body: &str| -> String {
+        let start = page.find(&format!(r#"<tr data-body="{body}">"#)).unwrap();
+        page[start..start + page[start..].find("</tr>").unwrap()].to_owned()
+    };
     assert!(
-        report.warnings[0].starts_with("Blob is sink-bound"),
-        "{:?}",
-        report.warnings
+        html_row("Blob").contains(r#"class="badge warn">sink-bound<"#),
+        "{page}"
     );
-    assert!(table::render(&report, false).contains("[sink-bound]"));
-    assert!(markdown::render(&[report.clone()]).contains("**sink-bound**"));
-    assert!(html::render(&[report.clone()]).contains("sink-bound"));
+    assert!(!html_row("Uint8Array").contains("sink-bound"), "{page}");
     let csv = csv::render(&[report]);
     assert!(csv
         .lines()
