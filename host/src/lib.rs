@@ -8,6 +8,7 @@ pub mod logging;
 pub mod mode;
 pub mod model;
 pub mod native;
+pub mod net;
 pub mod protocol;
 pub mod report;
 pub mod run;

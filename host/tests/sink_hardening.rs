@@ -159,8 +159,10 @@ fn slow_clients_do_not_hold_up_others_and_are_hung_up_on_at_the_idle_timeout() {
     let slow: Vec<TcpStream> = (0..20)
         .map(|_| {
             let mut s = TcpStream::connect(sink.addr()).unwrap();
-            s.write_all(format!("PUT {path} HTTP/1.1\r\nHost: x\r\nContent-Le").as_bytes())
-                .unwrap();
+            s.write_all(
+                format!("PUT {path} HTTP/1.1\r\nHost: {}\r\nContent-Le", sink.addr()).as_bytes(),
+            )
+            .unwrap();
             s
         })
         .collect();

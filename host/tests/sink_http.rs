@@ -111,7 +111,8 @@ fn an_aborted_upload_is_recorded_with_its_byte_count() {
     let path = sink.upload_url().replace(&sink.base_url(), "");
     write!(
         s,
-        "PUT {path} HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000\r\n\r\n"
+        "PUT {path} HTTP/1.1\r\nHost: {}\r\nContent-Length: 1000000\r\n\r\n",
+        sink.addr()
     )
     .unwrap();
     s.write_all(&[7u8; 300_000]).unwrap();
@@ -138,7 +139,7 @@ fn chunked_bodies_are_hashed_too() {
     let url = sink.upload_url();
     let path = url.replace(&sink.base_url(), "");
     let mut s = TcpStream::connect(sink.addr()).unwrap();
-    write!(s, "PUT {path} HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n1\r\na\r\n2\r\nbc\r\n0\r\n\r\n").unwrap();
+    write!(s, "PUT {path} HTTP/1.1\r\nHost: {}\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n1\r\na\r\n2\r\nbc\r\n0\r\n\r\n", sink.addr()).unwrap();
     let mut reply = String::new();
     s.read_to_string(&mut reply).unwrap();
     assert!(
@@ -280,7 +281,7 @@ fn downloads_are_the_seeded_keystream_and_need_the_token() {
             ureq::get(&format!(
                 "{}/download/{token}?bytes={}&seed={seed}",
                 sink.base_url(),
-                2u64 << 30
+                (4u64 << 30) + 1
             ))
             .call()
         ),

@@ -36,6 +36,7 @@ pub fn execute(a: SinkArgs) -> Result<i32> {
         max_body: a.max_body,
         idle_timeout: Duration::from_secs(a.idle_timeout),
         tls,
+        public_hosts: a.public_host.iter().cloned().collect(),
         hash_queue_bytes: a
             .hash_queue
             .unwrap_or_else(crate::sink::hash_queue::default_capacity),
@@ -75,7 +76,7 @@ fn public_hosts(public_host: Option<&str>, addr: std::net::SocketAddr) -> Vec<St
     if !addr.ip().is_unspecified() {
         return vec![shown(addr.ip())];
     }
-    let mut found: Vec<String> = interface_addresses()
+    let mut found: Vec<String> = crate::net::interface_addresses()
         .into_iter()
         .filter(|ip| !ip.is_loopback() && ip.is_ipv4() == addr.is_ipv4())
         .map(shown)
@@ -88,41 +89,4 @@ fn public_hosts(public_host: Option<&str>, addr: std::net::SocketAddr) -> Vec<St
         });
     }
     found
-}
-
-#[cfg(unix)]
-fn interface_addresses() -> Vec<std::net::IpAddr> {
-    let mut out = Vec::new();
-    let mut list: *mut libc::ifaddrs = std::ptr::null_mut();
-    // SAFETY: getifaddrs fills a list we walk read-only and free once.
-    unsafe {
-        if libc::getifaddrs(&mut list) != 0 {
-            return out;
-        }
-        let mut cur = list;
-        while !cur.is_null() {
-            let sa = (*cur).ifa_addr;
-            if !sa.is_null() {
-                match i32::from((*sa).sa_family) {
-                    libc::AF_INET => {
-                        let v4 = &*(sa as *const libc::sockaddr_in);
-                        out.push(std::net::Ipv4Addr::from(u32::from_be(v4.sin_addr.s_addr)).into());
-                    }
-                    libc::AF_INET6 => {
-                        let v6 = &*(sa as *const libc::sockaddr_in6);
-                        out.push(std::net::Ipv6Addr::from(v6.sin6_addr.s6_addr).into());
-                    }
-                    _ => {}
-                }
-            }
-            cur = (*cur).ifa_next;
-        }
-        libc::freeifaddrs(list);
-    }
-    out
-}
-
-#[cfg(not(unix))]
-fn interface_addresses() -> Vec<std::net::IpAddr> {
-    Vec::new()
 }

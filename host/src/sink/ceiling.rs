@@ -35,6 +35,8 @@ pub struct Reply {
 /// A kept-alive HTTP/1.1 connection that PUTs bodies and reads the replies.
 pub struct Client {
     reader: BufReader<TcpStream>,
+    /// The Host header, as a browser sends it: address and port.
+    host: String,
 }
 
 impl Client {
@@ -44,16 +46,18 @@ impl Client {
         stream.set_read_timeout(Some(Duration::from_secs(120)))?;
         Ok(Client {
             reader: BufReader::new(stream),
+            host: addr.to_string(),
         })
     }
 
     /// PUTs `total` bytes (`data` repeated) to `path`.
     pub fn put(&mut self, path: &str, total: u64, data: &[u8]) -> std::io::Result<Reply> {
+        let host = self.host.clone();
         let stream = self.reader.get_mut();
         let start = Instant::now();
         write!(
             stream,
-            "PUT {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {total}\r\n\r\n"
+            "PUT {path} HTTP/1.1\r\nHost: {host}\r\nContent-Length: {total}\r\n\r\n"
         )?;
         let mut left = total;
         while left > 0 {

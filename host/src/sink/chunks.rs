@@ -14,6 +14,9 @@ use std::sync::Mutex;
 
 pub const IV_LEN: usize = 12;
 pub const TAG_LEN: usize = 16;
+/// Encrypted uploads whose chunk order the sink remembers at once. A run makes a few
+/// dozen; a token holder inventing ids must not grow the map without bound.
+pub const MAX_UPLOADS: usize = 4096;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -50,8 +53,12 @@ impl ChunkState {
     }
 
     /// Records that `index` of `upload` arrived, and says whether that was in order.
-    pub fn record_order(&self, upload: &str, index: u64) -> Order {
+    /// None when the sink already tracks MAX_UPLOADS uploads (a bound on its memory).
+    pub fn record_order(&self, upload: &str, index: u64) -> Option<Order> {
         let mut next = self.next_index.lock().unwrap();
+        if next.len() >= MAX_UPLOADS && !next.contains_key(upload) {
+            return None;
+        }
         let expected = next.entry(upload.to_owned()).or_insert(0);
         let order = match index.cmp(expected) {
             std::cmp::Ordering::Equal => Order::Ok,
@@ -59,7 +66,7 @@ impl ChunkState {
             std::cmp::Ordering::Greater => Order::OutOfOrder,
         };
         *expected = (*expected).max(index + 1);
-        order
+        Some(order)
     }
 }
 
@@ -152,15 +159,29 @@ mod tests {
     #[test]
     fn out_of_order_and_repeated_chunks_are_flagged() {
         let s = ChunkState::default();
-        assert_eq!(s.record_order("u", 0), Order::Ok);
-        assert_eq!(s.record_order("u", 2), Order::OutOfOrder);
-        assert_eq!(s.record_order("u", 1), Order::Repeated);
-        assert_eq!(s.record_order("u", 3), Order::Ok);
-        assert_eq!(s.record_order("u", 3), Order::Repeated);
+        assert_eq!(s.record_order("u", 0), Some(Order::Ok));
+        assert_eq!(s.record_order("u", 2), Some(Order::OutOfOrder));
+        assert_eq!(s.record_order("u", 1), Some(Order::Repeated));
+        assert_eq!(s.record_order("u", 3), Some(Order::Ok));
+        assert_eq!(s.record_order("u", 3), Some(Order::Repeated));
         assert_eq!(
             s.record_order("other", 0),
-            Order::Ok,
+            Some(Order::Ok),
             "uploads are tracked apart"
+        );
+    }
+
+    #[test]
+    fn the_sink_remembers_a_bounded_number_of_uploads() {
+        let s = ChunkState::default();
+        for i in 0..MAX_UPLOADS {
+            assert!(s.record_order(&format!("u{i}"), 0).is_some());
+        }
+        assert_eq!(s.record_order("one-too-many", 0), None);
+        assert_eq!(
+            s.record_order("u7", 1),
+            Some(Order::Ok),
+            "known uploads go on"
         );
     }
 }

@@ -8,6 +8,10 @@ use std::io::Read;
 
 type Keystream = ctr::Ctr64BE<Aes128>;
 
+/// Downloads have their own cap, far below the upload body cap: nothing in a run needs
+/// more, and a token holder must not make the sink generate 16 GiB on request.
+pub const MAX_BYTES: u64 = 4 << 30;
+
 /// A reader of `len` keystream bytes, generated as they are read.
 pub struct SeededBytes {
     cipher: Keystream,

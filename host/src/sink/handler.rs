@@ -3,6 +3,7 @@
 //! headers leave at the last body byte and the digest follows in its body.
 
 use super::hashing::BodyReport;
+use super::refusals::Refusal;
 use super::routes::{self, route, Route};
 use super::{chunks, cors, download, token, Shared, SinkEvent};
 use crate::extension_files;
@@ -25,6 +26,28 @@ pub async fn handle(req: Request<Incoming>, shared: Arc<Shared>) -> Reply {
         .and_then(|v| v.to_str().ok())
         .map(str::to_owned);
     let allowed = shared.cors.allow(origin.as_deref());
+    // DNS rebinding: a name that resolves to us is not a name we answer to.
+    if !shared
+        .hosts
+        .allows(req.headers().get("host").and_then(|v| v.to_str().ok()))
+    {
+        shared.refusals.record(Refusal::Host);
+        return json_error(421, "this sink does not answer to that Host");
+    }
+    // Simple (no-preflight) requests from other pages still reach us; refuse them
+    // before anything else when they come from an origin that is not allowed.
+    let foreign = match &origin {
+        // Firefox extension pages have per-profile random origins; pages cannot claim one.
+        Some(o) => allowed.is_none() && !o.starts_with("moz-extension://"),
+        None => req
+            .headers()
+            .get("sec-fetch-site")
+            .is_some_and(|v| v.as_bytes() == b"cross-site"),
+    };
+    if foreign && req.method() != Method::OPTIONS {
+        shared.refusals.record(Refusal::Origin);
+        return json_error(403, "origin not allowed");
+    }
     if req.method() == Method::OPTIONS {
         // Preflight: only for an allowed origin, never a wildcard.
         return match &allowed {
@@ -73,10 +96,7 @@ async fn route_request(req: Request<Incoming>, shared: &Shared) -> Reply {
         },
         (Route::Upload { token }, &Method::PUT | &Method::POST) => {
             if !token::matches(&shared.token, token) {
-                log::warn!(
-                    "upload refused: {} token",
-                    if token.is_empty() { "missing" } else { "wrong" }
-                );
+                shared.refusals.record(Refusal::Token);
                 return json_error(403, "missing or wrong upload token");
             }
             let path = path_and_query.replace(&shared.token, "<token>");
@@ -92,6 +112,7 @@ async fn route_request(req: Request<Incoming>, shared: &Shared) -> Reply {
             &Method::PUT | &Method::POST,
         ) => {
             if !token::matches(&shared.token, token) {
+                shared.refusals.record(Refusal::Token);
                 return json_error(403, "missing or wrong upload token");
             }
             let (run_id, upload) = (run_id.to_owned(), upload.to_owned());
@@ -99,9 +120,10 @@ async fn route_request(req: Request<Incoming>, shared: &Shared) -> Reply {
         }
         (Route::Download { token }, &Method::GET) => {
             if !token::matches(&shared.token, token) {
+                shared.refusals.record(Refusal::Token);
                 return json_error(403, "missing or wrong download token");
             }
-            match download::parse_request(&path_and_query, shared.max_body) {
+            match download::parse_request(&path_and_query, download::MAX_BYTES) {
                 Ok((seed, len)) => Response::builder()
                     .header("content-type", "application/octet-stream")
                     .header("cache-control", "no-store")
@@ -129,6 +151,7 @@ async fn upload(req: Request<Incoming>, shared: &Shared, path: &str) -> Reply {
     let request_start = Instant::now();
     let declared = declared_length(&req);
     if let Some(n) = declared.filter(|&n| n > shared.max_body) {
+        linger(req.into_body());
         return json_error(
             413,
             &format!("body of {n} bytes is over the {}-byte cap", shared.max_body),
@@ -152,10 +175,23 @@ async fn upload(req: Request<Incoming>, shared: &Shared, path: &str) -> Reply {
                     continue;
                 };
                 last = Instant::now();
+                // A body trickled a byte at a time would keep the idle timeout happy
+                // forever: past the grace period, it must keep up a minimum rate.
+                let elapsed = last - request_start;
+                if elapsed > shared.min_rate_grace
+                    && (bytes as f64) < MIN_RATE * elapsed.as_secs_f64()
+                {
+                    break Some(format!(
+                        "slower than {} KiB/s after {:?}",
+                        MIN_RATE as u64 / 1024,
+                        shared.min_rate_grace
+                    ));
+                }
                 first.get_or_insert(last);
                 bytes += data.len() as u64;
                 if bytes > shared.max_body {
                     log::warn!("upload {path}: over the cap after {bytes} bytes");
+                    linger(body);
                     return json_error(
                         413,
                         &format!("body is over the {}-byte cap", shared.max_body),
@@ -217,6 +253,30 @@ async fn upload(req: Request<Incoming>, shared: &Shared, path: &str) -> Reply {
         ],
         verdict,
     )
+}
+
+/// An upload must average at least this many bytes a second once the sink's grace
+/// period has passed (a trickled body otherwise holds a connection forever).
+pub const MIN_RATE: f64 = 16.0 * 1024.0;
+/// After an early error reply, read (and drop) at most this much of the body, for at
+/// most LINGER_FOR, so a client that writes its whole body before reading still gets
+/// the status instead of a reset (nginx's lingering close).
+const LINGER_BYTES: u64 = 64 << 20;
+const LINGER_FOR: std::time::Duration = std::time::Duration::from_secs(2);
+
+fn linger(mut body: Incoming) {
+    tokio::spawn(async move {
+        let mut drained = 0u64;
+        let until = tokio::time::Instant::now() + LINGER_FOR;
+        while drained < LINGER_BYTES {
+            match tokio::time::timeout_at(until, body.frame()).await {
+                Ok(Some(Ok(frame))) => {
+                    drained += frame.data_ref().map_or(0, |d| d.len() as u64);
+                }
+                _ => break,
+            }
+        }
+    });
 }
 
 /// Headers the sink sends at the last body byte, before the digest is known.
@@ -304,9 +364,12 @@ async fn chunk(
         Ok(Err(e)) => return json_error(400, &format!("chunk body could not be read: {e}")),
         Err(_) => return json_error(408, "chunk body too slow"),
     };
-    let order = shared
+    let Some(order) = shared
         .chunks
-        .record_order(&format!("{run_id}/{upload}"), index);
+        .record_order(&format!("{run_id}/{upload}"), index)
+    else {
+        return json_error(429, "too many encrypted uploads in flight");
+    };
     // Headers at the last byte, as for plain uploads: decrypting and hashing the chunk
     // happen after the page's timed span, and the verdict follows in the body.
     let bytes = body.len();

@@ -14,6 +14,8 @@ mod handler;
 pub use handler::{EXPOSED_HEADERS, HEADER_BYTES, HEADER_HASH_BOUND, HEADER_SINK_MS};
 pub mod hash_queue;
 pub mod hashing;
+pub mod hosts;
+pub mod refusals;
 pub mod routes;
 mod server;
 pub mod token;
@@ -50,6 +52,11 @@ pub struct SinkConfig {
     pub hash_queue_bytes: u64,
     /// Test seam: make the hasher sleep this long per MiB, as on a slow CPU.
     pub slow_hash: Option<Duration>,
+    /// Names clients reach a non-loopback sink by (`--public-host`); every other Host
+    /// header is refused.
+    pub public_hosts: Vec<String>,
+    /// After this long, an upload slower than 16 KiB/s on average is cut off.
+    pub min_rate_grace: Duration,
 }
 
 impl Default for SinkConfig {
@@ -66,6 +73,8 @@ impl Default for SinkConfig {
             cors_origins: cors::extension_origins(),
             hash_queue_bytes: hash_queue::default_capacity(),
             slow_hash: None,
+            public_hosts: Vec::new(),
+            min_rate_grace: Duration::from_secs(30),
         }
     }
 }
@@ -80,6 +89,9 @@ pub(crate) struct Shared {
     pub chunks: chunks::ChunkState,
     pub cors: cors::Cors,
     pub hash_queue: hash_queue::HashQueue,
+    pub hosts: hosts::Hosts,
+    pub refusals: refusals::Refusals,
+    pub min_rate_grace: Duration,
 }
 
 pub struct Sink {
@@ -109,6 +121,13 @@ impl Sink {
             chunks: Default::default(),
             cors: cors::Cors::new(config.cors_origins, format!("{scheme}://{addr}")),
             hash_queue: hash_queue::HashQueue::new(config.hash_queue_bytes, config.slow_hash),
+            hosts: hosts::Hosts::new(
+                addr,
+                &crate::net::interface_addresses(),
+                &config.public_hosts,
+            ),
+            refusals: Default::default(),
+            min_rate_grace: config.min_rate_grace,
         });
         let running = server::spawn(listener, shared.clone(), tls, config.max_connections)?;
         log::info!("sink listening on {scheme}://{addr}");

@@ -169,6 +169,21 @@ fn judge(lo: f64, hi: f64, h: f64) -> Verdict {
 /// (1 - alpha) Mann–Whitney interval: the largest k with P(U <= k-1) <= alpha/2 under
 /// "no difference". None when even k = 1 is too likely (too few samples).
 pub fn mann_whitney_rank(m: usize, n: usize, alpha: f64) -> Option<usize> {
+    thread_local! {
+        // Reports and --auto ask for the same few sizes again and again.
+        static CACHE: std::cell::RefCell<std::collections::HashMap<(usize, usize, u64), Option<usize>>> =
+            Default::default();
+    }
+    let key = (m, n, alpha.to_bits());
+    if let Some(k) = CACHE.with(|c| c.borrow().get(&key).copied()) {
+        return k;
+    }
+    let k = rank_uncached(m, n, alpha);
+    CACHE.with(|c| c.borrow_mut().insert(key, k));
+    k
+}
+
+fn rank_uncached(m: usize, n: usize, alpha: f64) -> Option<usize> {
     if m == 0 || n == 0 {
         return None;
     }
