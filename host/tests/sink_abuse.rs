@@ -203,3 +203,74 @@ fn a_hundred_thousand_refused_requests_grow_the_log_by_less_than_64_kib() {
     let _ = child.wait();
     assert!(grown < 64 << 10, "the log grew by {grown} bytes");
 }
+
+#[test]
+fn a_peer_holding_every_slot_with_idle_connections_cannot_lock_out_a_real_upload() {
+    let sink = Sink::start(SinkConfig::default()).unwrap();
+    let addr = sink.addr();
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let holding = std::sync::Barrier::new(2);
+    std::thread::scope(|s| {
+        // 256 idle connections (the cap), each reopened as soon as the sink closes it.
+        s.spawn(|| {
+            let mut held: Vec<TcpStream> = (0..256)
+                .filter_map(|_| TcpStream::connect(addr).ok())
+                .collect();
+            holding.wait();
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                for c in held.iter_mut() {
+                    c.set_nonblocking(true).unwrap();
+                    let closed = matches!(c.read(&mut [0u8; 1]), Ok(0) | Ok(_));
+                    if closed {
+                        if let Ok(n) = TcpStream::connect(addr) {
+                            *c = n;
+                        }
+                    }
+                }
+                std::thread::yield_now();
+            }
+        });
+        holding.wait();
+        let mut served = 0;
+        for _ in 0..12 {
+            let r = ureq::put(&sink.upload_url()).send(&b"abc"[..]);
+            if matches!(&r, Ok(resp) if resp.status() == 200) {
+                served += 1;
+            }
+        }
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        assert_eq!(served, 12, "a real upload was locked out");
+    });
+}
+
+#[test]
+fn idle_connections_that_sent_one_refused_request_are_still_evicted_for_real_uploads() {
+    let sink = Sink::start(SinkConfig {
+        max_connections: 16,
+        ..SinkConfig::default()
+    })
+    .unwrap();
+    let addr = sink.addr();
+    // Every slot: one wrong-token request each, answered, then silence.
+    let held: Vec<TcpStream> = (0..16)
+        .map(|_| {
+            let mut c = TcpStream::connect(addr).unwrap();
+            write!(
+                c,
+                "PUT /upload/nope HTTP/1.1\r\nHost: {addr}\r\nContent-Length: 0\r\n\r\n"
+            )
+            .unwrap();
+            let mut line = String::new();
+            BufReader::new(c.try_clone().unwrap())
+                .read_line(&mut line)
+                .unwrap();
+            assert!(line.starts_with("HTTP/1.1 403"), "{line}");
+            c
+        })
+        .collect();
+    for _ in 0..4 {
+        let r = ureq::put(&sink.upload_url()).send(&b"abc"[..]).unwrap();
+        assert_eq!(r.status(), 200);
+    }
+    drop(held);
+}

@@ -71,6 +71,17 @@ pub async fn handle(req: Request<Incoming>, shared: Arc<Shared>) -> Reply {
     reply
 }
 
+/// The request is for one of the token-guarded routes, with the right token.
+pub fn carries_token(req: &Request<Incoming>, shared: &Shared) -> bool {
+    let path = req.uri().path();
+    match route(path) {
+        Route::Upload { token } | Route::Chunk { token, .. } | Route::Download { token } => {
+            token::matches(&shared.token, token)
+        }
+        _ => false,
+    }
+}
+
 async fn route_request(req: Request<Incoming>, shared: &Shared) -> Reply {
     let uri = req.uri().to_string();
     let path_and_query = req

@@ -8,6 +8,7 @@
 
 pub mod ceiling;
 pub mod chunks;
+pub mod connections;
 pub mod cors;
 pub mod download;
 mod handler;

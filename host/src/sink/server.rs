@@ -1,6 +1,8 @@
 //! Accepting connections: a tokio runtime on its own thread, one task per connection,
 //! TLS handshakes inside that task (never in the accept loop), and a connection cap.
 
+use super::connections::{Ledger, Refused, Slot};
+use super::refusals::Refusal;
 use super::{handler, Shared};
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
@@ -8,7 +10,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::AsyncWriteExt;
-use tokio::sync::{oneshot, Semaphore};
+use tokio::sync::oneshot;
 use tokio_rustls::TlsAcceptor;
 
 pub struct Running {
@@ -77,22 +79,31 @@ async fn accept_loop(
         Ok(l) => l,
         Err(e) => return log::error!("sink cannot use its listener: {e}"),
     };
-    let permits = Arc::new(Semaphore::new(max_connections));
+    let ledger = Ledger::new(max_connections);
     loop {
         tokio::select! {
             _ = &mut stop => break,
             accepted = listener.accept() => {
                 let Ok((stream, peer)) = accepted else { continue };
-                match permits.clone().try_acquire_owned() {
-                    Ok(permit) => {
+                match ledger.admit(peer.ip()) {
+                    Ok(mut slot) => {
                         let (shared, tls) = (shared.clone(), tls.clone());
+                        let evicted = slot.evicted.take().expect("a fresh slot");
                         tokio::spawn(async move {
-                            serve(stream, shared, tls).await;
-                            drop(permit);
+                            let slot = Arc::new(slot);
+                            tokio::select! {
+                                _ = serve(stream, shared, tls, slot.clone()) => {}
+                                // Only a real eviction: a dropped sender (the connection sent a
+                                // request) disables this branch.
+                                Ok(()) = evicted => log::debug!("closed an idle connection from {peer} to make room"),
+                            }
                         });
                     }
-                    Err(_) => {
-                        log::warn!("refusing {peer}: {max_connections} connections are already open");
+                    Err(why) => {
+                        shared.refusals.record(match why {
+                            Refused::Full => Refusal::TooManyConnections,
+                            Refused::PeerFull => Refusal::TooManyFromPeer,
+                        });
                         tokio::spawn(refuse(stream));
                     }
                 }
@@ -108,10 +119,21 @@ async fn refuse(mut stream: tokio::net::TcpStream) {
     let _ = stream.shutdown().await;
 }
 
-async fn serve(stream: tokio::net::TcpStream, shared: Arc<Shared>, tls: Option<TlsAcceptor>) {
+async fn serve(
+    stream: tokio::net::TcpStream,
+    shared: Arc<Shared>,
+    tls: Option<TlsAcceptor>,
+    slot: Arc<Slot>,
+) {
     let _ = stream.set_nodelay(true);
     let idle = shared.idle_timeout;
     let service = service_fn(move |req| {
+        // A request that carries the token: this connection is in use, not a candidate
+        // for eviction. (Without the token, a peer could make idle connections safe
+        // by sending one refused request on each.)
+        if handler::carries_token(&req, &shared) {
+            slot.requested();
+        }
         let shared = shared.clone();
         async move { Ok::<_, std::convert::Infallible>(handler::handle(req, shared).await) }
     });
