@@ -4,6 +4,7 @@
 pub mod allowed_ids;
 pub mod cli;
 pub mod extension_files;
+pub mod log_file;
 pub mod logging;
 pub mod mode;
 pub mod model;

@@ -50,7 +50,9 @@ pub fn init(state_dir: Option<&Path>, verbose: bool, quiet_stderr: bool) {
     if let Some(dir) = state_dir {
         // A log file we cannot open is not fatal: stderr still has everything.
         if state::ensure_private_dir(dir).is_ok() {
-            if let Ok(file) = state::open_private_append(&dir.join("unobserved.log")) {
+            let path = dir.join("unobserved.log");
+            if let Ok(file) = crate::log_file::RotatingLog::open(path, crate::log_file::MAX_BYTES) {
+                let file: Box<dyn std::io::Write + Send> = Box::new(file);
                 dispatch = dispatch.chain(fern::Dispatch::new().chain(file));
             }
         }

@@ -159,3 +159,72 @@ fn cli_mode_prints_help() {
         assert!(text.contains(word), "help lacks {word}");
     }
 }
+
+/// Sends one frame without waiting for a reply.
+fn send_raw(host: &mut Host, body: &[u8]) -> Value {
+    let stdin = host.stdin.as_mut().unwrap();
+    stdin.write_all(&(body.len() as u32).to_ne_bytes()).unwrap();
+    stdin.write_all(body).unwrap();
+    stdin.flush().unwrap();
+    host.recv()
+}
+
+#[test]
+fn the_worst_64_mib_frames_are_refused_within_256_mib_of_memory() {
+    let state = tempfile::tempdir().unwrap();
+    let mut host = Host::chromium(state.path());
+    let near = 64 * 1024 * 1024 - 64;
+    // A flat array of zeros, a samples batch of tiny objects, a run with a huge map of
+    // extra fields, and an error with a huge message: each once parsed whole into
+    // generic values took up to ~2 GiB.
+    let mut zeros = b"[0".to_vec();
+    while zeros.len() < near {
+        zeros.extend_from_slice(b",0");
+    }
+    zeros.push(b']');
+    let mut samples = br#"{"type":"samples","run_id":"x","samples":[{}"#.to_vec();
+    while samples.len() < near {
+        samples.extend_from_slice(b",{}");
+    }
+    samples.extend_from_slice(b"]}");
+    let mut run = br#"{"type":"run-started","run":{"a0":0"#.to_vec();
+    let mut i = 1u64;
+    while run.len() < near {
+        run.extend_from_slice(format!(",\"a{i}\":0").as_bytes());
+        i += 1;
+    }
+    run.extend_from_slice(b"}}");
+    let mut error = br#"{"type":"error","message":""#.to_vec();
+    error.resize(near, b'a');
+    error.extend_from_slice(b"\"}");
+    for frame in [&zeros, &samples, &run, &error] {
+        let reply = send_raw(&mut host, frame);
+        assert_eq!(reply["type"], "error", "{reply}");
+    }
+    assert_eq!(
+        host.send(&json!({"type": "hello"}))["type"],
+        "hello",
+        "still in sync"
+    );
+    let status = std::fs::read_to_string(format!("/proc/{}/status", host.child.id())).unwrap();
+    let hwm_kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches(" kB").trim().parse().ok())
+        .unwrap();
+    assert!(hwm_kb < 256 * 1024, "peak RSS {hwm_kb} kB");
+}
+
+#[test]
+fn untrusted_text_cannot_forge_a_log_line() {
+    let state = tempfile::tempdir().unwrap();
+    let mut host = Host::chromium(state.path());
+    let forged = "2026-11-30T00:00:00.000Z 1 ERROR unobserved: store write failed: forged";
+    let reply = host.send(&json!({"type": "error", "message": format!("oops\n{forged}")}));
+    assert_eq!(reply["type"], "error-logged");
+    host.hang_up();
+    host.wait_exit(Duration::from_secs(15))
+        .expect("the host exits at EOF");
+    let log = std::fs::read_to_string(state.path().join("unobserved.log")).unwrap();
+    assert!(!log.lines().any(|l| l == forged), "{log}");
+}

@@ -4,8 +4,9 @@
 use crate::protocol::Outgoing;
 
 pub fn handle(message: String, code: Option<i64>) -> Outgoing {
+    // Untrusted text: escaped, so a newline in it cannot forge a log line.
     log::warn!(
-        "extension reported an error{}: {message}",
+        "extension reported an error{}: {message:?}",
         code.map(|c| format!(" ({c})")).unwrap_or_default()
     );
     Outgoing::ErrorLogged

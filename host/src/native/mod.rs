@@ -36,6 +36,25 @@ pub struct Session {
     pub job_file: Option<PathBuf>,
 }
 
+/// Set when the session serves a job of `unobserved run`: where to tell it that the
+/// store could not be written (the CLI cannot learn it from the store itself).
+static STORE_FAILURE_SIGNAL: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+/// The file beside a job through which its host reports a store failure to the CLI.
+pub fn store_failure_signal(job: &std::path::Path) -> PathBuf {
+    job.with_extension("store-failed.json")
+}
+
+/// Written in the run's workspace, not the state dir, which may be the full disk.
+fn signal_store_failure(job: &std::path::Path, e: &std::io::Error) {
+    let body = serde_json::json!({"code": ErrorCode::StoreFailed.number(), "error": e.to_string()});
+    let path = store_failure_signal(job);
+    let tmp = path.with_extension("tmp");
+    if std::fs::write(&tmp, body.to_string()).is_ok() {
+        let _ = std::fs::rename(&tmp, &path);
+    }
+}
+
 /// Entry point when a browser starts the binary.
 pub fn main(caller: Caller) -> i32 {
     let state_dir = state::state_dir().ok();
@@ -69,6 +88,9 @@ pub fn main(caller: Caller) -> i32 {
         }
     };
     let job_file = std::env::var_os(JOB_ENV).map(PathBuf::from);
+    if let Some(job) = &job_file {
+        let _ = STORE_FAILURE_SIGNAL.set(job.clone());
+    }
     let mut session = Session {
         store,
         sink,
@@ -109,7 +131,7 @@ pub fn serve(session: &mut Session, input: &mut impl Read, output: &mut impl Wri
                     message,
                     message_type,
                 }) => {
-                    log::warn!("bad message: {message}");
+                    log::warn!("bad message: {message:?}");
                     Outgoing::error(code, message, message_type.as_deref())
                 }
             },
@@ -185,6 +207,9 @@ fn invalid_run_id(run_id: &str, in_reply_to: &str) -> Outgoing {
 
 fn store_failed(e: std::io::Error, in_reply_to: &str) -> Outgoing {
     log::error!("store write failed: {e}");
+    if let Some(job) = STORE_FAILURE_SIGNAL.get() {
+        signal_store_failure(job, &e);
+    }
     Outgoing::error(
         ErrorCode::StoreFailed,
         format!("could not store (nothing was written): {e}"),

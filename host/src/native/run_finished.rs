@@ -29,10 +29,7 @@ pub fn handle(
             analysis: None,
         };
     }
-    log::info!(
-        "run {run_id} finished: {status:?} {}",
-        reason.as_deref().unwrap_or("")
-    );
+    log::info!("run {run_id} finished: {status:?} {reason:?}");
     let record = Record::RunEnd {
         run_id: run_id.clone(),
         status,

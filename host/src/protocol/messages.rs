@@ -142,14 +142,26 @@ pub fn parse_incoming(bytes: &[u8]) -> Result<Incoming, BadMessage> {
             None,
         )
     })?;
-    let value: Value = serde_json::from_str(text).map_err(|e| {
+    // Checked without building anything: a 64 MiB `[0,0,...]` must not become 2 GiB
+    // of parsed values before it is refused.
+    serde_json::from_str::<serde::de::IgnoredAny>(text).map_err(|e| {
         bad(
             ErrorCode::InvalidJson,
             format!("message is not JSON: {e}"),
             None,
         )
     })?;
-    let Some(kind) = value.get("type").and_then(Value::as_str).map(str::to_owned) else {
+    /// Only the type; every other field is skipped unread.
+    #[derive(Deserialize)]
+    struct Probe<'a> {
+        #[serde(rename = "type", borrow)]
+        kind: Option<std::borrow::Cow<'a, str>>,
+    }
+    let Some(kind) = serde_json::from_str::<Probe>(text)
+        .ok()
+        .and_then(|p| p.kind)
+        .map(|k| k.into_owned())
+    else {
         return Err(bad(
             ErrorCode::MissingType,
             "message has no string \"type\" field".into(),
@@ -166,13 +178,34 @@ pub fn parse_incoming(bytes: &[u8]) -> Result<Incoming, BadMessage> {
             Some(kind),
         ));
     }
-    serde_json::from_value(value).map_err(|e| {
+    // Each kind has a size it never needs to exceed; parsing stays proportionate.
+    let cap = max_bytes(&kind);
+    if bytes.len() > cap {
+        return Err(bad(
+            ErrorCode::InvalidField,
+            format!(
+                "a {kind:?} message may be at most {cap} bytes, not {}",
+                bytes.len()
+            ),
+            Some(kind),
+        ));
+    }
+    serde_json::from_str(text).map_err(|e| {
         bad(
             ErrorCode::InvalidField,
             format!("bad {kind:?} message: {e}"),
             Some(kind),
         )
     })
+}
+
+/// The largest frame each kind of message may be. Samples come one per message from the
+/// extension (about 1 KiB each); 4 MiB leaves room for thousands in one batch.
+pub fn max_bytes(kind: &str) -> usize {
+    match kind {
+        "samples" | "run-started" => 4 << 20,
+        _ => 64 << 10,
+    }
 }
 
 #[cfg(test)]

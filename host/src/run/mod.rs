@@ -13,7 +13,7 @@ pub mod watchdog;
 
 use crate::model::{Job, Plan, RunStatus};
 use crate::report::{self, RunReport};
-use crate::store::{LineTail, Record, Store, StoreTail};
+use crate::store::{Record, Store, StoreTail};
 use crate::{extension_files, native, state};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -180,7 +180,6 @@ async fn run_async(opts: RunOptions) -> Result<RunOutcome> {
         .collect();
     log::info!("launching: {}", launch_command.join(" "));
     let mut tail = StoreTail::from_end(store.path().to_owned());
-    let mut host_log = LogWatch::from_end(state_dir.join("unobserved.log"));
     let mut child = cmd
         .spawn()
         .with_context(|| format!("cannot start {}", program.display()))?;
@@ -216,8 +215,8 @@ async fn run_async(opts: RunOptions) -> Result<RunOutcome> {
                     }
                 }
                 if end.is_some() { break Ok(()); }
-                if let Some(line) = host_log.store_failure() {
-                    break Err(RunError::Failed(format!("the host could not store results: {line}")).into());
+                if let Some(error) = store_failure(&job_path) {
+                    break Err(RunError::Failed(format!("the host could not store results: {error}")).into());
                 }
                 if !connected && started.elapsed() > opts.connect_timeout {
                     break Err(RunError::NoConnection(format!(
@@ -360,22 +359,12 @@ fn log_tail(path: &std::path::Path) -> String {
     }
 }
 
-/// Watches the state dir's log for a host saying it could not write the store (full
-/// disk, read-only folder), so the run stops with that reason instead of timing out.
-struct LogWatch(LineTail);
-
-impl LogWatch {
-    fn from_end(path: PathBuf) -> LogWatch {
-        LogWatch(LineTail::from_end(path))
-    }
-
-    fn store_failure(&mut self) -> Option<String> {
-        let fresh = self.0.poll().ok()?;
-        String::from_utf8_lossy(&fresh)
-            .lines()
-            .find(|l| l.contains("store write failed"))
-            .map(|l| l.split(": ").skip(1).collect::<Vec<_>>().join(": "))
-    }
+/// The host's structured report that it could not write the store (full disk,
+/// read-only folder), so the run stops with that reason instead of timing out.
+fn store_failure(job: &std::path::Path) -> Option<String> {
+    let text = std::fs::read_to_string(native::store_failure_signal(job)).ok()?;
+    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    Some(v["error"].as_str()?.to_owned())
 }
 
 /// The terminal progress bar (stderr), or nothing with --quiet.
