@@ -21,9 +21,20 @@ pub fn state_dir() -> Result<PathBuf> {
         .context("cannot tell where your home directory is; set UNOBSERVED_STATE_DIR")
 }
 
-/// Creates the dir (0700 on Unix) if it is missing.
+/// Creates the dir (0700 on Unix) if it is missing. A symbolic link in its place is
+/// refused rather than followed: chmod through it would change whatever it points at.
 pub fn ensure_private_dir(dir: &Path) -> Result<()> {
-    fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    match fs::symlink_metadata(dir) {
+        Ok(m) if m.file_type().is_symlink() => anyhow::bail!(
+            "{} is a symbolic link; Unobserved keeps its state only in a real folder (set UNOBSERVED_STATE_DIR to one)",
+            dir.display()
+        ),
+        Ok(m) if !m.is_dir() => anyhow::bail!("{} is not a folder", dir.display()),
+        Ok(_) => {}
+        Err(_) => {
+            fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?
+        }
+    }
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -34,13 +45,29 @@ pub fn ensure_private_dir(dir: &Path) -> Result<()> {
 }
 
 /// Opens a file for appending, creating it readable by its owner only.
+/// A symbolic link is never followed (O_NOFOLLOW), a file of another user is refused,
+/// and one that is readable by others (say an old 0644 store) is made 0600 again.
 pub fn open_private_append(path: &Path) -> std::io::Result<File> {
     let mut opts = OpenOptions::new();
     opts.create(true).append(true).read(true);
     #[cfg(unix)]
     {
-        use std::os::unix::fs::OpenOptionsExt;
-        opts.mode(0o600);
+        use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
+        opts.mode(0o600).custom_flags(libc::O_NOFOLLOW);
+        let file = opts.open(path)?;
+        let meta = file.metadata()?;
+        // SAFETY: geteuid has no preconditions.
+        if meta.uid() != unsafe { libc::geteuid() } {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::PermissionDenied,
+                format!("{} belongs to another user", path.display()),
+            ));
+        }
+        if meta.mode() & 0o077 != 0 {
+            file.set_permissions(fs::Permissions::from_mode(0o600))?;
+        }
+        Ok(file)
     }
+    #[cfg(not(unix))]
     opts.open(path)
 }

@@ -320,13 +320,16 @@ fn an_unwritable_store_fails_the_cli_before_any_browser_starts() {
     assert!(!mark.exists(), "a browser was started");
 }
 
-/// A store on a full disk: results.jsonl points at /dev/full, where every write fails
-/// with ENOSPC. The host says so with error 10 and leaves nothing partial.
+/// A store on a full disk (the store's fault seam: every append fails with ENOSPC).
+/// The host says so with error 10 and leaves nothing partial.
 #[test]
 fn a_full_disk_is_a_clear_error_from_the_host() {
     let dir = tempfile::tempdir().unwrap();
-    std::os::unix::fs::symlink("/dev/full", dir.path().join("results.jsonl")).unwrap();
-    let mut host = Host::chromium(dir.path());
+    let mut host = Host::start_with_env(
+        dir.path(),
+        &[common::CHROMIUM_ORIGIN],
+        &[(unobserved::store::FULL_DISK_FAULT, "1")],
+    );
     let reply = host.send(&json!({"type":"run-started","run":{"run_id":"full","plan":{"size_bytes":1,"reps":1,"warmup":0,"bodies":["Blob"]}}}));
     assert_eq!(reply["code"], 10, "{reply}");
     let text = reply["message"].as_str().unwrap();
@@ -334,6 +337,56 @@ fn a_full_disk_is_a_clear_error_from_the_host() {
         text.contains("nothing was written") && text.contains("No space left on device"),
         "{text}"
     );
+}
+
+/// The state dir is never a way to reach other files: a symlinked store is not written
+/// through, a symlinked state dir is not chmodded through, and an old 0644 store is
+/// made private again.
+#[test]
+fn the_store_follows_no_symlink_and_keeps_itself_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let record = unobserved::store::Record::SinkEvent {
+        event: "aborted".into(),
+        bytes: 1,
+        path: "/upload".into(),
+        recorded_at: "2026-11-30T00:00:00Z".into(),
+    };
+    // results.jsonl -> another file
+    let dir = tempfile::tempdir().unwrap();
+    let other = dir.path().join("other.txt");
+    std::fs::write(&other, "precious").unwrap();
+    std::fs::set_permissions(&other, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let state = dir.path().join("state");
+    std::fs::create_dir(&state).unwrap();
+    std::os::unix::fs::symlink(&other, state.join("results.jsonl")).unwrap();
+    let store = unobserved::store::Store::in_dir(&state);
+    assert!(store.append(std::slice::from_ref(&record)).is_err());
+    assert_eq!(std::fs::read_to_string(&other).unwrap(), "precious");
+    assert_eq!(mode(&other), 0o644);
+    // a state dir that is a symlink to another folder
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    std::fs::set_permissions(&elsewhere, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let linked = dir.path().join("linked-state");
+    std::os::unix::fs::symlink(&elsewhere, &linked).unwrap();
+    assert!(unobserved::store::Store::in_dir(&linked)
+        .append(std::slice::from_ref(&record))
+        .is_err());
+    assert_eq!(mode(&elsewhere), 0o755, "the link's target was chmodded");
+    // an existing store readable by others
+    let open = dir.path().join("open-state");
+    std::fs::create_dir(&open).unwrap();
+    std::fs::write(open.join("results.jsonl"), "").unwrap();
+    std::fs::set_permissions(
+        open.join("results.jsonl"),
+        std::fs::Permissions::from_mode(0o644),
+    )
+    .unwrap();
+    unobserved::store::Store::in_dir(&open)
+        .append(std::slice::from_ref(&record))
+        .unwrap();
+    assert_eq!(mode(&open.join("results.jsonl")), 0o600);
 }
 
 /// Two browsers' hosts appending to one store at the same moment: every line is whole
@@ -411,7 +464,6 @@ fn a_full_disk_stops_the_cli_with_the_reason() {
         .lock()
         .unwrap_or_else(|p| p.into_inner());
     let dir = tempfile::tempdir().unwrap();
-    std::os::unix::fs::symlink("/dev/full", dir.path().join("results.jsonl")).unwrap();
     let t = Instant::now();
     let out = Command::new(BIN)
         .args([
@@ -425,6 +477,8 @@ fn a_full_disk_stops_the_cli_with_the_reason() {
             "120",
         ])
         .env("UNOBSERVED_STATE_DIR", dir.path())
+        // The host the browser starts inherits it: its store writes fail with ENOSPC.
+        .env(unobserved::store::FULL_DISK_FAULT, "1")
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));

@@ -448,19 +448,20 @@ fn pack_builds_store_packages_without_tests() {
     }
 }
 
-/// `unobserved` as a user types it, in a throwaway HOME (its state dir beside it: what
-/// install leaves in the state dir is a separate question).
+/// `unobserved` as a user types it, in a throwaway HOME, with every default (the state
+/// dir too) inside it, under a umask that would make files world-writable.
 fn cli(home: &Path, args: &[&str]) -> (Option<i32>, String) {
-    let state = home.with_extension("state");
-    let out = Command::new(BIN)
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c")
+        .arg("umask 000; exec \"$0\" \"$@\"")
+        .arg(BIN)
         .args(args)
         .env("HOME", home)
         .env_remove("XDG_DATA_HOME")
         .env_remove("XDG_CONFIG_HOME")
         .env_remove("XDG_STATE_HOME")
-        .env("UNOBSERVED_STATE_DIR", &state)
-        .output()
-        .unwrap();
+        .env_remove("UNOBSERVED_STATE_DIR");
+    let out = cmd.output().unwrap();
     let text =
         String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     (out.status.code(), text)
@@ -503,8 +504,8 @@ fn the_cli_installs_checks_and_uninstalls_and_home_is_as_it_was() {
     assert_eq!(cli(h, &install).0, Some(0));
     assert_eq!(snapshot(h), installed);
     assert_eq!(cli(h, &["uninstall"]).0, Some(0));
+    // Nothing left: not the manifests, not the binary, not a state dir or a log.
     assert_eq!(snapshot(h), before);
-    let _ = std::fs::remove_dir_all(h.with_extension("state"));
 }
 
 #[test]
@@ -540,5 +541,39 @@ fn the_cli_keeps_a_foreign_manifest_unless_forced_and_in_place_points_at_this_bi
         "{\"name\":\"someone else's\"}",
         "uninstall restores what --force replaced"
     );
-    let _ = std::fs::remove_dir_all(h.with_extension("state"));
+}
+
+#[test]
+fn installed_files_and_folders_keep_safe_modes_whatever_the_umask() {
+    use std::os::unix::fs::PermissionsExt;
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    assert_eq!(cli(h, &["install", "--browser", "chromium"]).0, Some(0));
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let dir = h.join(".config/chromium/NativeMessagingHosts");
+    assert_eq!(mode(&dir.join("org.unobserved.host.json")), 0o644);
+    assert_eq!(mode(&dir), 0o755, "a folder install created");
+    assert_eq!(mode(&h.join(".config/chromium")), 0o755);
+}
+
+#[test]
+fn force_replaces_a_symlinked_manifest_without_writing_through_it() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let target = h.join("precious.json");
+    std::fs::write(&target, "precious").unwrap();
+    let manifest = h.join(".config/chromium/NativeMessagingHosts/org.unobserved.host.json");
+    std::fs::create_dir_all(manifest.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(&target, &manifest).unwrap();
+    assert_eq!(
+        cli(h, &["install", "--browser", "chromium", "--force"]).0,
+        Some(0)
+    );
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "precious");
+    assert!(!std::fs::symlink_metadata(&manifest)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(cli(h, &["uninstall"]).0, Some(0));
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "precious");
 }

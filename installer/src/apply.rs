@@ -206,6 +206,14 @@ pub fn uninstall(layout: &Layout, dry_run: bool) -> Result<Vec<String>> {
     }
     if !dry_run {
         let _ = std::fs::remove_file(layout.receipt_path());
+        // A state dir this install created holds only logs until a run stores results;
+        // then it is the user's, and stays.
+        let state = &layout.state_dir;
+        if receipt.dirs_created.contains(state) && !state.join("results.jsonl").exists() {
+            for log in ["unobserved.log", "unobserved.log.1"] {
+                let _ = std::fs::remove_file(state.join(log));
+            }
+        }
         let mut dirs = receipt.dirs_created.clone();
         dirs.sort_by_key(|d| std::cmp::Reverse(d.components().count()));
         for d in dirs {
@@ -219,12 +227,15 @@ pub fn uninstall(layout: &Layout, dry_run: bool) -> Result<Vec<String>> {
     Ok(lines)
 }
 
-/// Creates `dir` and any missing parents, noting each one it created.
+/// Creates `dir` and any missing parents, noting each one it created. Each gets 0755
+/// whatever the umask: a folder others could write to would let them swap the manifest
+/// that decides which program a browser starts.
 fn create_dirs(dir: &Path, created: &mut Vec<PathBuf>) -> Result<()> {
     let mut missing: Vec<&Path> = dir.ancestors().take_while(|a| !a.exists()).collect();
     missing.reverse();
     for d in missing {
         std::fs::create_dir(d).with_context(|| format!("cannot create {}", d.display()))?;
+        set_mode(d, 0o755)?;
         if !created.iter().any(|c| c == d) {
             created.push(d.to_owned());
         }
@@ -247,6 +258,25 @@ fn make_private(file: &Path, new_dirs: &[PathBuf]) -> Result<()> {
     Ok(())
 }
 
+/// Writes beside the target and renames over it: a symlink at `path` is replaced, never
+/// written through (`--force` must not clobber whatever a link points at), and the file
+/// gets 0644 whatever the umask.
 fn write_file(path: &Path, contents: &str) -> Result<()> {
-    std::fs::write(path, contents).with_context(|| format!("cannot write {}", path.display()))
+    let tmp = path.with_extension("json.unobserved-tmp");
+    let _ = std::fs::remove_file(&tmp);
+    std::fs::write(&tmp, contents).with_context(|| format!("cannot write {}", tmp.display()))?;
+    set_mode(&tmp, 0o644)?;
+    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
+}
+
+fn set_mode(path: &Path, mode: u32) -> Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+            .with_context(|| format!("cannot set the mode of {}", path.display()))?;
+    }
+    #[cfg(not(unix))]
+    let _ = (path, mode);
+    Ok(())
 }

@@ -56,15 +56,16 @@ pub fn main() -> i32 {
         }
     };
     let state_dir = crate::state::state_dir().ok();
-    crate::logging::init(
-        if cli.no_log_file {
-            None
-        } else {
-            state_dir.as_deref()
-        },
-        cli.verbose,
-        true,
+    // Setting up is not using: install, uninstall and doctor do not create the state
+    // dir just to log, so an install then an uninstall leaves HOME as it was.
+    let setup = matches!(
+        cli.command,
+        Command::Install(_) | Command::Uninstall(_) | Command::Doctor(_)
     );
+    let log_dir = state_dir
+        .as_deref()
+        .filter(|d| !cli.no_log_file && !(setup && !d.exists()));
+    crate::logging::init(log_dir, cli.verbose, true);
     let result = match cli.command {
         Command::Run(a) => run_cmd::execute(a),
         Command::Report(a) => report_cmd::execute(a),

@@ -57,6 +57,9 @@ impl Store {
             buf.push(b'\n');
         }
         let mut file = state::open_private_append(&self.path)?;
+        if std::env::var_os(FULL_DISK_FAULT).is_some() {
+            return Err(io::Error::from_raw_os_error(libc_enospc()));
+        }
         file.lock()?;
         let result = append_locked(&mut file, buf);
         let _ = file.unlock();
@@ -142,3 +145,12 @@ pub fn parse_lines(reader: impl BufRead, first_line: usize, path: &Path) -> Stor
 pub(crate) mod tests;
 #[cfg(test)]
 pub(crate) use tests as tests_support;
+
+/// A fault-injection seam for the tests: with this set, every append fails as on a full
+/// disk (ENOSPC), after the file was opened and before anything is written. (The tests
+/// used to point the store at /dev/full, which the store now refuses to follow.)
+pub const FULL_DISK_FAULT: &str = "UNOBSERVED_FAULT_FULL_DISK";
+
+fn libc_enospc() -> i32 {
+    28 // ENOSPC on Linux, macOS and the BSDs
+}

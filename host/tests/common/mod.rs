@@ -24,8 +24,14 @@ impl Host {
     }
 
     pub fn start(state: &std::path::Path, args: &[&str]) -> Host {
+        Host::start_with_env(state, args, &[])
+    }
+
+    /// With extra environment, e.g. a fault to inject.
+    pub fn start_with_env(state: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> Host {
         let mut child = Command::new(BIN)
             .args(args)
+            .envs(env.iter().copied())
             .env("UNOBSERVED_STATE_DIR", state)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
