@@ -12,6 +12,7 @@ have() { command -v "$1" >/dev/null 2>&1; }
 
 [ -x /usr/lib/chromium/chromium ] || have chromium || packages+=(chromium)
 have curl || packages+=(curl)
+have hostname || packages+=(hostname)
 if [ "$want" = all ]; then
   have firefox-esr || have firefox || packages+=(firefox-esr)
   have node || packages+=(nodejs)
@@ -36,8 +37,14 @@ if [ ${#packages[@]} -gt 0 ]; then
 fi
 
 if [ "$want" = all ]; then
-  if [ ! -x node_modules/.bin/web-ext ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    echo "==> installing npm dev tools (web-ext, puppeteer-core)"
+  for tool in fmt clippy; do
+    if ! cargo "$tool" --version >/dev/null 2>&1; then
+      echo "cargo $tool is missing: install it with 'rustup component add ${tool/fmt/rustfmt}'" >&2
+      exit 1
+    fi
+  done
+  if [ ! -x node_modules/.bin/eslint ] || [ ! -x node_modules/.bin/web-ext ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    echo "==> installing npm dev tools (web-ext, eslint, puppeteer-core)"
     npm ci --no-audit --no-fund
   fi
 fi

@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
-# Every test: Rust unit and integration tests (including real Chromium and Firefox ESR,
-# headless, no debugger), the extension's JS unit tests, and web-ext lint.
+# Every test: formatting and lints (rustfmt, clippy, ESLint), Rust unit and integration
+# tests (including real Chromium and Firefox ESR, headless, no debugger), the
+# extension's JS unit tests, and web-ext lint.
 # Installs the browsers and npm tools first when it can.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/ensure-deps.sh all
+
+echo "==> cargo fmt --check, clippy -D warnings, ESLint"
+cargo fmt --all --check
+cargo clippy --workspace --all-targets --quiet -- -D warnings
+npx --no-install eslint .
 
 echo "==> cargo build"
 cargo build --workspace --all-targets --quiet

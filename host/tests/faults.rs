@@ -187,10 +187,9 @@ fn browser_killed_mid_run_the_host_exits_and_its_port_closes() {
     let log = std::fs::read_to_string(state.path().join("unobserved.log")).unwrap();
     let port: u16 = log
         .lines()
-        .filter(|l| {
+        .rfind(|l| {
             l.contains(&format!(" {host} ")) && l.contains("sink listening on http://127.0.0.1:")
         })
-        .next_back()
         .and_then(|l| l.rsplit(':').next()?.trim().parse().ok())
         .expect("the host logged its port");
     let browser = pids()

@@ -334,6 +334,21 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     Ok(bytes as u64)
 }
 
+/// A horizon in percent: more than 0, less than 100.
+fn parse_horizon(s: &str) -> Result<f64, String> {
+    let v: f64 = s
+        .trim_end_matches('%')
+        .parse()
+        .map_err(|_| format!("{s:?} is not a number of percent"))?;
+    if v > 0.0 && v < 100.0 {
+        Ok(v)
+    } else {
+        Err(format!(
+            "the horizon must be between 0 and 100 percent, not {v}"
+        ))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -353,20 +368,5 @@ mod tests {
     fn help_is_well_formed() {
         use clap::CommandFactory;
         Cli::command().debug_assert();
-    }
-}
-
-/// A horizon in percent: more than 0, less than 100.
-fn parse_horizon(s: &str) -> Result<f64, String> {
-    let v: f64 = s
-        .trim_end_matches('%')
-        .parse()
-        .map_err(|_| format!("{s:?} is not a number of percent"))?;
-    if v > 0.0 && v < 100.0 {
-        Ok(v)
-    } else {
-        Err(format!(
-            "the horizon must be between 0 and 100 percent, not {v}"
-        ))
     }
 }

@@ -64,7 +64,7 @@ pub fn main() -> i32 {
     );
     let log_dir = state_dir
         .as_deref()
-        .filter(|d| !cli.no_log_file && !(setup && !d.exists()));
+        .filter(|d| !cli.no_log_file && (!setup || d.exists()));
     crate::logging::init(log_dir, cli.verbose, true);
     let result = match cli.command {
         Command::Run(a) => run_cmd::execute(a),

@@ -93,7 +93,10 @@ fn plan_of(a: &RunArgs) -> Result<Plan> {
     }
     if has(WorkloadKind::Encrypted) {
         check_size("--file-size", a.file_size)?;
-        if a.chunk_sizes.iter().any(|&c| c > 64 << 20 || c < MIN_SIZE) {
+        if a.chunk_sizes
+            .iter()
+            .any(|c| !(MIN_SIZE..=64 << 20).contains(c))
+        {
             return Err(usage("--chunk-sizes must each be between 1KiB and 64MiB: the sink holds one chunk in memory to decrypt it"));
         }
     }

@@ -165,7 +165,7 @@ fn dispatch(session: &mut Session, message: Incoming) -> Outgoing {
             extension_version,
             browser,
         } => hello::handle(session, extension_version, browser),
-        Incoming::RunStarted { run } => run_started::handle(session, run),
+        Incoming::RunStarted { run } => run_started::handle(session, *run),
         Incoming::Samples { run_id, samples } => samples::handle(session, run_id, samples),
         Incoming::RunFinished {
             run_id,

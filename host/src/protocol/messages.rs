@@ -17,7 +17,7 @@ pub enum Incoming {
         browser: Option<String>,
     },
     RunStarted {
-        run: RunInfo,
+        run: Box<RunInfo>,
     },
     Samples {
         run_id: String,

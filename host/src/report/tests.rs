@@ -59,10 +59,10 @@ fn an_arm_at_70_percent_of_the_sink_ceiling_is_flagged_everywhere() {
     };
     assert!(row(&table, "Blob").ends_with("[sink-bound]"), "{table}");
     assert!(!row(&table, "Uint8Array").contains("sink-bound"), "{table}");
-    let md = markdown::render(&[report.clone()]);
+    let md = markdown::render(std::slice::from_ref(&report));
     assert!(row(&md, "Blob").contains("**sink-bound**"), "{md}");
     assert!(!row(&md, "Uint8Array").contains("sink-bound"), "{md}");
-    let page = html::render(&[report.clone()]);
+    let page = html::render(std::slice::from_ref(&report));
     let html_row = |body: &str| -> String {
         let start = page.find(&format!(r#"<tr data-body="{body}">"#)).unwrap();
         page[start..start + page[start..].find("</tr>").unwrap()].to_owned()

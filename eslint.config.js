@@ -1,0 +1,32 @@
+// ESLint for the extension and the JS tests: the recommended rules, with the globals
+// each context really has (browser + WebExtension APIs, or Node for tests and benches).
+import js from '@eslint/js';
+import globals from 'globals';
+
+export default [
+  // firefox-prefs.js is a Firefox prefs file (user_pref(...) lines), not a script.
+  { ignores: ['node_modules/**', 'target/**', 'fuzz/**', 'dist/**', 'host/src/run/firefox-prefs.js'] },
+  js.configs.recommended,
+  {
+    files: ['extension/**/*.js'],
+    languageOptions: {
+      ecmaVersion: 2023,
+      sourceType: 'module',
+      globals: { ...globals.browser, ...globals.webextensions },
+    },
+  },
+  {
+    files: ['extension/content/**/*.js'],
+    languageOptions: { sourceType: 'script' },
+  },
+  {
+    files: ['extension/tests/**/*.js', 'tests/**/*.js', 'bench/**/*.mjs', 'eslint.config.js'],
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: { ...globals.node } },
+  },
+  {
+    rules: {
+      // `const { source, ...message } = data` drops a field on purpose.
+      'no-unused-vars': ['error', { ignoreRestSiblings: true }],
+    },
+  },
+];
