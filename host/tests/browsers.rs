@@ -52,7 +52,7 @@ fn run_with(browser: &str, extra: &[&str]) -> Outcome {
     assert_eq!(doc["runs"].as_array().unwrap().len(), 1);
     let json = doc["runs"][0].clone();
     let mut json = json;
-    json["launch"] = doc["launch"].clone();
+    json["launch"] = doc["launch"][0].clone();
     Outcome {
         json,
         stdout,
@@ -597,4 +597,80 @@ fn auto_runs_until_a_budget_ends_it_and_says_which() {
         by_time.json["run"]["reason"],
         format!("auto: budget: time after {n} samples")
     );
+}
+
+/// The cross-browser matrix: the same plan in Chromium and Firefox ESR, one stored run
+/// each, one table with both.
+#[test]
+fn the_matrix_runs_chromium_and_firefox_and_prints_one_table_of_both() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let state = tempfile::tempdir().unwrap();
+    let json_path = state.path().join("matrix.json");
+    let out = Command::new(BIN)
+        .args([
+            "run",
+            "--browser",
+            "chromium,firefox",
+            "--size",
+            "1MiB",
+            "--reps",
+            "4",
+        ])
+        .args([
+            "--warmup",
+            "0",
+            "--bodies",
+            "Uint8Array,Blob",
+            "--quiet",
+            "--json",
+        ])
+        .arg(&json_path)
+        .env("UNOBSERVED_STATE_DIR", state.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&std::fs::read(&json_path).unwrap()).unwrap();
+    assert_matches_schema(&doc);
+    let browsers: Vec<&str> = doc["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["run"]["browser"].as_str().unwrap())
+        .collect();
+    assert_eq!(browsers, ["Chromium", "Firefox"]);
+    // Two runs in the store, each complete.
+    let list = Command::new(BIN)
+        .args(["report", "--list"])
+        .env("UNOBSERVED_STATE_DIR", state.path())
+        .output()
+        .unwrap();
+    let list = String::from_utf8_lossy(&list.stdout);
+    assert_eq!(
+        list.lines()
+            .skip(1)
+            .filter(|l| l.contains(" complete "))
+            .count(),
+        2,
+        "{list}"
+    );
+    // The matrix: one header naming both browsers, one row per arm with a ratio to the first.
+    let header = stdout
+        .lines()
+        .find(|l| l.starts_with("Arm ") && l.contains("Chromium") && l.contains("Firefox"))
+        .unwrap_or_else(|| panic!("no matrix header: {stdout}"));
+    assert!(header.contains("vs Chromium"), "{header}");
+    for arm in ["Uint8Array", "Blob"] {
+        assert!(
+            stdout
+                .lines()
+                .any(|l| l.starts_with(arm) && l.contains("x [")),
+            "{arm}: {stdout}"
+        );
+    }
 }

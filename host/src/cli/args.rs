@@ -7,7 +7,8 @@ const AFTER_HELP: &str = "\
 A browser starts this same binary as its native messaging host; you never need to.
 
 Exit codes: 0 ok · 1 failed · 2 bad usage · 3 browser missing · 4 the extension did not
-connect · 5 --fail-on found a sample of a kind it names · 129/130/143 stopped by
+connect · 5 --fail-on found a sample of a kind it names · 6 compare --fail-if-slower
+found an arm slower beyond its bound · 129/130/143 stopped by
 SIGHUP/SIGINT/SIGTERM (the run is recorded as stopped and the browser is ended).
 
 State (results.jsonl, unobserved.log) lives in the per-user state dir; set
@@ -38,6 +39,8 @@ pub enum Command {
     Uninstall(UninstallArgs),
     /// Check every browser's registration and the state dir, with a fix for each problem.
     Doctor(DoctorArgs),
+    /// Compare two stored runs arm by arm: did this get slower?
+    Compare(CompareArgs),
     /// Build the store packages: a .zip for Chrome/Edge and an .xpi for Firefox.
     Pack(PackArgs),
     /// Run the sink alone (e.g. on a server on your LAN) and print its upload URL.
@@ -95,12 +98,16 @@ pub struct SinkArgs {
 
 #[derive(Args)]
 pub struct RunArgs {
-    /// Which browser to launch: chromium or firefox.
-    #[arg(long, default_value = "chromium")]
-    pub browser: String,
-    /// Use this browser binary instead of searching for one.
+    /// Which browser to launch: chromium or firefox. Several, comma-separated, run the
+    /// same plan in each in turn (a fresh throwaway profile each) and print one table
+    /// of arms × browsers with ratios to the first; a missing one is skipped and the
+    /// exit code is 3.
+    #[arg(long, default_value = "chromium", value_delimiter = ',')]
+    pub browser: Vec<String>,
+    /// Use this browser binary instead of searching for one. Repeat it to compare
+    /// builds of the same browser (one --browser).
     #[arg(long, value_name = "PATH")]
-    pub browser_path: Option<PathBuf>,
+    pub browser_path: Vec<PathBuf>,
     /// Bytes per upload, e.g. 32MiB, 512KiB, 1GiB.
     #[arg(long, default_value = "32MiB", value_parser = parse_size)]
     pub size: u64,
@@ -255,6 +262,35 @@ pub struct ReportArgs {
     /// Write to this file instead of stdout.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// List the runs (id, time, browser, plan, status, observed) instead of reporting them.
+    #[arg(long)]
+    pub list: bool,
+    /// At most this many runs, the newest.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<usize>,
+}
+
+#[derive(Args)]
+pub struct CompareArgs {
+    /// The run to compare with: a run id, `last`, or `last~N` (N runs before the last).
+    pub a: String,
+    /// The run under test, in the same forms.
+    pub b: String,
+    #[arg(long, value_enum, default_value = "table")]
+    pub format: CompareFormat,
+    /// Exit 6 when any arm of B is slower than A by more than PCT percent with its whole
+    /// 95% interval: a regression gate for CI.
+    #[arg(long, value_name = "PCT", value_parser = parse_horizon)]
+    pub fail_if_slower: Option<f64>,
+    /// Differences smaller than this many percent count as "the same".
+    #[arg(long, default_value_t = 5.0, value_name = "PCT", value_parser = parse_horizon)]
+    pub horizon: f64,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum CompareFormat {
+    Table,
+    Json,
 }
 
 #[derive(Args)]

@@ -1,6 +1,7 @@
 //! The command line. Each subcommand lives in its own file; this one parses and routes.
 
 mod args;
+mod compare_cmd;
 mod pack;
 mod report_cmd;
 mod run_cmd;
@@ -21,6 +22,8 @@ pub mod exit {
     pub const NO_CONNECTION: i32 = 4;
     /// `--fail-on` found a sample of a kind it names.
     pub const CORRUPTION: i32 = 5;
+    /// `compare --fail-if-slower` found an arm slower beyond its bound.
+    pub const SLOWER: i32 = 6;
     /// 128 + the signal's number, as shells report it.
     pub const SIGHUP: i32 = 129;
     pub const SIGINT: i32 = 130;
@@ -73,6 +76,7 @@ pub fn main() -> i32 {
         Command::Install(a) => setup_cmds::install(a),
         Command::Uninstall(a) => setup_cmds::uninstall(a),
         Command::Doctor(a) => setup_cmds::doctor(a),
+        Command::Compare(a) => compare_cmd::execute(a),
         Command::Sink(a) => sink_cmd::execute(a),
         Command::FindBrowser { name } => find_browser(&name),
         Command::Watchdog(a) => Ok(crate::run::watchdog::main(a.pgid, a.workspace, a.run_id)),

@@ -24,7 +24,14 @@ pub fn execute(a: ReportArgs) -> Result<i32> {
         browser: a.browser.clone(),
         since: a.since.clone(),
     };
-    let runs = report::select(report::runs(&contents), &filter);
+    let mut runs = report::select(report::runs(&contents), &filter);
+    if let Some(n) = a.limit {
+        runs.drain(..runs.len().saturating_sub(n));
+    }
+    if a.list {
+        print!("{}", list(&runs));
+        return Ok(super::exit::OK);
+    }
     if runs.is_empty() {
         bail!(
             "no runs match in {} (run `unobserved run` or click Run in the extension first)",
@@ -49,4 +56,29 @@ pub fn execute(a: ReportArgs) -> Result<i32> {
         None => print!("{text}{}", if text.ends_with('\n') { "" } else { "\n" }),
     }
     Ok(super::exit::OK)
+}
+
+/// One line per run, oldest first: id, start, browser, plan, status, observed.
+fn list(runs: &[report::RunReport]) -> String {
+    let mut out = format!(
+        "{:<22} {:<20} {:<28} {:<16} {:<12} {}\n",
+        "Run", "Started (UTC)", "Browser", "Plan", "Status", "Observed"
+    );
+    for r in runs {
+        let m = &r.run;
+        let plan = m.plan.as_ref().map_or("–".into(), |p| {
+            format!("{} × {}", table::human_bytes(p.size_bytes), p.reps)
+        });
+        let started = m.started_at.as_deref().unwrap_or("–");
+        out += &format!(
+            "{:<22} {:<20} {:<28} {:<16} {:<12} {}\n",
+            m.run_id,
+            started.get(..19).unwrap_or(started).replace('T', " "),
+            format!("{} {}", m.browser, m.browser_version),
+            plan,
+            m.status,
+            m.observed
+        );
+    }
+    out
 }

@@ -8,7 +8,7 @@ use crate::model::{
     AutoBudget, DownloadWorkload, EncryptedWorkload, ParallelWorkload, Plan, SampleStatus,
     Workloads,
 };
-use crate::report::{json, table, RunReport};
+use crate::report::{across, json, table, RunReport};
 use crate::run::{self, RunOptions};
 use anyhow::{Context, Result};
 use std::io::IsTerminal;
@@ -24,37 +24,104 @@ const LONG_PLAN: Duration = Duration::from_secs(10 * 60);
 
 pub fn execute(a: RunArgs) -> Result<i32> {
     let plan = plan_of(&a)?;
+    let targets = targets_of(&a)?;
     check_output(a.json.as_deref())?;
     if let Some(url) = &a.sink_url {
         probe_sink(url)?;
     }
     warn_about(&plan, &a);
-    let outcome = run::run(RunOptions {
-        browser: a.browser.clone(),
-        browser_path: a.browser_path.clone(),
-        plan,
-        headed: a.headed,
-        connect_timeout: Duration::from_secs(a.connect_timeout),
-        timeout: a.timeout.map(Duration::from_secs),
-        extension_dir: a.extension_dir.clone(),
-        quiet: a.quiet,
-        keep_profile: a.keep_profile,
-        sink_url: a.sink_url.clone(),
-    })?;
-    print!(
-        "{}",
-        table::render(&outcome.report, std::io::stdout().is_terminal())
-    );
-    if let Some(path) = &a.json {
-        let launch = serde_json::json!({
+    let colour = std::io::stdout().is_terminal();
+    let (mut done, mut launches, mut missing) = (Vec::new(), Vec::new(), Vec::new());
+    for (browser, path) in &targets {
+        let outcome = run::run(RunOptions {
+            browser: browser.clone(),
+            browser_path: path.clone(),
+            plan: plan.clone(),
+            headed: a.headed,
+            connect_timeout: Duration::from_secs(a.connect_timeout),
+            timeout: a.timeout.map(Duration::from_secs),
+            extension_dir: a.extension_dir.clone(),
+            quiet: a.quiet,
+            keep_profile: a.keep_profile,
+            sink_url: a.sink_url.clone(),
+        });
+        let outcome = match outcome {
+            // In a matrix a missing browser is skipped; alone, it is the error.
+            Err(e) if targets.len() > 1 && is_missing(&e) => {
+                eprintln!("skipped {browser}: {e:#}");
+                missing.push(browser.clone());
+                continue;
+            }
+            other => other?,
+        };
+        print!("{}", table::render(&outcome.report, colour));
+        launches.push(serde_json::json!({
             "browser_path": outcome.browser_path,
             "command": outcome.launch_command,
-        });
-        let text = json::render(std::slice::from_ref(&outcome.report), Some(launch));
+        }));
+        done.push(outcome.report);
+    }
+    if done.len() > 1 {
+        let labels: Vec<String> = done
+            .iter()
+            .map(|r| format!("{} {}", r.run.browser, r.run.browser_version))
+            .collect();
+        let horizon = plan
+            .horizon
+            .unwrap_or(crate::stats::compare::DEFAULT_HORIZON);
+        println!("\n{}", across::compare_runs(&done, horizon).render(&labels));
+    }
+    if let Some(path) = &a.json {
+        let text = json::render(&done, Some(serde_json::Value::Array(launches)));
         std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
         eprintln!("wrote {}", path.display());
     }
-    Ok(fail_on(&a, &outcome.report))
+    if done.is_empty() {
+        return Ok(exit::BROWSER_MISSING);
+    }
+    let code = done
+        .iter()
+        .map(|r| fail_on(&a, r))
+        .max()
+        .unwrap_or(exit::OK);
+    if code == exit::OK && !missing.is_empty() {
+        return Ok(exit::BROWSER_MISSING);
+    }
+    Ok(code)
+}
+
+/// (browser, binary) for each run: one per --browser, or one per --browser-path of a
+/// single browser.
+fn targets_of(a: &RunArgs) -> Result<Vec<(String, Option<std::path::PathBuf>)>> {
+    for b in &a.browser {
+        if crate::run::browsers::by_key(b).is_none() {
+            let keys: Vec<_> = crate::run::browsers::LAUNCHABLE
+                .iter()
+                .map(|l| l.key)
+                .collect();
+            return Err(usage(format!(
+                "unknown browser {b:?}; choose from {}",
+                keys.join(", ")
+            )));
+        }
+    }
+    match (a.browser.as_slice(), a.browser_path.as_slice()) {
+        (browsers, []) => Ok(browsers.iter().map(|b| (b.clone(), None)).collect()),
+        ([browser], paths) => Ok(paths
+            .iter()
+            .map(|p| (browser.clone(), Some(p.clone())))
+            .collect()),
+        _ => Err(usage(
+            "--browser-path goes with one --browser: several paths compare builds of that browser",
+        )),
+    }
+}
+
+fn is_missing(e: &anyhow::Error) -> bool {
+    matches!(
+        e.downcast_ref::<run::RunError>(),
+        Some(run::RunError::BrowserMissing(_))
+    )
 }
 
 /// The plan the flags describe, or why they cannot work.
@@ -79,11 +146,13 @@ fn plan_of(a: &RunArgs) -> Result<Plan> {
             return Err(usage("--sink-url must be the URL `unobserved sink` printed, like http://HOST:PORT/upload/TOKEN"));
         }
     }
-    if a.control
-        && crate::run::browsers::by_key(&a.browser)
-            .is_some_and(|b| b.family != unobserved_installer::manifest::Family::Chromium)
-    {
-        return Err(usage(format!("--control is not available in {}: it attaches a debugger through chrome.debugger, which only Chromium-family browsers have", a.browser)));
+    for browser in &a.browser {
+        if a.control
+            && crate::run::browsers::by_key(browser)
+                .is_some_and(|b| b.family != unobserved_installer::manifest::Family::Chromium)
+        {
+            return Err(usage(format!("--control is not available in {browser}: it attaches a debugger through chrome.debugger, which only Chromium-family browsers have")));
+        }
     }
     let has = |w: WorkloadKind| a.workloads.contains(&w);
     if a.streams.is_some() && !has(WorkloadKind::Parallel) {

@@ -12,7 +12,7 @@ pub const SCHEMA_VERSION: u32 = 1;
 pub struct Document<'a> {
     pub schema_version: u32,
     pub runs: &'a [RunReport],
-    /// `unobserved run --json` adds how the browser was launched.
+    /// `unobserved run --json` adds how each browser was launched, in `runs` order.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub launch: Option<serde_json::Value>,
 }

@@ -1,6 +1,7 @@
 //! Reports read from the store: everything shown is recomputed from stored records, so
 //! any figure can be regenerated later. One file per output format.
 
+pub mod across;
 pub mod analysis;
 pub mod csv;
 pub mod html;

@@ -1,0 +1,67 @@
+//! `unobserved compare A B`: every arm of run B against the same arm of run A, from
+//! the store, with the same intervals and verdicts as within a run.
+
+use super::args::{CompareArgs, CompareFormat};
+use super::exit;
+use super::usage::usage;
+use crate::report::{self, across, RunReport};
+use crate::state;
+use crate::store::Store;
+use anyhow::{Context, Result};
+
+pub fn execute(a: CompareArgs) -> Result<i32> {
+    let store = Store::in_dir(&state::state_dir()?);
+    let contents = store
+        .read()
+        .with_context(|| format!("cannot read {}", store.path().display()))?;
+    let runs = report::runs(&contents);
+    let pick = |which: &str| pick_run(&runs, which);
+    let (first, second) = (pick(&a.a)?, pick(&a.b)?);
+    let compared = across::compare_runs(&[first.clone(), second.clone()], a.horizon / 100.0);
+    match a.format {
+        CompareFormat::Table => print!("{}", compared.render(&[label(&first), label(&second)])),
+        CompareFormat::Json => println!("{}", serde_json::to_string_pretty(&compared)?),
+    }
+    if let Some(pct) = a.fail_if_slower {
+        let slower = compared.slower_than(pct);
+        if !slower.is_empty() {
+            eprintln!(
+                "--fail-if-slower {pct}: slower beyond {pct}% in {}: {}",
+                second.run.run_id,
+                slower.join(", ")
+            );
+            return Ok(exit::SLOWER);
+        }
+    }
+    Ok(exit::OK)
+}
+
+fn label(r: &RunReport) -> String {
+    r.run.run_id.clone()
+}
+
+/// A run id, `last`, or `last~N`.
+fn pick_run(runs: &[RunReport], which: &str) -> Result<RunReport> {
+    let back = match which {
+        "last" => Some(0),
+        w => w
+            .strip_prefix("last~")
+            .map(|n| {
+                n.parse::<usize>().map_err(|_| {
+                    usage(format!(
+                        "{which:?}: after last~ comes a number of runs back"
+                    ))
+                })
+            })
+            .transpose()?,
+    };
+    let found = match back {
+        Some(n) => runs.len().checked_sub(n + 1).and_then(|i| runs.get(i)),
+        None => runs.iter().find(|r| r.run.run_id == which),
+    };
+    found.cloned().ok_or_else(|| {
+        usage(format!(
+            "no run {which:?} in the store (`unobserved report --list` shows them)"
+        ))
+    })
+}

@@ -1,0 +1,137 @@
+//! `unobserved compare` and `report --list` through the binary, on stores written the
+//! way the host writes them.
+
+use serde_json::{json, Value};
+use std::path::Path;
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_unobserved");
+
+/// A run of Uint8Array and Blob with these Mbps per rep.
+fn store_run(state: &Path, id: &str, u8: &[f64], blob: &[f64]) {
+    let mut lines = vec![json!({"kind": "run", "run_id": id, "browser": "Chromium",
+        "browser_version": "156", "os": "Linux", "extension_version": "0.1.0", "source": "job",
+        "started_at": "2026-11-30T10:00:00Z",
+        "plan": {"size_bytes": 1048576, "reps": u8.len(), "warmup": 0, "bodies": ["Uint8Array", "Blob"]},
+        "host_version": "0.1.0", "recorded_at": "2026-11-30T10:00:00Z"})];
+    for (body, speeds) in [("Uint8Array", u8), ("Blob", blob)] {
+        for (rep, mbps) in speeds.iter().enumerate() {
+            lines.push(
+                json!({"kind": "sample", "run_id": id, "body": body, "rep": rep,
+                "bytes_sent": 1048576, "bytes_received": 1048576, "sha256_sent": "a",
+                "sha256_received": "a", "intact": true, "status": "ok", "error": null,
+                "page_ms": 1.0, "sink_ms": 0.9, "mbps": mbps, "observed": {"webdriver": false}}),
+            );
+        }
+    }
+    lines.push(
+        json!({"kind": "run_end", "run_id": id, "status": "complete", "reason": null,
+        "recorded_at": "2026-11-30T10:01:00Z"}),
+    );
+    let mut text = std::fs::read_to_string(state.join("results.jsonl")).unwrap_or_default();
+    for l in lines {
+        text += &(l.to_string() + "\n");
+    }
+    std::fs::write(state.join("results.jsonl"), text).unwrap();
+}
+
+fn unobserved(state: &Path, args: &[&str]) -> (Option<i32>, String) {
+    let out = Command::new(BIN)
+        .args(args)
+        .env("UNOBSERVED_STATE_DIR", state)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+const BASE: [f64; 6] = [2400.0, 2420.0, 2380.0, 2410.0, 2390.0, 2405.0];
+const SLOWER: [f64; 6] = [1700.0, 1710.0, 1690.0, 1705.0, 1695.0, 1702.0];
+const BLOB: [f64; 6] = [3300.0, 3310.0, 3290.0, 3305.0, 3295.0, 3302.0];
+
+#[test]
+fn fail_if_slower_trips_on_a_regression_and_not_on_an_improvement() {
+    let state = tempfile::tempdir().unwrap();
+    store_run(state.path(), "before", &BASE, &BLOB);
+    store_run(state.path(), "after", &SLOWER, &BLOB);
+    let (code, table) = unobserved(
+        state.path(),
+        &["compare", "before", "after", "--fail-if-slower", "10"],
+    );
+    assert_eq!(code, Some(6), "{table}");
+    // The other way round, the same data is an improvement: the gate stays open.
+    assert_eq!(
+        unobserved(
+            state.path(),
+            &["compare", "after", "before", "--fail-if-slower", "10"]
+        )
+        .0,
+        Some(0)
+    );
+    // A bound beyond the regression does not trip either.
+    assert_eq!(
+        unobserved(
+            state.path(),
+            &["compare", "before", "after", "--fail-if-slower", "40"]
+        )
+        .0,
+        Some(0)
+    );
+}
+
+#[test]
+fn compare_gives_a_verdict_per_arm_in_json_and_finds_runs_by_position() {
+    let state = tempfile::tempdir().unwrap();
+    store_run(state.path(), "before", &BASE, &BLOB);
+    store_run(state.path(), "after", &SLOWER, &BLOB);
+    let (code, text) = unobserved(
+        state.path(),
+        &["compare", "last~1", "last", "--format", "json"],
+    );
+    assert_eq!(code, Some(0));
+    let v: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["runs"], json!(["before", "after"]));
+    let verdict = |arm: &str| {
+        v["arms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["arm"] == arm)
+            .unwrap()["versus_first"][0]["verdict"]
+            .clone()
+    };
+    assert_eq!(verdict("Uint8Array"), "slower");
+    assert_eq!(verdict("Blob"), "same");
+    assert_eq!(
+        unobserved(state.path(), &["compare", "nope", "last"]).0,
+        Some(2)
+    );
+}
+
+#[test]
+fn report_list_shows_each_run_once_and_limit_keeps_the_newest() {
+    let state = tempfile::tempdir().unwrap();
+    for id in ["r1", "r2", "r3"] {
+        store_run(state.path(), id, &BASE, &BLOB);
+    }
+    let (code, list) = unobserved(state.path(), &["report", "--list"]);
+    assert_eq!(code, Some(0));
+    let rows: Vec<&str> = list.lines().skip(1).collect();
+    assert_eq!(
+        rows.iter()
+            .map(|r| r.split_whitespace().next().unwrap())
+            .collect::<Vec<_>>(),
+        ["r1", "r2", "r3"]
+    );
+    let (_, newest) = unobserved(state.path(), &["report", "--list", "--limit", "1"]);
+    assert_eq!(
+        newest
+            .lines()
+            .skip(1)
+            .map(|r| r.split_whitespace().next().unwrap())
+            .collect::<Vec<_>>(),
+        ["r3"]
+    );
+}
