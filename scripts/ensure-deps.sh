@@ -15,6 +15,9 @@ have curl || packages+=(curl)
 have hostname || packages+=(hostname)
 if [ "$want" = all ]; then
   have firefox-esr || have firefox || packages+=(firefox-esr)
+  # The Windows end-to-end test: Wine and the MinGW linker.
+  have wine || packages+=(wine wine64)
+  have x86_64-w64-mingw32-gcc || packages+=(gcc-mingw-w64-x86-64)
   have node || packages+=(nodejs)
   have npm || packages+=(npm)
 fi
@@ -37,6 +40,10 @@ if [ ${#packages[@]} -gt 0 ]; then
 fi
 
 if [ "$want" = all ]; then
+  if ! rustup target list --installed 2>/dev/null | grep -qx x86_64-pc-windows-gnu; then
+    echo "==> adding the Rust target x86_64-pc-windows-gnu (for the Wine test)"
+    rustup target add x86_64-pc-windows-gnu
+  fi
   for tool in fmt clippy; do
     if ! cargo "$tool" --version >/dev/null 2>&1; then
       echo "cargo $tool is missing: install it with 'rustup component add ${tool/fmt/rustfmt}'" >&2

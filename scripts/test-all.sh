@@ -29,3 +29,6 @@ cargo test --workspace -- --test-threads=2
 
 echo "==> observed-run detection under a CDP-driven browser (node --test)"
 node --test tests/e2e/
+
+echo "==> Windows under Wine: install, doctor, uninstall, registry, native host, sink"
+tests/windows/wine-e2e.sh

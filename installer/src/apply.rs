@@ -16,6 +16,10 @@ pub struct Receipt {
     pub binary: Option<PathBuf>,
     /// (original path, where its previous contents were saved)
     pub backups: Vec<(PathBuf, PathBuf)>,
+    /// Registry values that another program had set, replaced under `--force`:
+    /// (the key as written by us, its previous value), restored by uninstall.
+    #[serde(default)]
+    pub registry_backups: Vec<(RegistryWrite, String)>,
 }
 
 impl Receipt {
@@ -54,10 +58,27 @@ pub fn install(layout: &Layout, plan: &Plan, opts: &InstallOptions) -> Result<Ve
                 .unwrap_or(true)
         })
         .collect();
-    if !foreign.is_empty() && !opts.force {
+    // A registry key of ours that points elsewhere belongs to another program, the same
+    // as a manifest file would.
+    let foreign_keys: Vec<(&RegistryWrite, String)> = plan
+        .registry
+        .iter()
+        .filter(|r| !receipt.registry.contains(r))
+        .filter_map(|r| {
+            crate::registry::get(r)
+                .filter(|v| *v != r.value)
+                .map(|v| (r, v))
+        })
+        .collect();
+    if (!foreign.is_empty() || !foreign_keys.is_empty()) && !opts.force {
         let list: Vec<String> = foreign
             .iter()
             .map(|f| format!("  {}", f.path.display()))
+            .chain(
+                foreign_keys
+                    .iter()
+                    .map(|(r, v)| format!("  {}\\{} = {v}", r.hive, r.key)),
+            )
             .collect();
         bail!("these manifests exist and were not written by unobserved; not overwriting them:\n{}\nLook at them first; `unobserved install --force` replaces them (uninstall puts them back).", list.join("\n"));
     }
@@ -131,6 +152,15 @@ pub fn install(layout: &Layout, plan: &Plan, opts: &InstallOptions) -> Result<Ve
             f.path.display()
         ));
     }
+    for (r, old) in &foreign_keys {
+        if !receipt.registry_backups.iter().any(|(k, _)| k == *r) {
+            receipt.registry_backups.push(((*r).clone(), old.clone()));
+        }
+        lines.push(format!(
+            "backed up {}\\{} = {old} (replaced with --force)",
+            r.hive, r.key
+        ));
+    }
     for r in &plan.registry {
         crate::registry::set(r)?;
         if !receipt.registry.contains(r) {
@@ -187,15 +217,33 @@ pub fn uninstall(layout: &Layout, dry_run: bool) -> Result<Vec<String>> {
         ));
     }
     for r in &receipt.registry {
-        if !dry_run {
-            crate::registry::remove(r)?;
+        match receipt.registry_backups.iter().find(|(k, _)| k == r) {
+            // Someone else's value was there before --force: put it back.
+            Some((_, old)) => {
+                if !dry_run {
+                    let mut restored = r.clone();
+                    restored.value = old.clone();
+                    crate::registry::set(&restored)?;
+                }
+                lines.push(format!(
+                    "{} {}\\{} = {old}",
+                    verb("restored", "restore"),
+                    r.hive,
+                    r.key
+                ));
+            }
+            None => {
+                if !dry_run {
+                    crate::registry::remove(r)?;
+                }
+                lines.push(format!(
+                    "{} {}\\{}",
+                    verb("deleted", "delete"),
+                    r.hive,
+                    r.key
+                ));
+            }
         }
-        lines.push(format!(
-            "{} {}\\{}",
-            verb("deleted", "delete"),
-            r.hive,
-            r.key
-        ));
     }
     if let Some(bin) = &receipt.binary {
         // Removing our own running executable is fine on Unix; Windows keeps it until exit.

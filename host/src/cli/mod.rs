@@ -65,9 +65,12 @@ pub fn main() -> i32 {
         cli.command,
         Command::Install(_) | Command::Uninstall(_) | Command::Doctor(_)
     );
+    // Uninstall never holds the log open: on Windows an open file cannot be deleted,
+    // and uninstall removes a state dir the install created.
+    let uninstalling = matches!(cli.command, Command::Uninstall(_));
     let log_dir = state_dir
         .as_deref()
-        .filter(|d| !cli.no_log_file && (!setup || d.exists()));
+        .filter(|d| !cli.no_log_file && !uninstalling && (!setup || d.exists()));
     crate::logging::init(log_dir, cli.verbose, true);
     let result = match cli.command {
         Command::Run(a) => run_cmd::execute(a),
