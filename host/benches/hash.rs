@@ -21,25 +21,6 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-fn cpu_flags() -> String {
-    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    let model = info
-        .lines()
-        .find(|l| l.starts_with("model name"))
-        .and_then(|l| l.split(':').nth(1))
-        .unwrap_or("?")
-        .trim()
-        .to_owned();
-    let flags: Vec<&str> = info
-        .lines()
-        .find(|l| l.starts_with("flags"))
-        .map(|l| l.split_whitespace().collect())
-        .unwrap_or_default();
-    let wanted = ["sha_ni", "avx2", "avx512f", "aes", "pclmulqdq"];
-    let have: Vec<&str> = wanted.into_iter().filter(|w| flags.contains(w)).collect();
-    format!("{model}; flags: {}", have.join(" "))
-}
-
 fn main() {
     let rounds = std::env::var("BENCH_ROUNDS")
         .ok()
@@ -94,7 +75,7 @@ fn main() {
                 .unwrap();
         }));
     }
-    println!("{}", cpu_flags());
+    println!("{}", unobserved::cpu::describe().unwrap_or_default());
     println!("one core, 32 MiB buffer, median of {rounds} interleaved rounds (MB/s)");
     for (name, f) in names.iter().zip(figures) {
         println!("{name:<32} {:>8.0}", median(f));

@@ -11,6 +11,9 @@
 //! `cargo bench --bench sink` (env: BENCH_MIB=256 per upload, BENCH_ROUNDS=5,
 //! BENCH_RSS_GIB=4)
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener};
 use std::process::{Child, Command, Stdio};
@@ -107,25 +110,15 @@ fn node_sink(script: &str) -> (Child, SocketAddr) {
 }
 
 /// Starts `unobserved sink` and returns it with its address and upload path.
-fn our_sink(extra: &[&str]) -> (Child, SocketAddr, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_unobserved"))
-        .args(["sink", "--listen", "127.0.0.1:0"])
-        .args(extra)
-        .env(
-            "UNOBSERVED_STATE_DIR",
-            std::env::temp_dir().join("unobserved-bench-state"),
-        )
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut url = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut url)
-        .unwrap();
-    let rest = url.trim().strip_prefix("http://").unwrap();
-    let (addr, path) = rest.split_once('/').unwrap();
-    (child, addr.parse().unwrap(), format!("/{path}"))
+fn our_sink(extra: &[&str]) -> (common::SinkProcess, SocketAddr, String) {
+    let args: Vec<&str> = ["--listen", "127.0.0.1:0"]
+        .iter()
+        .chain(extra)
+        .copied()
+        .collect();
+    let sink = common::SinkProcess::start(&args);
+    let (addr, path) = (sink.authority().parse().unwrap(), sink.path());
+    (sink, addr, path)
 }
 
 /// `openssl speed -evp sha256` on 1 MiB blocks, one core, in MB/s; with `mask`, the
@@ -156,28 +149,6 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
-fn cpu() -> String {
-    let info = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    let model = info
-        .lines()
-        .find(|l| l.starts_with("model name"))
-        .and_then(|l| l.split(':').nth(1))
-        .unwrap_or("?")
-        .trim()
-        .to_owned();
-    let flags: Vec<&str> = info
-        .lines()
-        .find(|l| l.starts_with("flags"))
-        .map(|l| l.split_whitespace().collect())
-        .unwrap_or_default();
-    let have: Vec<&str> = ["sha_ni", "avx2", "avx512f", "aes"]
-        .into_iter()
-        .filter(|f| flags.contains(f))
-        .collect();
-    let cores = info.lines().filter(|l| l.starts_with("processor")).count();
-    format!("{model}, {cores} logical cores; flags: {}", have.join(" "))
-}
-
 fn main() {
     let mib = env_u64("BENCH_MIB", 256);
     let rounds = env_u64("BENCH_ROUNDS", 5) as usize;
@@ -185,11 +156,11 @@ fn main() {
     let data = probe_bytes(4 << 20);
     let gbps = |secs: f64, streams: usize| (total * streams as u64 * 8) as f64 / secs / 1e9;
 
-    println!("CPU: {}", cpu());
+    println!("CPU: {}", unobserved::cpu::describe().unwrap_or_default());
     let discard = discard_server();
     let (mut count, count_addr) = node_sink("node-count-sink.mjs");
     let (mut hash, hash_addr) = node_sink("node-hash-sink.mjs");
-    let (mut ours, ours_addr, ours_path) = our_sink(&[]);
+    let (ours, ours_addr, ours_path) = our_sink(&[]);
 
     println!("{mib} MiB per upload, median of {rounds} interleaved rounds (Gbit/s; time in ms)");
     println!(
@@ -245,10 +216,11 @@ fn main() {
             );
         }
     }
-    for c in [&mut count, &mut hash, &mut ours] {
+    for c in [&mut count, &mut hash] {
         let _ = c.kill();
         let _ = c.wait();
     }
+    drop(ours);
 
     let gib = env_u64("BENCH_RSS_GIB", 4);
     let default_queue = unobserved::sink::hash_queue::default_capacity();
@@ -262,14 +234,14 @@ fn main() {
             vec!["--hash-queue", "32MiB"],
         ),
     ] {
-        let (mut sink, addr, path) = our_sink(&args);
+        let (sink, addr, path) = our_sink(&args);
         let t = Instant::now();
         let reply = Client::connect(addr)
             .unwrap()
             .put(&path, gib << 30, &data)
             .unwrap();
         let secs = t.elapsed().as_secs_f64();
-        let status = std::fs::read_to_string(format!("/proc/{}/status", sink.id())).unwrap();
+        let status = std::fs::read_to_string(format!("/proc/{}/status", sink.child.id())).unwrap();
         let hwm = status
             .lines()
             .find(|l| l.starts_with("VmHWM"))
@@ -283,7 +255,6 @@ fn main() {
             (gib << 30) as f64 * 8.0 / secs / 1e9,
             v["hash_bound"]
         );
-        let _ = sink.kill();
-        let _ = sink.wait();
+        drop(sink);
     }
 }

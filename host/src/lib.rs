@@ -3,6 +3,7 @@
 
 pub mod allowed_ids;
 pub mod cli;
+pub mod cpu;
 pub mod extension_files;
 pub mod log_file;
 pub mod logging;

@@ -3,11 +3,11 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::process::{Command, Stdio};
+
 use std::time::Duration;
 use unobserved::sink::{Sink, SinkConfig};
 
-const BIN: &str = env!("CARGO_BIN_EXE_unobserved");
+mod common;
 
 fn path_of(sink: &Sink) -> String {
     sink.upload_path()
@@ -147,27 +147,10 @@ fn downloads_have_their_own_cap() {
 
 #[test]
 fn a_hundred_thousand_refused_requests_grow_the_log_by_less_than_64_kib() {
-    let state = tempfile::tempdir().unwrap();
-    let mut child = Command::new(BIN)
-        .args(["sink", "--listen", "127.0.0.1:0"])
-        .env("UNOBSERVED_STATE_DIR", state.path())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut url = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut url)
-        .unwrap();
-    let log = state.path().join("unobserved.log");
+    let sink = common::SinkProcess::start(&["--listen", "127.0.0.1:0"]);
+    let log = sink.state.path().join("unobserved.log");
     let before = std::fs::metadata(&log).map(|m| m.len()).unwrap_or(0);
-    let addr = url
-        .trim()
-        .trim_start_matches("http://")
-        .split('/')
-        .next()
-        .unwrap()
-        .to_owned();
+    let addr = sink.authority();
     // Pipelined on a few kept-alive connections, each read back so none is dropped.
     let per_conn = 25_000;
     std::thread::scope(|s| {
@@ -199,8 +182,7 @@ fn a_hundred_thousand_refused_requests_grow_the_log_by_less_than_64_kib() {
         }
     });
     let grown = std::fs::metadata(&log).map(|m| m.len()).unwrap_or(0) - before;
-    let _ = child.kill();
-    let _ = child.wait();
+    drop(sink);
     assert!(grown < 64 << 10, "the log grew by {grown} bytes");
 }
 

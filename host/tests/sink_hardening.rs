@@ -1,40 +1,21 @@
 //! The sink under hostile or careless clients: TLS, slow clients, CORS, and the
 //! standalone `unobserved sink` command.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 use unobserved::sink::{Sink, SinkConfig};
 
-const BIN: &str = env!("CARGO_BIN_EXE_unobserved");
+mod common;
 
-struct Killed(std::process::Child);
-impl Drop for Killed {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+use common::{SinkProcess, BIN};
 
 /// Starts `unobserved sink` and returns it with the URL from its first stdout line.
-fn sink_command(args: &[&str]) -> (Killed, String) {
-    let mut child = Command::new(BIN)
-        .arg("sink")
-        .args(args)
-        .env(
-            "UNOBSERVED_STATE_DIR",
-            std::env::temp_dir().join("unobserved-sink-test"),
-        )
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    (Killed(child), line.trim().to_owned())
+fn sink_command(args: &[&str]) -> (SinkProcess, String) {
+    let sink = SinkProcess::start(args);
+    let url = sink.url.clone();
+    (sink, url)
 }
 
 fn curl(args: &[&str]) -> String {

@@ -5,20 +5,6 @@ use crate::model::{valid_run_id, RunInfo};
 use crate::protocol::Outgoing;
 use crate::store::{records::now, Record};
 
-/// "AMD EPYC 7B13" and the like, where the OS tells.
-fn cpu_model() -> Option<String> {
-    let info = std::fs::read_to_string("/proc/cpuinfo").ok()?;
-    let model = info
-        .lines()
-        .find(|l| l.starts_with("model name"))?
-        .split(':')
-        .nth(1)?
-        .trim()
-        .to_owned();
-    let cores = info.lines().filter(|l| l.starts_with("processor")).count();
-    Some(format!("{model} ({cores} logical cores)"))
-}
-
 pub fn handle(session: &mut Session, run: RunInfo) -> Outgoing {
     if !valid_run_id(&run.run_id) {
         return invalid_run_id(&run.run_id, "run-started");
@@ -47,7 +33,7 @@ pub fn handle(session: &mut Session, run: RunInfo) -> Outgoing {
         sink_ceiling_mbps: ceiling.map(|c| c.receive_mbps),
         sink_ceiling_range: ceiling.map(|c| c.receive_range),
         sink_hash_mbps: ceiling.map(|c| c.hash_mbps),
-        cpu: cpu_model(),
+        cpu: crate::cpu::describe(),
     };
     match session.store.append(&[record]) {
         Ok(()) => {

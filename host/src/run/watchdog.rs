@@ -56,19 +56,15 @@ fn record_killed(run_id: &str) {
     };
     let store = Store::in_dir(&dir);
     let Ok(contents) = store.read() else { return };
-    let mine = |r: &&Record| r.run_id() == Some(run_id);
-    let begun = contents
+    let (mut begun, mut ended) = (false, false);
+    for (_, r) in contents
         .records
         .iter()
-        .map(|(_, r)| r)
-        .filter(mine)
-        .any(|r| matches!(r, Record::Run { .. }));
-    let ended = contents
-        .records
-        .iter()
-        .map(|(_, r)| r)
-        .filter(mine)
-        .any(|r| matches!(r, Record::RunEnd { .. }));
+        .filter(|(_, r)| r.run_id() == Some(run_id))
+    {
+        begun |= matches!(r, Record::Run { .. });
+        ended |= matches!(r, Record::RunEnd { .. });
+    }
     if begun && !ended {
         let _ = store.append(&[Record::RunEnd {
             run_id: run_id.to_owned(),

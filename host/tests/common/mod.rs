@@ -86,3 +86,57 @@ impl Drop for Host {
         let _ = self.child.wait();
     }
 }
+
+/// `unobserved sink <args>` with a state dir of its own, ended when dropped.
+pub struct SinkProcess {
+    pub child: Child,
+    /// The upload URL it printed first.
+    pub url: String,
+    pub state: tempfile::TempDir,
+}
+
+impl SinkProcess {
+    pub fn start(args: &[&str]) -> SinkProcess {
+        let state = tempfile::tempdir().unwrap();
+        let mut child = Command::new(BIN)
+            .arg("sink")
+            .args(args)
+            .env("UNOBSERVED_STATE_DIR", state.path())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufRead::read_line(
+            &mut std::io::BufReader::new(child.stdout.take().unwrap()),
+            &mut line,
+        )
+        .unwrap();
+        SinkProcess {
+            child,
+            url: line.trim().to_owned(),
+            state,
+        }
+    }
+
+    /// host:port of the URL.
+    pub fn authority(&self) -> String {
+        let rest = self
+            .url
+            .split_once("://")
+            .map_or(self.url.as_str(), |(_, r)| r);
+        rest.split('/').next().unwrap().to_owned()
+    }
+
+    /// The URL's path, token included.
+    pub fn path(&self) -> String {
+        format!("/{}", self.url.splitn(4, '/').nth(3).unwrap_or(""))
+    }
+}
+
+impl Drop for SinkProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
