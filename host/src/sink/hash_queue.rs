@@ -17,9 +17,6 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// What the queue counts in: one block of body bytes.
 pub const BLOCK: usize = 1 << 20;
-/// Emptied blocks kept for reuse: enough for the default 32 MiB suite twice over, so
-/// an idle host does not sit on a whole queue's worth of memory after a big upload.
-const POOL_MAX: usize = 64;
 
 /// The default capacity: 256 MiB, or a quarter of the machine's memory when that is less.
 pub const DEFAULT_CAPACITY: u64 = 256 << 20;
@@ -65,8 +62,11 @@ pub struct HashQueue {
     /// One permit per block the queue may hold.
     blocks: Arc<Semaphore>,
     capacity: u64,
-    /// Emptied blocks, kept for the next frames (at most POOL_MAX, and never more than
-    /// the capacity's worth).
+    /// Emptied blocks, kept for the next frames: never more than the capacity's worth,
+    /// since each was a permit. A host that received a big body keeps up to the queue's
+    /// worth until it exits, and every later upload writes into pages already faulted
+    /// in (BENCHMARKS.md: a pool of 64 blocks left 192 MiB of fresh pages per 256 MiB
+    /// body, and the receive path slower).
     pool: Arc<Mutex<Vec<Vec<u8>>>>,
     /// Test seam: sleep this long per MiB hashed, to show what a slow CPU does.
     slow_hash: Option<Duration>,
@@ -108,11 +108,7 @@ impl HashQueue {
                 }
                 block.clear();
                 // Back to the pool before the permit goes: pool + queue <= capacity.
-                let mut pool = pool.lock().unwrap();
-                if pool.len() < POOL_MAX {
-                    pool.push(block);
-                }
-                drop(pool);
+                pool.lock().unwrap().push(block);
                 drop(permit);
             }
             let _ = done_tx.send(digest);
