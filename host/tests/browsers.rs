@@ -173,7 +173,26 @@ fn common_checks(o: &Outcome, browser_name: &str) {
 
 #[test]
 fn chromium_runs_the_suite_and_refuses_stream_bodies_over_http1() {
+    // Chromium's own temporary folders go in the throwaway workspace (its TMPDIR), so a
+    // run leaves no /tmp/org.chromium.Chromium.* behind.
+    let chromium_tmp = || {
+        std::fs::read_dir(std::env::temp_dir())
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .filter(|e| {
+                e.file_name()
+                    .to_string_lossy()
+                    .starts_with("org.chromium.Chromium.")
+            })
+            .count()
+    };
+    let before = chromium_tmp();
     let o = run("chromium");
+    assert_eq!(
+        chromium_tmp(),
+        before,
+        "the run left Chromium temp folders in /tmp"
+    );
     common_checks(&o, "Chromium");
     for s in arm(&o.json, "ReadableStream") {
         assert_eq!(s["status"], "unsupported", "{s}");

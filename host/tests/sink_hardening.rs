@@ -324,3 +324,11 @@ fn known_paths_answer_wrong_methods_with_405_and_the_root_redirects_to_the_page(
         format!("302 {}/bench/index.html", sink.base_url())
     );
 }
+
+#[test]
+fn a_sink_on_every_address_prints_a_url_a_client_can_use() {
+    let (_sink, url) = sink_command(&["--listen", "0.0.0.0:0"]);
+    assert!(!url.contains("0.0.0.0"), "{url}");
+    let (_named, url) = sink_command(&["--listen", "0.0.0.0:0", "--public-host", "sink.lan"]);
+    assert!(url.starts_with("http://sink.lan:"), "{url}");
+}
