@@ -189,6 +189,7 @@ async function finish(status, reason) {
     os: run.run.os,
     observed: observedVerdict(run.samples),
     control: Boolean(run.run.plan.control),
+    plan: run.run.plan,
     samples: run.samples,
     summary: summarise(run.samples),
     sink_ceiling_mbps: run.ceiling,

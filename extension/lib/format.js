@@ -40,6 +40,23 @@ export function chartModel(summary, width = 200, ceiling = null, sinkBound = new
   return { rows, ceilingX: scale(ceiling) };
 }
 
+/**
+ * What distinguishes one result from the next: "32 MiB × 6 reps · run 20261130-… · 14:03".
+ * Without it, two runs before and after an Options change look alike.
+ */
+export function resultLabel(state) {
+  const parts = [];
+  const p = state?.plan;
+  if (p) {
+    const mib = p.size_bytes / (1024 * 1024);
+    const size = Number.isInteger(mib) ? `${mib} MiB` : `${p.size_bytes} B`;
+    parts.push(`${size} × ${p.reps} reps`);
+  }
+  if (state?.run_id) parts.push(`run ${state.run_id}`);
+  if (state?.finished_at) parts.push(new Date(state.finished_at).toISOString().slice(11, 16) + ' UTC');
+  return parts.join(' · ');
+}
+
 /** Why the last run did not finish, in words, with the fix: host problems get the install advice, anything else does not. */
 export function explainRunError(message, browser) {
   const m = message ?? '';

@@ -50,7 +50,12 @@ async function main() {
     await api.storage.local.set({ options: o });
     $('saved').textContent = 'Saved. The next run uses these settings.';
   });
-  $('reset').addEventListener('click', () => fill(DEFAULT_OPTIONS));
+  $('reset').addEventListener('click', () => {
+    fill(DEFAULT_OPTIONS);
+    $('errors').textContent = '';
+    // Nothing is stored until Save: say so, or a user closes the tab thinking it was.
+    $('saved').textContent = 'Defaults filled in. Click Save to keep them.';
+  });
 }
 
 main();

@@ -1,7 +1,7 @@
 // The popup only reads state and asks the background to start; the run itself lives in
 // the background and the benchmark tab, so closing the popup never stops it.
 import { api } from '../lib/api.js';
-import { chartModel, explainRunError, formatMbps, formatRange, progressText } from '../lib/format.js';
+import { chartModel, explainRunError, formatMbps, formatRange, progressText, resultLabel } from '../lib/format.js';
 import { describeBrowser, isChromiumFamily } from '../lib/environment.js';
 
 const $ = (id) => document.getElementById(id);
@@ -140,6 +140,10 @@ function render(state, browser) {
     badge.className = `badge ${state.observed}`;
     badge.textContent = state.observed;
     head.append(badge);
+    const label = document.createElement('div');
+    label.className = 'note';
+    label.textContent = resultLabel(state);
+    head.append(label);
     const analysis = state.analysis ?? null;
     drawChart(summary, state.sink_ceiling_mbps ?? null, new Set((analysis?.arms ?? []).filter((a) => a.sink_bound).map((a) => a.body)));
     drawTable(summary, analysis);
@@ -148,13 +152,16 @@ function render(state, browser) {
   }
 }
 
-// chrome.debugger appears only once its optional permission is granted, so whether the
-// control is possible depends on the browser family, not on the API being there yet.
+// Chromium refuses `debugger` as an optional permission (it is dropped from the
+// manifest), so the popup can offer the control only where the extension was installed
+// with `debugger` required: the control build (`unobserved pack --with-control`) or the
+// copy `unobserved run --control` loads. Firefox has no chrome.debugger at all.
 let controlPossible = false;
 
 async function main() {
   const env = await describeBrowser(api);
-  controlPossible = isChromiumFamily(env.browser);
+  const required = api.runtime.getManifest().permissions ?? [];
+  controlPossible = isChromiumFamily(env.browser) && required.includes('debugger');
   const read = async () => (await api.storage.local.get('runState')).runState ?? { phase: 'idle' };
   render(await read(), env.browser);
   api.storage.onChanged.addListener(async (changes) => {
@@ -168,31 +175,23 @@ async function main() {
       $('run').disabled = false;
     }
   };
-  $('run').addEventListener('click', () => start(false));
+  $('run').addEventListener('click', () => start(false).catch((e) => showProblem(String(e?.message ?? e), env.browser)));
   if (!controlPossible) {
-    // Firefox: no chrome.debugger, so neither the control nor debugger detection.
-    $('control').disabled = true;
+    // Never a button that does nothing: say where the control is available instead.
+    $('control').hidden = true;
     $('control-note').hidden = false;
-    $('control-note').textContent = 'Control not available here: it needs the chrome.debugger API, which only Chromium-family browsers have.';
+    $('control-note').textContent = isChromiumFamily(env.browser)
+      ? 'Control (the same run with a debugger attached) needs the debugger permission, which this browser does not let an extension ask for later. Install the control build (`unobserved pack --with-control`), or run `unobserved run --control` in a terminal.'
+      : 'Control not available here: it needs the chrome.debugger API, which only Chromium-family browsers have.';
     $('grant').parentElement.hidden = true;
   }
-  const askForDebugger = () => api.permissions.request({ permissions: ['debugger'] });
-  $('control').addEventListener('click', async () => {
-    // The browser asks the user first; while the control runs it shows a
-    // "started debugging this browser" bar. That is the point: it is observed.
-    if (!(await askForDebugger())) {
-      showProblem('The control needs the debugger permission, which was not granted.', env.browser);
-      return;
-    }
-    await start(true);
-  });
-  $('grant').addEventListener('click', async (e) => {
+  $('control').addEventListener('click', () => start(true).catch((e) => showProblem(String(e?.message ?? e), env.browser)));
+  // The control build already holds the permission: checking for attached debuggers
+  // needs no further grant.
+  $('grant').addEventListener('click', (e) => {
     e.preventDefault();
-    const granted = await askForDebugger();
     $('grant-note').hidden = false;
-    $('grant-note').textContent = granted
-      ? 'Granted. Each run now also records whether any debugger (DevTools, an automation tool) was attached to the benchmark tab. The browser may warn that the extension can "access the page debugger backend": Unobserved only asks whether one is attached, except during a Control run.'
-      : 'Not granted. Runs still record navigator.webdriver.';
+    $('grant-note').textContent = 'Each run records whether any debugger (DevTools, an automation tool) was attached to the benchmark tab. Unobserved only asks whether one is attached, except during a Control run.';
   });
   $('options').addEventListener('click', (e) => {
     e.preventDefault();
@@ -200,4 +199,4 @@ async function main() {
   });
 }
 
-main();
+main().catch((e) => showProblem(String(e?.message ?? e)));

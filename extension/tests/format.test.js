@@ -58,3 +58,12 @@ test('a missing host is explained with the fix and the browser named', () => {
   const forbidden = explainHostError('Access to the specified native messaging host is forbidden.', 'Edge');
   assert.match(forbidden.fix, /--extension-id/);
 });
+
+test('a result says which plan and run it is', async () => {
+  const { resultLabel } = await import('../lib/format.js');
+  assert.equal(
+    resultLabel({ plan: { size_bytes: 33554432, reps: 6 }, run_id: '20261130-140334-abcd', finished_at: '2026-11-30T14:05:01.000Z' }),
+    '32 MiB × 6 reps · run 20261130-140334-abcd · 14:05 UTC',
+  );
+  assert.equal(resultLabel({ run_id: 'r' }), 'run r', 'an old state without a plan still says which run');
+});

@@ -123,6 +123,38 @@ pub fn write_zip(dest: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Zips a written (and perhaps edited) copy of the tree, e.g. the control build.
+pub fn zip_dir(dir: &Path, dest: &Path) -> Result<()> {
+    let file =
+        std::fs::File::create(dest).with_context(|| format!("cannot create {}", dest.display()))?;
+    let mut zip = zip::ZipWriter::new(file);
+    let opts = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    let mut files = files_under(dir)?;
+    files.sort();
+    for path in files {
+        let rel = path.strip_prefix(dir)?.to_string_lossy().replace('\\', "/");
+        zip.start_file(rel, opts)?;
+        zip.write_all(&std::fs::read(&path)?)?;
+    }
+    zip.finish()?;
+    Ok(())
+}
+
+/// Every file below `dir`, at any depth.
+pub fn files_under(dir: &Path) -> Result<Vec<std::path::PathBuf>> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir)? {
+        let p = e?.path();
+        if p.is_dir() {
+            out.extend(files_under(&p)?)
+        } else {
+            out.push(p)
+        }
+    }
+    Ok(out)
+}
+
 pub fn content_type(path: &str) -> &'static str {
     match path.rsplit('.').next() {
         Some("html") => "text/html; charset=utf-8",

@@ -577,3 +577,41 @@ fn force_replaces_a_symlinked_manifest_without_writing_through_it() {
     assert_eq!(cli(h, &["uninstall"]).0, Some(0));
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "precious");
 }
+
+#[test]
+fn pack_with_control_builds_an_extension_that_requires_the_debugger_permission() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = Command::new(BIN)
+        .args(["pack", "--with-control", "--out"])
+        .arg(tmp.path())
+        .env("UNOBSERVED_STATE_DIR", tmp.path().join("state"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let zip = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .find(|p| p.to_string_lossy().ends_with("-chromium-control.zip"))
+        .expect("the control build");
+    let mut archive = zip::ZipArchive::new(std::fs::File::open(zip).unwrap()).unwrap();
+    let mut text = String::new();
+    std::io::Read::read_to_string(&mut archive.by_name("manifest.json").unwrap(), &mut text)
+        .unwrap();
+    let manifest: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let has = |list: &str| {
+        manifest[list]
+            .as_array()
+            .is_some_and(|l| l.iter().any(|p| p == "debugger"))
+    };
+    assert!(
+        has("permissions") && !has("optional_permissions"),
+        "{manifest}"
+    );
+    // The unpacked copy, for "Load unpacked", is the same build.
+    let unpacked: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(tmp.path().join("chromium-control/manifest.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(unpacked["permissions"], manifest["permissions"]);
+}

@@ -337,6 +337,11 @@ pub struct PackArgs {
     /// Folder for the packages.
     #[arg(long, default_value = "dist")]
     pub out: PathBuf,
+    /// Also build the control build for Chromium-family browsers: the extension with the
+    /// `debugger` permission required (Chromium will not grant it later), so the popup's
+    /// Control button can attach a debugger. The browser warns about it at install.
+    #[arg(long)]
+    pub with_control: bool,
 }
 
 /// "32MiB" -> 33554432. Accepts B, KB/MB/GB (powers of 1000) and KiB/MiB/GiB (1024).

@@ -17,5 +17,19 @@ pub fn execute(a: PackArgs) -> Result<i32> {
         extension_files::write_zip(&path)?;
         println!("{}", path.display());
     }
+    if a.with_control {
+        // Unpacked (for Load unpacked) and zipped, both with `debugger` required.
+        let unpacked = a.out.join("chromium-control");
+        let _ = std::fs::remove_dir_all(&unpacked);
+        extension_files::write_tree(&unpacked)?;
+        extension_files::grant_permission(&unpacked, "debugger")?;
+        let zip = a
+            .out
+            .join(format!("unobserved-{version}-chromium-control.zip"));
+        extension_files::zip_dir(&unpacked, &zip)?;
+        println!("{}", unpacked.display());
+        println!("{}", zip.display());
+        eprintln!("the control build asks for the debugger permission at install: Chromium warns that it can \"access the page debugger backend\". Unobserved uses it only to check whether a debugger is attached and, when you click Control, to attach its own.");
+    }
     Ok(super::exit::OK)
 }

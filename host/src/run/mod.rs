@@ -307,26 +307,13 @@ fn ws_copy_extension(from: &std::path::Path, to: &std::path::Path) -> Result<()>
     if !from.join("manifest.json").is_file() {
         bail!("{} has no manifest.json", from.display());
     }
-    for entry in walk(from)? {
+    for entry in extension_files::files_under(from)? {
         let rel = entry.strip_prefix(from)?;
         let dest = to.join(rel);
         std::fs::create_dir_all(dest.parent().unwrap())?;
         std::fs::copy(&entry, &dest)?;
     }
     Ok(())
-}
-
-fn walk(dir: &std::path::Path) -> Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir)? {
-        let p = e?.path();
-        if p.is_dir() {
-            out.extend(walk(&p)?)
-        } else {
-            out.push(p)
-        }
-    }
-    Ok(out)
 }
 
 /// Sortable and unique enough: time plus 16 random bits.
