@@ -80,7 +80,9 @@ export function explainHostError(message, browser) {
     };
   }
   let what;
-  if (notFound) what = `Unobserved's helper program is not registered with ${name}.`;
+  if (notFound) {
+    what = `Unobserved's helper program is not registered with ${name}. (A browser started with its own --user-data-dir looks only in that folder: register it there with \`unobserved install --profile <that folder>\`.)`;
+  }
   else if (forbidden) what = `The helper program is registered, but not for this copy of the extension.`;
   else if (exited) what = `The helper program started but stopped unexpectedly.`;
   else what = `Unobserved could not talk to its helper program.`;

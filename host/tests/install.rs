@@ -20,6 +20,7 @@ fn layout(root: &Path, os: Os) -> Layout {
     let data_dir = home.join(".local/share/unobserved");
     Layout {
         os,
+        chromium_profile: None,
         windows_manifest_dir: data_dir.join("manifests"),
         home: home.clone(),
         system_root: root.join("prefix"),
@@ -614,4 +615,31 @@ fn pack_with_control_builds_an_extension_that_requires_the_debugger_permission()
     )
     .unwrap();
     assert_eq!(unpacked["permissions"], manifest["permissions"]);
+}
+
+#[test]
+fn a_profile_with_its_own_user_data_dir_gets_its_manifest_there() {
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    let profile = h.join("custom-profile");
+    std::fs::create_dir(&profile).unwrap();
+    let p = profile.to_str().unwrap();
+    assert_eq!(
+        cli(h, &["install", "--browser", "chromium", "--profile", p]).0,
+        Some(0)
+    );
+    let manifest = profile.join("NativeMessagingHosts/org.unobserved.host.json");
+    assert!(
+        manifest.is_file(),
+        "Chromium with --user-data-dir reads only its profile"
+    );
+    assert!(!h.join(".config/chromium/NativeMessagingHosts").exists());
+    let (code, report) = cli(h, &["doctor", "--profile", p]);
+    assert_eq!(code, Some(0), "{report}");
+    assert_eq!(cli(h, &["uninstall"]).0, Some(0));
+    assert!(!manifest.exists());
+    assert_eq!(
+        cli(h, &["install", "--profile", "/nonexistent-profile"]).0,
+        Some(2)
+    );
 }

@@ -21,6 +21,10 @@ pub struct Check {
 pub fn doctor(layout: &Layout, system: bool, probe: HelloProbe) -> Vec<Check> {
     let mut checks: Vec<Check> = BROWSERS
         .iter()
+        // A --profile is a Chromium-family profile: only those browsers read it.
+        .filter(|b| {
+            layout.chromium_profile.is_none() || b.family == crate::manifest::Family::Chromium
+        })
         .filter(|b| {
             layout.detected(b)
                 || layout

@@ -15,6 +15,9 @@ pub struct Layout {
     pub state_dir: PathBuf,
     /// Where Windows manifests are kept (the registry points at them).
     pub windows_manifest_dir: PathBuf,
+    /// A Chromium-family profile started with its own `--user-data-dir`: such a browser
+    /// reads `<profile>/NativeMessagingHosts/` and nothing under HOME (`--profile`).
+    pub chromium_profile: Option<PathBuf>,
 }
 
 impl Layout {
@@ -44,11 +47,19 @@ impl Layout {
             system_root: PathBuf::from("/"),
             data_dir,
             state_dir,
+            chromium_profile: None,
         })
     }
 
     /// The folder a browser reads manifests from (Linux and macOS).
     pub fn manifest_dir(&self, b: &Browser, system: bool) -> PathBuf {
+        if let (Some(profile), crate::manifest::Family::Chromium, false) =
+            (&self.chromium_profile, b.family, system)
+        {
+            if self.os != Os::Windows {
+                return profile.join("NativeMessagingHosts");
+            }
+        }
         match (self.os, system) {
             (Os::Linux, false) => self.home.join(b.linux_user),
             (Os::Linux, true) => self.under_root(b.linux_system),

@@ -313,6 +313,10 @@ pub struct InstallArgs {
     /// Point the manifests at the binary where it is, instead of copying it to a stable path.
     #[arg(long)]
     pub in_place: bool,
+    /// A Chromium-family browser started with its own `--user-data-dir DIR` reads host
+    /// manifests from `DIR/NativeMessagingHosts/` only: install there (Linux, macOS).
+    #[arg(long, value_name = "DIR")]
+    pub profile: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -330,6 +334,9 @@ pub struct DoctorArgs {
     /// Check the all-users install (system locations / HKLM) instead of yours.
     #[arg(long)]
     pub system: bool,
+    /// Check the manifests of a Chromium-family profile with its own --user-data-dir.
+    #[arg(long, value_name = "DIR")]
+    pub profile: Option<PathBuf>,
 }
 
 #[derive(Args)]

@@ -14,7 +14,8 @@ use unobserved_installer::manifest::Family;
 use unobserved_installer::{apply, doctor, plan, sandbox};
 
 pub fn install(a: InstallArgs) -> Result<i32> {
-    let layout = Layout::current(state::state_dir()?, a.system)?;
+    let mut layout = Layout::current(state::state_dir()?, a.system)?;
+    layout.chromium_profile = profile_dir(a.profile.as_deref())?;
     let chosen: Vec<&Browser> = if a.browsers.is_empty() {
         let found: Vec<&Browser> = BROWSERS.iter().filter(|b| layout.detected(b)).collect();
         if found.is_empty() {
@@ -77,7 +78,8 @@ pub fn uninstall(a: UninstallArgs) -> Result<i32> {
 }
 
 pub fn doctor(a: DoctorArgs) -> Result<i32> {
-    let layout = Layout::current(state::state_dir()?, a.system)?;
+    let mut layout = Layout::current(state::state_dir()?, a.system)?;
+    layout.chromium_profile = profile_dir(a.profile.as_deref())?;
     let checks = doctor::doctor(&layout, a.system, &hello_probe);
     let mut broken = 0;
     for c in &checks {
@@ -150,5 +152,17 @@ pub fn hello_probe(exe: &Path, family: Family, manifest: &Path) -> Result<String
         Ok(Ok(None)) => Err("it exited without answering (is it an unobserved binary?)".into()),
         Ok(Err(e)) => Err(e),
         Err(_) => Err("no answer within 5 s".into()),
+    }
+}
+
+/// `--profile DIR` must be an existing folder (the browser's --user-data-dir).
+fn profile_dir(dir: Option<&Path>) -> Result<Option<std::path::PathBuf>> {
+    match dir {
+        None => Ok(None),
+        Some(d) if d.is_dir() => Ok(Some(std::fs::canonicalize(d)?)),
+        Some(d) => Err(super::usage::usage(format!(
+            "--profile {}: no such folder (give the browser's --user-data-dir)",
+            d.display()
+        ))),
     }
 }
