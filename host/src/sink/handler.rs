@@ -73,13 +73,19 @@ pub async fn handle(req: Request<Incoming>, shared: Arc<Shared>) -> Reply {
 
 /// The request is for one of the token-guarded routes, with the right token.
 pub fn carries_token(req: &Request<Incoming>, shared: &Shared) -> bool {
-    let path = req.uri().path();
-    match route(path) {
-        Route::Upload { token } | Route::Chunk { token, .. } | Route::Download { token } => {
-            token::matches(&shared.token, token)
-        }
-        _ => false,
+    route(req.uri().path())
+        .token()
+        .is_some_and(|t| token::matches(&shared.token, t))
+}
+
+/// The refusal for a guarded route whose token is missing or wrong, counted.
+fn wrong_token(shared: &Shared, route: &Route, what: &str) -> Option<Reply> {
+    let token = route.token()?;
+    if token::matches(&shared.token, token) {
+        return None;
     }
+    shared.refusals.record(Refusal::Token);
+    Some(json_error(403, &format!("missing or wrong {what} token")))
 }
 
 async fn route_request(req: Request<Incoming>, shared: &Shared) -> Reply {
@@ -90,7 +96,8 @@ async fn route_request(req: Request<Incoming>, shared: &Shared) -> Reply {
         .map(|p| p.as_str().to_owned())
         .unwrap_or_else(|| uri.clone());
     let method = req.method().clone();
-    match (route(&path_and_query), &method) {
+    let route = route(&path_and_query);
+    match (route, &method) {
         (Route::Home, &Method::GET | &Method::HEAD) => Response::builder()
             .status(302)
             .header("location", routes::PAGE_PATH)
@@ -105,34 +112,31 @@ async fn route_request(req: Request<Incoming>, shared: &Shared) -> Reply {
                 .unwrap(),
             None => json_error(404, "no such page"),
         },
-        (Route::Upload { token }, &Method::PUT | &Method::POST) => {
-            if !token::matches(&shared.token, token) {
-                shared.refusals.record(Refusal::Token);
-                return json_error(403, "missing or wrong upload token");
+        (Route::Upload { .. }, &Method::PUT | &Method::POST) => {
+            if let Some(refused) = wrong_token(shared, &route, "upload") {
+                return refused;
             }
             let path = path_and_query.replace(&shared.token, "<token>");
             upload(req, shared, &path).await
         }
         (
             Route::Chunk {
-                token,
                 run_id,
                 upload,
                 index,
+                ..
             },
             &Method::PUT | &Method::POST,
         ) => {
-            if !token::matches(&shared.token, token) {
-                shared.refusals.record(Refusal::Token);
-                return json_error(403, "missing or wrong upload token");
+            if let Some(refused) = wrong_token(shared, &route, "upload") {
+                return refused;
             }
             let (run_id, upload) = (run_id.to_owned(), upload.to_owned());
             chunk(req, shared, &run_id, &upload, index).await
         }
-        (Route::Download { token }, &Method::GET) => {
-            if !token::matches(&shared.token, token) {
-                shared.refusals.record(Refusal::Token);
-                return json_error(403, "missing or wrong download token");
+        (Route::Download { .. }, &Method::GET) => {
+            if let Some(refused) = wrong_token(shared, &route, "download") {
+                return refused;
             }
             match download::parse_request(&path_and_query, download::MAX_BYTES) {
                 Ok((seed, len)) => Response::builder()

@@ -1,6 +1,6 @@
 //! Maps a request line to what the sink does with it. Pure, so it is tested alone.
 
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Route<'a> {
     /// `/` sends the browser on to the benchmark page.
     Home,
@@ -22,6 +22,18 @@ pub enum Route<'a> {
         token: &'a str,
     },
     NotFound,
+}
+
+impl Route<'_> {
+    /// The token a guarded route carries (possibly empty or wrong); None for open routes.
+    pub fn token(&self) -> Option<&str> {
+        match self {
+            Route::Upload { token } | Route::Chunk { token, .. } | Route::Download { token } => {
+                Some(token)
+            }
+            _ => None,
+        }
+    }
 }
 
 pub const UPLOAD_PREFIX: &str = "/upload/";
