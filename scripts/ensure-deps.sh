@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian/Ubuntu machine lacks for Unobserved, when it can:
 #   ensure-deps.sh chromium        just Chromium (for the default suite)
-#   ensure-deps.sh all             Chromium, Firefox ESR, Node.js and the npm dev tools
+#   ensure-deps.sh all             Chromium, Firefox ESR, Wine, Xvfb and xdotool, Node.js
+#                                  and the npm dev tools
 # Without root it installs nothing and prints the exact command to run instead.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +19,11 @@ if [ "$want" = all ]; then
   # The Windows end-to-end test: Wine and the MinGW linker.
   have wine || packages+=(wine wine64)
   have x86_64-w64-mingw32-gcc || packages+=(gcc-mingw-w64-x86-64)
+  # The real-input tests: a virtual display, a window manager, keys and screenshots.
+  have Xvfb || packages+=(xvfb)
+  have xdotool || packages+=(xdotool)
+  have openbox || packages+=(openbox)
+  have import || packages+=(imagemagick)
   have node || packages+=(nodejs)
   have npm || packages+=(npm)
 fi

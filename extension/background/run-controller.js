@@ -6,8 +6,8 @@ import { getRunState, setRunState, patchRunState } from './run-state.js';
 import { describeBrowser } from '../lib/environment.js';
 import { measuredCount } from '../lib/plan.js';
 import { toHex } from '../lib/bodies.js';
-import { summarise, observedVerdict } from '../lib/stats.js';
 import * as control from './debugger-control.js';
+import { SUMMARY_PAGE } from '../lib/defaults.js';
 
 let active = null;
 
@@ -24,7 +24,7 @@ function newRunId() {
  * Starts a run. `connection` is an already greeted host (the job path); otherwise one
  * is opened here (the popup path). Both paths then share everything below.
  */
-export async function startRun({ plan, source, runId, closeTab = true, sinkUrl = '', connection = null, env: known = null }) {
+export async function startRun({ plan, source, runId, afterRun = 'close', sinkUrl = '', connection = null, env: known = null }) {
   if (active) throw new Error('A run is already in progress.');
   // Claimed before the first await, so a concurrent check sees a run starting.
   active = { pendingStart: true };
@@ -56,7 +56,7 @@ export async function startRun({ plan, source, runId, closeTab = true, sinkUrl =
       await host.request({ type: 'workload-key', run_id: run.run_id, key: workloadKey });
     }
     const ceiling = started.sink_ceiling_mbps ?? null;
-    active = { host, run, uploadUrl, closeTab, ceiling, workloadKey, tabId: null, samples: [], finished: false, relayed: Promise.resolve(), stateWrites: Promise.resolve() };
+    active = { host, run, uploadUrl, afterRun, cameFrom: null, ceiling, workloadKey, tabId: null, samples: [], finished: false, relayed: Promise.resolve(), stateWrites: Promise.resolve() };
     host.onClose = (why) => finish('incomplete', `the native host went away: ${why}`);
     await setRunState({
       phase: 'running',
@@ -71,6 +71,7 @@ export async function startRun({ plan, source, runId, closeTab = true, sinkUrl =
     // The local sink serves the page, so uploads run in an ordinary web page. A remote
     // sink is reached from the extension's own page (secure context, host permission).
     const pageUrl = sinkUrl ? api.runtime.getURL(`bench/index.html#${run.run_id}`) : `${hello.sink.page_url}#${run.run_id}`;
+    if (afterRun === 'return') [active.cameFrom] = await api.tabs.query({ active: true, currentWindow: true });
     const tab = await api.tabs.create({ url: pageUrl, active: source === 'popup' });
     active.tabId = tab.id;
     return run.run_id;
@@ -187,11 +188,9 @@ async function finish(status, reason) {
     browser: run.run.browser,
     browser_version: run.run.browser_version,
     os: run.run.os,
-    observed: observedVerdict(run.samples),
     control: Boolean(run.run.plan.control),
     plan: run.run.plan,
     samples: run.samples,
-    summary: summarise(run.samples),
     sink_ceiling_mbps: run.ceiling,
     done: run.samples.length,
     total: measuredCount(run.run.plan),
@@ -212,12 +211,24 @@ async function finish(status, reason) {
   } catch (e) {
     await patchRunState({ phase: 'error', error: `${reason ?? 'The run finished'}, but its end could not be recorded: ${e.message}` });
   }
-  if (run.closeTab && run.tabId !== null) api.tabs.remove(run.tabId).catch(() => {});
+  if (run.tabId !== null) leaveBenchTab(run).catch((e) => console.warn(`Unobserved: ${e.message}`));
   try {
     run.host.onClose = null;
     run.host.disconnect();
   } catch {
     // already gone
+  }
+}
+
+/** The benchmark tab after the run: a summary, the tab the user came from, or gone. */
+async function leaveBenchTab(run) {
+  if (run.afterRun === 'summary') {
+    await api.tabs.update(run.tabId, { url: api.runtime.getURL(SUMMARY_PAGE) });
+    return;
+  }
+  await api.tabs.remove(run.tabId);
+  if (run.afterRun === 'return' && run.cameFrom?.id !== undefined) {
+    await api.tabs.update(run.cameFrom.id, { active: true });
   }
 }
 

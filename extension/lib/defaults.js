@@ -11,7 +11,23 @@ export const DEFAULT_OPTIONS = Object.freeze({
   bodies: BODY_KINDS,
   // Empty means: the sink of the local host, as reported by `hello`.
   sinkUrl: '',
+  // What the benchmark tab does when a popup run ends (AFTER_RUN).
+  afterRun: 'summary',
 });
+
+/**
+ * What happens to the benchmark tab at the end of a run: `summary` keeps it open on the
+ * result, `return` closes it and brings back the tab the run started from, `close`
+ * (runs the CLI started) just closes it.
+ */
+export const AFTER_RUN = Object.freeze({
+  summary: 'Keep the tab open on a summary of the result',
+  return: 'Close it and go back to the tab I was on',
+});
+
+/** The result as a page of its own: the popup's view, in a tab. */
+export const SUMMARY_PAGE = 'popup/popup.html?view=tab';
+export const WELCOME_PAGE = 'welcome/welcome.html';
 
 // window.postMessage markers, so the relay ignores every other message on the page.
 export const FROM_PAGE = 'unobserved-page';
@@ -34,6 +50,7 @@ export function validateOptions(o) {
   if (!(Number.isInteger(Number(o.reps)) && Number(o.reps) >= 1 && Number(o.reps) <= 1000)) errors.push('Repetitions must be a whole number from 1 to 1000.');
   if (!(Number.isInteger(Number(o.warmup)) && Number(o.warmup) >= 0 && Number(o.warmup) <= 100)) errors.push('Warm-up must be a whole number from 0 to 100.');
   if (!Array.isArray(o.bodies) || o.bodies.length === 0) errors.push('Pick at least one body kind.');
+  if (o.afterRun !== undefined && !Object.hasOwn(AFTER_RUN, o.afterRun)) errors.push('Pick what the benchmark tab does after a run.');
   if (o.sinkUrl && !/^https?:\/\/[^/]+\/upload\/[A-Za-z0-9]+$/.test(o.sinkUrl)) {
     errors.push('Sink URL must look like http://HOST:PORT/upload/TOKEN (as printed by `unobserved sink`), or be empty.');
   }

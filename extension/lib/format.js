@@ -22,22 +22,35 @@ export function progressText(state) {
 
 /**
  * The chart: median bar and min–max whisker per arm, and the sink's own ceiling as a
- * line, all scaled to the largest of them. Which arms are sink-bound is the host's
- * call (its analysis), not a rule repeated here.
+ * line, all scaled to the largest of them. `arms` is the host's analysis: which arms are
+ * intact or sink-bound is its call, not a rule repeated here. Labels start right of
+ * every bar, whisker and the ceiling line, so the line never crosses one.
  */
-export function chartModel(summary, width = 200, ceiling = null, sinkBound = new Set()) {
-  const max = Math.max(1, ceiling ?? 0, ...summary.map((a) => a.max_mbps ?? 0));
+export function chartModel(arms, width = 200, ceiling = null) {
+  const max = Math.max(1, ceiling ?? 0, ...arms.map((a) => a.max_mbps ?? 0));
   const scale = (v) => (v === null || v === undefined ? null : (v / max) * width);
-  const rows = summary.map((a) => ({
+  const ceilingX = scale(ceiling);
+  const rows = arms.map((a) => ({
     body: a.body,
     bar: scale(a.median_mbps) ?? 0,
     whiskerFrom: scale(a.min_mbps),
     whiskerTo: scale(a.max_mbps),
-    label: a.median_mbps === null ? a.verdict.split(':')[0] : `${formatMbps(a.median_mbps)} Mbps`,
-    intact: a.verdict === 'intact',
-    sinkBound: sinkBound.has(a.body),
+    label: a.median_mbps === null ? a.integrity.word : `${formatMbps(a.median_mbps)} Mbps`,
+    intact: a.integrity.status === 'intact',
+    sinkBound: a.sink_bound,
   }));
-  return { rows, ceilingX: scale(ceiling) };
+  const labelX = Math.max(0, ceilingX ?? 0, ...rows.map((r) => Math.max(r.bar, r.whiskerTo ?? 0))) + 6;
+  return { rows, ceilingX, labelX };
+}
+
+/**
+ * Every arm whose bytes did not arrive intact, with what arrived or what the browser said
+ * (the table has room only for the word). The host's notes carry the reasons.
+ */
+export function integrityFindings(arms) {
+  return arms
+    .filter((a) => a.integrity.status !== 'intact')
+    .map((a) => `${a.body}: ${a.integrity.word}${a.integrity.detail ? ` (${a.integrity.detail})` : ''}.`);
 }
 
 /**
@@ -90,4 +103,11 @@ export function explainHostError(message, browser) {
     ? `Run \`unobserved install --extension-id ${'<this extension id>'}\` in a terminal, then restart ${name}.`
     : `Run \`unobserved install\` in a terminal, then restart ${name}. \`unobserved doctor\` checks the setup.`;
   return { what, fix, detail: message ?? '' };
+}
+
+/** Where the toolbar button hides on first install, and how to pin it. */
+export function pinInstructions(chromiumFamily) {
+  return chromiumFamily
+    ? 'Click the Extensions button (the puzzle piece right of the address bar), then the pin beside Unobserved.'
+    : 'Tick “Pin extension to toolbar” in the message Firefox showed when it added Unobserved. Later: the Extensions button (the puzzle piece right of the address bar), the gear beside Unobserved, “Pin to Toolbar”. Its line there says “Can\'t read and change data on this site”: that is expected, Unobserved reads no page.';
 }

@@ -1,5 +1,5 @@
 import { api } from '../lib/api.js';
-import { BODY_KINDS, DEFAULT_OPTIONS, validateOptions } from '../lib/defaults.js';
+import { AFTER_RUN, BODY_KINDS, DEFAULT_OPTIONS, validateOptions } from '../lib/defaults.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -16,6 +16,18 @@ function fill(o) {
     label.append(input, ` ${kind}`);
     box.append(label);
   }
+  const after = $('afterRun');
+  after.querySelectorAll('label').forEach((l) => l.remove());
+  for (const [value, words] of Object.entries(AFTER_RUN)) {
+    const label = document.createElement('label');
+    const input = document.createElement('input');
+    input.type = 'radio';
+    input.name = 'afterRun';
+    input.value = value;
+    input.checked = o.afterRun === value;
+    label.append(input, ` ${words}`);
+    after.append(label);
+  }
 }
 
 function read() {
@@ -25,12 +37,14 @@ function read() {
     warmup: Number($('warmup').value),
     bodies: [...$('bodies').querySelectorAll('input:checked')].map((i) => i.value),
     sinkUrl: $('sinkUrl').value.trim(),
+    afterRun: $('afterRun').querySelector('input:checked')?.value,
   };
 }
 
 async function main() {
   const { options } = await api.storage.local.get('options');
   fill({ ...DEFAULT_OPTIONS, ...options });
+  $('sizeMiB').focus();
   $('form').addEventListener('submit', async (e) => {
     e.preventDefault();
     const o = read();

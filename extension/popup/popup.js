@@ -1,8 +1,9 @@
 // The popup only reads state and asks the background to start; the run itself lives in
 // the background and the benchmark tab, so closing the popup never stops it.
 import { api } from '../lib/api.js';
-import { chartModel, explainRunError, formatMbps, formatRange, progressText, resultLabel } from '../lib/format.js';
+import { chartModel, explainRunError, formatMbps, formatRange, integrityFindings, progressText, resultLabel } from '../lib/format.js';
 import { describeBrowser, isChromiumFamily } from '../lib/environment.js';
+import { MESSAGE } from '../lib/messages.js';
 
 const $ = (id) => document.getElementById(id);
 const SVG = 'http://www.w3.org/2000/svg';
@@ -14,13 +15,14 @@ function svgEl(name, attrs, text) {
   return el;
 }
 
-function drawChart(summary, ceiling, sinkBound) {
+function drawChart(arms, ceiling) {
   const chart = $('chart');
   chart.replaceChildren();
-  const labelW = 100;
+  // Room for the longest arm name ("Uint8Array (detached)") at about 6.5 px a character.
+  const labelW = Math.max(100, ...arms.map((a) => a.body.length * 6.5));
   const barW = 200;
   const rowH = 22;
-  const { rows, ceilingX } = chartModel(summary, barW, ceiling, sinkBound);
+  const { rows, ceilingX, labelX } = chartModel(arms, barW, ceiling);
   const height = rows.length * rowH + (ceilingX === null ? 4 : 18);
   chart.setAttribute('viewBox', `0 0 ${labelW + barW + 160} ${height}`);
   rows.forEach((row, i) => {
@@ -35,7 +37,7 @@ function drawChart(summary, ceiling, sinkBound) {
       }
     }
     const label = row.sinkBound ? `${row.label} (sink-bound)` : row.label;
-    chart.append(svgEl('text', { x: labelW + Math.max(row.bar, row.whiskerTo ?? 0) + 6, y: y + 12, 'font-size': 11 }, label));
+    chart.append(svgEl('text', { x: labelW + labelX, y: y + 12, 'font-size': 11 }, label));
   });
   if (ceilingX !== null) {
     const x = labelW + ceilingX;
@@ -44,19 +46,18 @@ function drawChart(summary, ceiling, sinkBound) {
   }
 }
 
-function drawTable(summary, analysis) {
+function drawTable(arms) {
   const body = $('table').querySelector('tbody');
-  const vs = new Map((analysis?.arms ?? []).map((a) => [a.body, a.vs]));
   body.replaceChildren(
-    ...summary.map((a) => {
+    ...arms.map((a) => {
       const tr = document.createElement('tr');
       const cells = [
         [a.body, ''],
         [String(a.n), 'num'],
         [formatMbps(a.median_mbps), 'num'],
         [formatRange(a.min_mbps, a.max_mbps), 'num'],
-        [vs.get(a.body) ?? '…', 'vs'],
-        [a.verdict, a.verdict === 'intact' ? 'ok' : 'bad'],
+        [a.vs, 'vs'],
+        [a.integrity.word, a.integrity.status === 'intact' ? 'ok' : 'bad'],
       ];
       for (const [text, cls] of cells) {
         const td = document.createElement('td');
@@ -91,9 +92,10 @@ function drawControl(analysis) {
   );
 }
 
-/** The negative control, warnings and notes, as the host wrote them. */
+/** Integrity findings with their reasons, then the negative control, warnings and notes, as the host wrote them. */
 function drawFindings(analysis) {
   const items = [
+    ...integrityFindings(analysis.arms).map((text) => ['Integrity', text, 'warning']),
     ...(analysis?.negative_control ? [['Negative control', analysis.negative_control, 'note']] : []),
     ...(analysis?.warnings ?? []).map((w) => ['Warning', w, 'warning']),
     ...(analysis?.notes ?? []).map((n) => ['Note', n, 'note']),
@@ -131,22 +133,23 @@ function render(state, browser) {
   }
   $('problem').hidden = true;
   if (state.phase === 'error') showProblem(state.error, state.browser || browser);
-  const summary = state.summary;
-  $('result').hidden = !(summary && summary.length);
-  if (summary && summary.length) {
+  // Every figure, verdict and reason comes from the host's one analysis of the stored run.
+  const analysis = state.analysis;
+  $('result').hidden = !analysis?.arms?.length;
+  if (analysis?.arms?.length) {
     const head = $('result-head');
     head.replaceChildren(`${state.browser ?? ''} ${state.browser_version ?? ''} on ${state.os ?? ''} · observed: `);
     const badge = document.createElement('span');
-    badge.className = `badge ${state.observed}`;
-    badge.textContent = state.observed;
+    badge.className = `badge ${analysis.observed}`;
+    badge.textContent = analysis.observed;
     head.append(badge);
     const label = document.createElement('div');
     label.className = 'note';
     label.textContent = resultLabel(state);
     head.append(label);
-    const analysis = state.analysis ?? null;
-    drawChart(summary, state.sink_ceiling_mbps ?? null, new Set((analysis?.arms ?? []).filter((a) => a.sink_bound).map((a) => a.body)));
-    drawTable(summary, analysis);
+    if (state.run_id) $('report-command').textContent = `unobserved report --run ${state.run_id} --format html -o unobserved-report.html`;
+    drawChart(analysis.arms, state.sink_ceiling_mbps ?? null);
+    drawTable(analysis.arms);
     drawControl(analysis);
     drawFindings(analysis);
   }
@@ -159,6 +162,8 @@ function render(state, browser) {
 let controlPossible = false;
 
 async function main() {
+  // The benchmark tab shows this same view as its summary after a run.
+  if (new URLSearchParams(location.search).get('view') === 'tab') document.body.classList.add('tab');
   const env = await describeBrowser(api);
   const required = api.runtime.getManifest().permissions ?? [];
   controlPossible = isChromiumFamily(env.browser) && required.includes('debugger');
@@ -169,7 +174,7 @@ async function main() {
   });
   const start = async (control) => {
     $('run').disabled = true;
-    const reply = await api.runtime.sendMessage({ type: 'start-run', control });
+    const reply = await api.runtime.sendMessage({ type: MESSAGE.startRun, control });
     if (!reply?.ok) {
       showProblem(reply?.error ?? 'no answer from the background', env.browser);
       $('run').disabled = false;
@@ -197,6 +202,8 @@ async function main() {
     e.preventDefault();
     api.runtime.openOptionsPage();
   });
+  // Keyboard users (Alt+Shift+U, then Enter) start on Run; Firefox's panel ignores autofocus.
+  if (!$('run').disabled) $('run').focus();
 }
 
 main().catch((e) => showProblem(String(e?.message ?? e)));

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_OPTIONS, planFromOptions, validateOptions, BODY_KINDS } from '../lib/defaults.js';
+import { AFTER_RUN, DEFAULT_OPTIONS, planFromOptions, validateOptions, BODY_KINDS } from '../lib/defaults.js';
 
 test('the default suite is 32 MiB x 6 reps of all four kinds', () => {
   assert.deepEqual(planFromOptions({}), { size_bytes: 32 * 1024 * 1024, reps: 6, warmup: 1, bodies: BODY_KINDS });
@@ -12,4 +12,6 @@ test('bad options are refused with a sentence each', () => {
   const errors = validateOptions({ sizeMiB: 0, reps: 1.5, warmup: -1, bodies: [], sinkUrl: 'ftp://x' });
   assert.equal(errors.length, 5);
   assert.deepEqual(validateOptions({ ...DEFAULT_OPTIONS, sinkUrl: 'http://10.0.0.2:8080/upload/abc123' }), []);
+  assert.equal(validateOptions({ ...DEFAULT_OPTIONS, afterRun: 'vanish' }).length, 1);
+  for (const afterRun of Object.keys(AFTER_RUN)) assert.deepEqual(validateOptions({ ...DEFAULT_OPTIONS, afterRun }), []);
 });

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chartModel, explainHostError, explainRunError, formatMbps, formatRange, progressText } from '../lib/format.js';
+import { readFileSync } from 'node:fs';
+import { chartModel, explainHostError, explainRunError, formatMbps, formatRange, integrityFindings, progressText } from '../lib/format.js';
 
 test('progress names the arm, the rep and what remains', () => {
   assert.equal(progressText({ done: 5, total: 24, step: { phase: 'measure', rep: 1, body: 'Blob' } }), 'Blob, rep 2 · 5/24 measured · 19 remaining');
@@ -16,26 +17,35 @@ test('Mbps formatting', () => {
   assert.equal(formatRange(null, null), '–', 'an arm with no intact sample has no range');
 });
 
-test('chart bars scale to the largest max and label failed arms by verdict', () => {
-  const { rows, ceilingX } = chartModel([
-    { body: 'Uint8Array', median_mbps: 50, min_mbps: 40, max_mbps: 100, verdict: 'intact' },
-    { body: 'ReadableStream', median_mbps: null, min_mbps: null, max_mbps: null, verdict: 'unsupported: TypeError: Failed to fetch' },
-  ], 200);
-  assert.deepEqual(rows[0], { body: 'Uint8Array', bar: 100, whiskerFrom: 80, whiskerTo: 200, label: '50.0 Mbps', intact: true, sinkBound: false });
+// The host's analysis of a run with an intact, a sink-bound and a corrupted arm: the
+// host's own test writes and checks this file (report::tests), so the popup is tested
+// against what the host really sends.
+const analysis = JSON.parse(readFileSync(new URL('../../tests/fixtures/popup-analysis.json', import.meta.url), 'utf8'));
+
+test('chart bars scale to the largest value and failed arms are labelled by their integrity', () => {
+  const { rows, ceilingX } = chartModel(analysis.arms, 200);
   assert.equal(ceilingX, null);
-  assert.equal(rows[1].bar, 0);
-  assert.equal(rows[1].label, 'unsupported');
-  assert.equal(rows[1].intact, false);
+  assert.equal(rows[1].whiskerTo, 200, 'the largest max sets the scale');
+  assert.deepEqual(rows.map((r) => r.intact), [true, true, false]);
+  assert.equal(rows[2].bar, 0);
+  assert.equal(rows[2].label, 'corrupted');
+  assert.equal(rows[0].label, '102 Mbps');
 });
 
-test('the sink ceiling is a line, and the arms the host called sink-bound are marked', () => {
-  const { rows, ceilingX } = chartModel([
-    { body: 'Uint8Array', median_mbps: 100, min_mbps: 90, max_mbps: 110, verdict: 'intact' },
-    { body: 'Blob', median_mbps: 2900, min_mbps: 2800, max_mbps: 3000, verdict: 'intact' },
-  ], 200, 4000, new Set(['Blob']));
+test('the sink ceiling is a line, the host\'s sink-bound arms are marked, and no label starts left of the line', () => {
+  const { rows, ceilingX, labelX } = chartModel(analysis.arms, 200, 1000);
   assert.equal(ceilingX, 200, 'the ceiling is the largest value, so it sets the scale');
-  assert.equal(rows[1].bar, 145);
-  assert.deepEqual(rows.map((r) => r.sinkBound), [false, true]);
+  assert.deepEqual(rows.map((r) => r.sinkBound), [false, true, false]);
+  assert.ok(labelX > ceilingX, `labels at ${labelX} would cross the ceiling line at ${ceilingX}`);
+  for (const r of rows) assert.ok(labelX > Math.max(r.bar, r.whiskerTo ?? 0));
+});
+
+test('every non-intact arm is a finding, and the host explains the ones it can', () => {
+  const findings = integrityFindings(analysis.arms);
+  assert.equal(findings.length, 1);
+  assert.match(findings[0], /^ReadableStream: corrupted \(received 23 bytes/);
+  assert.ok(analysis.arms[2].integrity.why);
+  assert.ok(analysis.notes.some((n) => n.includes(analysis.arms[2].integrity.why)), 'the reason is among the notes every format shows');
 });
 
 test('a run that stopped for another reason is not blamed on the host install', () => {

@@ -10,6 +10,52 @@ use std::path::Path;
 static TREE: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../extension");
 
 pub use unobserved_installer::ids::{CHROMIUM_ID, GECKO_ID};
+pub use unobserved_installer::manifest::Family;
+
+/// The one source manifest carries both families' fields; each browser warns about the
+/// other's (Chromium: `background.scripts`; Firefox: `key`). Each package drops the
+/// fields only the other family reads. This table is the whole difference.
+fn foreign_fields(family: Family) -> &'static [&'static [&'static str]] {
+    match family {
+        Family::Chromium => &[&["browser_specific_settings"], &["background", "scripts"]],
+        Family::Firefox => &[&["key"], &["background", "service_worker"]],
+    }
+}
+
+/// The source manifest as `family` should see it.
+pub fn manifest_for(source: &serde_json::Value, family: Family) -> serde_json::Value {
+    let mut manifest = source.clone();
+    for path in foreign_fields(family) {
+        let (last, parents) = path.split_last().expect("a field path is never empty");
+        let mut node = &mut manifest;
+        for key in parents {
+            node = &mut node[*key];
+        }
+        if let Some(object) = node.as_object_mut() {
+            object.remove(*last);
+        }
+    }
+    manifest
+}
+
+/// Rewrites a written tree's manifest for `family`.
+pub fn adapt(tree: &Path, family: Family) -> Result<()> {
+    edit_manifest(tree, |manifest| {
+        *manifest = manifest_for(manifest, family);
+        Ok(())
+    })
+}
+
+/// One installable package: the shipped tree with `family`'s manifest, and for the
+/// control build, `debugger` required (Chromium will not grant it later).
+pub fn write_package(dest: &Path, family: Family, control: bool) -> Result<()> {
+    write_tree(dest)?;
+    adapt(dest, family)?;
+    if control {
+        grant_permission(dest, "debugger")?;
+    }
+    Ok(())
+}
 
 /// Only the shipped files: tests, node tooling and dotfiles stay out of packages.
 fn shipped(path: &str) -> bool {
@@ -59,12 +105,17 @@ pub fn version() -> String {
         .unwrap_or_else(|| "unknown".into())
 }
 
-/// Moves `permission` from optional to required in a written copy of the tree. The key
+/// Makes `permission` required in a written copy of the tree (moving it out of
+/// `optional_permissions` if a custom tree lists it there). The key
 /// is unchanged, so the id stays the same.
 pub fn grant_permission(tree: &Path, permission: &str) -> Result<()> {
     edit_manifest(tree, |manifest| {
-        if let Some(optional) = manifest["optional_permissions"].as_array_mut() {
-            optional.retain(|p| p != permission);
+        match manifest["optional_permissions"].as_array_mut() {
+            Some(optional) => optional.retain(|p| p != permission),
+            // Chromium 156 refuses a manifest that requires `debugger` and has no
+            // optional_permissions key at all ("Invalid value for 'permissions'");
+            // an empty list is accepted. The control test in tests/browsers.rs loads it.
+            None => manifest["optional_permissions"] = serde_json::json!([]),
         }
         manifest["permissions"]
             .as_array_mut()
@@ -108,22 +159,7 @@ pub fn write_tree(dest: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Zips the shipped files: the same archive is a Chrome Web Store .zip and an AMO .xpi.
-pub fn write_zip(dest: &Path) -> Result<()> {
-    let file =
-        std::fs::File::create(dest).with_context(|| format!("cannot create {}", dest.display()))?;
-    let mut zip = zip::ZipWriter::new(file);
-    let opts = zip::write::SimpleFileOptions::default()
-        .compression_method(zip::CompressionMethod::Deflated);
-    for (rel, bytes) in files() {
-        zip.start_file(rel, opts)?;
-        zip.write_all(bytes)?;
-    }
-    zip.finish()?;
-    Ok(())
-}
-
-/// Zips a written (and perhaps edited) copy of the tree, e.g. the control build.
+/// Zips a written (and perhaps edited) package tree.
 pub fn zip_dir(dir: &Path, dest: &Path) -> Result<()> {
     let file =
         std::fs::File::create(dest).with_context(|| format!("cannot create {}", dest.display()))?;
@@ -184,6 +220,63 @@ mod tests {
         );
     }
 
+    fn source_manifest() -> serde_json::Value {
+        serde_json::from_slice(TREE.get_file("manifest.json").unwrap().contents()).unwrap()
+    }
+
+    #[test]
+    fn each_family_gets_a_manifest_without_the_other_familys_fields() {
+        let source = source_manifest();
+        let chromium = manifest_for(&source, Family::Chromium);
+        assert!(chromium.get("browser_specific_settings").is_none());
+        assert!(chromium["background"].get("scripts").is_none());
+        assert_eq!(
+            chromium["key"], source["key"],
+            "the key fixes the Chromium id"
+        );
+        assert!(chromium["background"]["service_worker"].is_string());
+
+        let firefox = manifest_for(&source, Family::Firefox);
+        assert!(firefox.get("key").is_none());
+        assert!(firefox["background"].get("service_worker").is_none());
+        assert_eq!(
+            firefox["browser_specific_settings"]["gecko"]["id"],
+            GECKO_ID
+        );
+        assert!(firefox["background"]["scripts"].is_array());
+
+        // Everything else is the same in both.
+        let rest = |mut m: serde_json::Value| {
+            for k in ["key", "browser_specific_settings", "background"] {
+                m.as_object_mut().unwrap().remove(k);
+            }
+            m
+        };
+        assert_eq!(rest(chromium), rest(firefox));
+    }
+
+    #[test]
+    fn no_package_lists_debugger_as_optional_and_only_the_control_build_requires_it() {
+        let dir = tempfile::tempdir().unwrap();
+        for (family, control) in [
+            (Family::Chromium, false),
+            (Family::Firefox, false),
+            (Family::Chromium, true),
+        ] {
+            let tree = dir.path().join(format!("{family:?}-{control}"));
+            write_package(&tree, family, control).unwrap();
+            let m: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(tree.join("manifest.json")).unwrap())
+                    .unwrap();
+            let lists = |k: &str| {
+                m[k].as_array()
+                    .is_some_and(|l| l.iter().any(|p| p == "debugger"))
+            };
+            assert!(!lists("optional_permissions"), "{family:?}: {m}");
+            assert_eq!(lists("permissions"), control, "{family:?}: {m}");
+        }
+    }
+
     #[test]
     fn only_the_page_folders_are_served() {
         assert!(web_file("bench/index.html").is_some());
@@ -194,8 +287,7 @@ mod tests {
 
     #[test]
     fn embedded_manifest_ids_match_the_constants() {
-        let manifest: serde_json::Value =
-            serde_json::from_slice(TREE.get_file("manifest.json").unwrap().contents()).unwrap();
+        let manifest = source_manifest();
         assert_eq!(
             manifest["browser_specific_settings"]["gecko"]["id"],
             GECKO_ID

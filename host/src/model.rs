@@ -126,14 +126,52 @@ pub struct Observation {
     pub extra: Map<String, Value>,
 }
 
+/// Whether anything watched the measurement: a debugger or an automation driver.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Observed {
+    Yes,
+    No,
+    Unknown,
+}
+
+impl Observed {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Observed::Yes => "yes",
+            Observed::No => "no",
+            Observed::Unknown => "unknown",
+        }
+    }
+
+    /// A run was observed if any sample saw a watcher; unobserved only if every sample
+    /// positively saw none.
+    pub fn of_run(samples: &[Sample]) -> Observed {
+        let each: Vec<Observed> = samples.iter().map(|s| s.observed.verdict()).collect();
+        if each.contains(&Observed::Yes) {
+            Observed::Yes
+        } else if !each.is_empty() && each.iter().all(|v| *v == Observed::No) {
+            Observed::No
+        } else {
+            Observed::Unknown
+        }
+    }
+}
+
+impl std::fmt::Display for Observed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 impl Observation {
-    /// yes / no / unknown, from the evidence recorded.
-    pub fn verdict(&self) -> &'static str {
+    /// Yes, no or unknown, from the evidence recorded.
+    pub fn verdict(&self) -> Observed {
         let debugger = self.extra.get("debugger_attached").and_then(Value::as_bool);
         match (self.webdriver, debugger) {
-            (Some(true), _) | (_, Some(true)) => "yes",
-            (Some(false), _) => "no",
-            _ => "unknown",
+            (Some(true), _) | (_, Some(true)) => Observed::Yes,
+            (Some(false), _) => Observed::No,
+            _ => Observed::Unknown,
         }
     }
 }
@@ -344,11 +382,11 @@ mod tests {
     #[test]
     fn observation_verdicts() {
         let mut o = Observation::default();
-        assert_eq!(o.verdict(), "unknown");
+        assert_eq!(o.verdict(), Observed::Unknown);
         o.webdriver = Some(false);
-        assert_eq!(o.verdict(), "no");
+        assert_eq!(o.verdict(), Observed::No);
         o.extra
             .insert("debugger_attached".into(), Value::Bool(true));
-        assert_eq!(o.verdict(), "yes");
+        assert_eq!(o.verdict(), Observed::Yes);
     }
 }

@@ -426,8 +426,9 @@ fn pack_builds_store_packages_without_tests() {
         .unwrap();
     assert!(out.status.success());
     let listed = String::from_utf8_lossy(&out.stdout);
-    assert!(listed.contains("-chromium.zip") && listed.contains("-firefox.xpi"));
-    for line in listed.lines() {
+    assert!(listed.contains("-chromium.zip") && listed.contains("-firefox-unsigned.xpi"));
+    // Each package is printed as its folder, then its archive.
+    for line in listed.lines().filter(|l| !Path::new(l).is_dir()) {
         // Read with the zip crate (already a dependency), not a python3 the machine may lack.
         let archive = zip::ZipArchive::new(std::fs::File::open(line).unwrap()).unwrap();
         let names = archive
@@ -610,11 +611,25 @@ fn pack_with_control_builds_an_extension_that_requires_the_debugger_permission()
         "{manifest}"
     );
     // The unpacked copy, for "Load unpacked", is the same build.
-    let unpacked: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(tmp.path().join("chromium-control/manifest.json")).unwrap(),
-    )
-    .unwrap();
-    assert_eq!(unpacked["permissions"], manifest["permissions"]);
+    let read = |folder: &str| -> serde_json::Value {
+        serde_json::from_str(
+            &std::fs::read_to_string(tmp.path().join(folder).join("manifest.json")).unwrap(),
+        )
+        .unwrap()
+    };
+    assert_eq!(read("chromium-control"), manifest);
+    // One package per family, each without the other family's fields, and the Firefox
+    // archive says in its name that it is unsigned.
+    assert!(read("chromium").get("browser_specific_settings").is_none());
+    assert!(read("firefox").get("key").is_none());
+    let names: Vec<String> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        names.iter().any(|n| n.ends_with("-firefox-unsigned.xpi")),
+        "{names:?}"
+    );
 }
 
 #[test]

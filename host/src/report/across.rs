@@ -6,6 +6,7 @@
 use super::RunReport;
 use crate::model::SampleStatus;
 use crate::stats::compare::{self, Comparison};
+use crate::stats::Integrity;
 use serde::Serialize;
 
 #[derive(Debug, Clone, Serialize)]
@@ -25,8 +26,8 @@ pub struct ArmAcross {
     pub arm: String,
     /// Median Mbps per run, in `runs` order (None: no intact sample there).
     pub medians: Vec<Option<f64>>,
-    /// Integrity per run ("intact", "corrupted: …").
-    pub integrity: Vec<String>,
+    /// Integrity per run; None where the run lacks the arm.
+    pub integrity: Vec<Option<Integrity>>,
     /// Each later run against the first; None where either has too few samples.
     pub versus_first: Vec<Option<Comparison>>,
 }
@@ -83,7 +84,7 @@ pub fn compare_runs(reports: &[RunReport], horizon: f64) -> RunsCompared {
                 .collect(),
             integrity: reports
                 .iter()
-                .map(|r| summary_of(r).map_or("–".into(), |a| a.verdict))
+                .map(|r| summary_of(r).map(|a| a.integrity))
                 .collect(),
             versus_first: reports[1..]
                 .iter()
@@ -121,7 +122,7 @@ fn differences(reports: &[RunReport]) -> Vec<Difference> {
                 .as_ref()
                 .map_or(String::new(), |p| p.reps.to_string())
         }),
-        ("observed", |r| r.run.observed.clone()),
+        ("observed", |r| r.run.observed.to_string()),
     ];
     facts
         .iter()
@@ -174,7 +175,10 @@ impl RunsCompared {
             for (i, m) in a.medians.iter().enumerate() {
                 let cell = match m {
                     Some(v) => super::fmt_mbps(Some(*v)),
-                    None => a.integrity[i].split(':').next().unwrap_or("–").to_owned(),
+                    None => a.integrity[i]
+                        .as_ref()
+                        .map_or("–", Integrity::word)
+                        .to_owned(),
                 };
                 out += &format!("  {cell:>16}");
                 if i > 0 {

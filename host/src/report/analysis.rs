@@ -3,10 +3,13 @@
 //! statistical rule lives in JavaScript.
 
 use super::{ratio_cell, RunReport};
+use crate::model::Observed;
+use crate::stats::Integrity;
 use serde::Serialize;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Analysis {
+    pub observed: Observed,
     /// Per arm, in the table's order: "1.48x [1.18–3.05] faster", "baseline" or "–".
     pub arms: Vec<ArmLine>,
     pub control: Vec<ControlLine>,
@@ -18,8 +21,24 @@ pub struct Analysis {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ArmLine {
     pub body: String,
+    /// Intact uploads, and their median and range in Mbps.
+    pub n: usize,
+    pub median_mbps: Option<f64>,
+    pub min_mbps: Option<f64>,
+    pub max_mbps: Option<f64>,
     pub vs: String,
     pub sink_bound: bool,
+    pub integrity: IntegrityLine,
+}
+
+/// An arm's integrity for the popup: `status` to branch on, words to show.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct IntegrityLine {
+    #[serde(flatten)]
+    pub integrity: Integrity,
+    pub word: &'static str,
+    pub detail: Option<String>,
+    pub why: Option<&'static str>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -32,13 +51,24 @@ pub struct ControlLine {
 
 pub fn of(report: &RunReport) -> Analysis {
     Analysis {
+        observed: report.run.observed,
         arms: report
             .summary
             .iter()
             .map(|a| ArmLine {
                 body: a.body.clone(),
+                n: a.n,
+                median_mbps: a.median_mbps,
+                min_mbps: a.min_mbps,
+                max_mbps: a.max_mbps,
                 vs: ratio_cell(report, &a.body, true),
                 sink_bound: a.sink_bound,
+                integrity: IntegrityLine {
+                    integrity: a.integrity.clone(),
+                    word: a.integrity.word(),
+                    detail: a.integrity.detail(),
+                    why: a.integrity.why(&a.body),
+                },
             })
             .collect(),
         control: report

@@ -46,7 +46,7 @@ pub fn render(reports: &[RunReport]) -> String {
                 opt(s.page_ms),
                 opt(s.sink_ms),
                 opt(s.mbps),
-                s.observed.verdict().into(),
+                s.observed.verdict().to_string(),
                 s.error.clone().unwrap_or_default(),
                 sink_bound.to_string(),
                 timing_disagrees(s).to_string(),

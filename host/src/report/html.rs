@@ -3,6 +3,7 @@
 //! no external assets. Numbers carry data-* attributes so tests can read them back.
 
 use super::{fmt_mbps, fmt_range, ratio_cell, RunReport};
+use crate::model::Observed;
 
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
@@ -50,10 +51,10 @@ fn run_section(r: &RunReport) -> String {
         esc(&m.browser_version),
         esc(&m.os)
     );
-    s += &match m.observed.as_str() {
-        "no" => badge("good", "unobserved"),
-        "yes" => badge("bad", "observed"),
-        _ => badge("warn", "observation unknown"),
+    s += &match m.observed {
+        Observed::No => badge("good", "unobserved"),
+        Observed::Yes => badge("bad", "observed"),
+        Observed::Unknown => badge("warn", "observation unknown"),
     };
     s += &badge(
         if m.status == "complete" {
@@ -66,7 +67,7 @@ fn run_section(r: &RunReport) -> String {
     // A run with no samples has nothing to vouch for.
     let (class, words) = if r.summary.is_empty() {
         ("warn", "no samples")
-    } else if r.summary.iter().all(|a| a.verdict == "intact") {
+    } else if r.summary.iter().all(|a| a.integrity.is_intact()) {
         ("good", "all intact")
     } else {
         ("bad", "integrity problems")
@@ -89,8 +90,12 @@ fn run_section(r: &RunReport) -> String {
             fmt_mbps(a.iqr_mbps()),
             esc(&ratio_cell(r, &a.body, true)),
             badge(
-                if a.verdict == "intact" { "good" } else { "bad" },
-                &a.verdict
+                if a.integrity.is_intact() {
+                    "good"
+                } else {
+                    "bad"
+                },
+                &a.integrity.to_string()
             ),
             if a.sink_bound {
                 badge("warn", "sink-bound")
@@ -164,7 +169,7 @@ fn chart(r: &RunReport) -> String {
             esc(&a.body)
         );
         let median = a.median_mbps.unwrap_or(0.0);
-        let fill = if a.verdict == "intact" {
+        let fill = if a.integrity.is_intact() {
             "#3a7ca5"
         } else {
             "#c0392b"
@@ -194,7 +199,7 @@ fn chart(r: &RunReport) -> String {
         let label = a
             .median_mbps
             .map(|m| format!("{} Mbps", fmt_mbps(Some(m))))
-            .unwrap_or_else(|| a.verdict.split(':').next().unwrap_or("").into());
+            .unwrap_or_else(|| a.integrity.word().into());
         s += &format!(
             r#"<text x="{:.1}" y="{}" font-size="12">{}</text>"#,
             x(a.max_mbps.unwrap_or(median)) + 6.0,

@@ -28,7 +28,7 @@ pub fn render(reports: &[RunReport]) -> String {
                 fmt_range(a),
                 fmt_mbps(a.iqr_mbps()),
                 ratio_cell(r, &a.body, true),
-                a.verdict.replace('|', "\\\\|"),
+                a.integrity.to_string().replace('|', "\\|"),
                 if a.sink_bound { " **sink-bound**" } else { "" }
             );
         }

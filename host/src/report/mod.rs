@@ -9,7 +9,7 @@ pub mod json;
 pub mod markdown;
 pub mod table;
 
-use crate::model::{RunInfo, RunStatus, Sample};
+use crate::model::{Observed, RunInfo, RunStatus, Sample};
 use crate::stats::compare::{self, Comparison, Verdict};
 use crate::stats::{summarise, ArmSummary};
 use crate::store::{Record, StoreContents};
@@ -72,8 +72,8 @@ pub struct RunMeta {
     /// complete / incomplete / failed, or "running" when no end was recorded.
     pub status: String,
     pub reason: Option<String>,
-    /// yes / no / unknown, from every sample's evidence.
-    pub observed: String,
+    /// From every sample's evidence.
+    pub observed: Observed,
     pub source: String,
     pub plan: Option<crate::model::Plan>,
     pub sink_ceiling_mbps: Option<f64>,
@@ -219,7 +219,7 @@ fn build(run_id: String, g: Gathered) -> RunReport {
             .unwrap_or("running")
             .to_owned(),
         reason: g.end.as_ref().and_then(|e| e.reason.clone()),
-        observed: observed(&g.samples).to_owned(),
+        observed: Observed::of_run(&g.samples),
         source: info.map(|i| i.source.clone()).unwrap_or_default(),
         plan: info.map(|i| i.plan.clone()),
         sink_ceiling_mbps: started.and_then(|s| s.sink_ceiling_mbps),
@@ -263,7 +263,10 @@ fn build(run_id: String, g: Gathered) -> RunReport {
             TIMING_TOLERANCE * 100.0
         ));
     }
-    let notes: Vec<String> = browser_time_note(&summary).into_iter().collect();
+    let notes: Vec<String> = browser_time_note(&summary)
+        .into_iter()
+        .chain(integrity_reasons(&summary))
+        .collect();
     let horizon = run
         .plan
         .as_ref()
@@ -507,17 +510,12 @@ fn compare_arms(summary: &[ArmSummary], samples: &[Sample], horizon: f64) -> Vec
         .collect()
 }
 
-/// A run was observed if any sample saw a watcher; unobserved only if every sample
-/// positively saw none.
-pub fn observed(samples: &[Sample]) -> &'static str {
-    let verdicts: Vec<&str> = samples.iter().map(|s| s.observed.verdict()).collect();
-    if verdicts.contains(&"yes") {
-        "yes"
-    } else if !verdicts.is_empty() && verdicts.iter().all(|v| *v == "no") {
-        "no"
-    } else {
-        "unknown"
-    }
+/// Why an arm's bytes did not arrive intact, for every case the tool can explain.
+fn integrity_reasons(summary: &[ArmSummary]) -> impl Iterator<Item = String> + '_ {
+    summary.iter().filter_map(|a| {
+        let why = a.integrity.why(&a.body)?;
+        Some(format!("Why {} is {}: {why}", a.body, a.integrity.word()))
+    })
 }
 
 /// Which runs a report covers.

@@ -1,6 +1,7 @@
 //! The terminal table: coloured on a tty, plain otherwise.
 
 use super::{fmt_mbps, fmt_range, ratio_cell, RunReport};
+use crate::model::Observed;
 use console::Style;
 
 pub fn render(report: &RunReport, colour: bool) -> String {
@@ -12,10 +13,10 @@ pub fn render(report: &RunReport, colour: bool) -> String {
         }
     };
     let m = &report.run;
-    let observed_style = match m.observed.as_str() {
-        "no" => Style::new().green(),
-        "yes" => Style::new().red().bold(),
-        _ => Style::new().yellow(),
+    let observed_style = match m.observed {
+        Observed::No => Style::new().green(),
+        Observed::Yes => Style::new().red().bold(),
+        Observed::Unknown => Style::new().yellow(),
     };
     let mut out = format!(
         "{} {} on {} · run {} · {}{} · observed: {}\n",
@@ -28,7 +29,7 @@ pub fn render(report: &RunReport, colour: bool) -> String {
             .as_deref()
             .map(|r| format!(" ({r})"))
             .unwrap_or_default(),
-        paint(m.observed.clone(), observed_style)
+        paint(m.observed.to_string(), observed_style)
     );
     if let Some(p) = &m.plan {
         // With --auto the plan's reps are where it started; say how many it took.
@@ -85,12 +86,12 @@ pub fn render(report: &RunReport, colour: bool) -> String {
     for a in &report.summary {
         let range = fmt_range(a);
         let comparison = ratio_cell(report, &a.body, false);
-        let verdict_style = if a.verdict == "intact" {
+        let verdict_style = if a.integrity.is_intact() {
             Style::new().green()
         } else {
             Style::new().red()
         };
-        let mut verdict = paint(a.verdict.clone(), verdict_style);
+        let mut verdict = paint(a.integrity.to_string(), verdict_style);
         if a.sink_bound {
             verdict += &paint(" [sink-bound]".into(), Style::new().yellow().bold());
         }

@@ -234,3 +234,37 @@ fn small_throughputs_keep_their_decimals() {
     assert_eq!(super::fmt_mbps(Some(42.34)), "42.3");
     assert_eq!(super::fmt_mbps(Some(2189.6)), "2190");
 }
+
+/// The popup lays out exactly what the host's analysis says. This fixture is that
+/// analysis for a run with an intact, a sink-bound and a corrupted arm; the extension's
+/// tests load the same file, so the two sides agree on its shape. Regenerate with
+/// UNOBSERVED_WRITE_FIXTURES=1 after a deliberate change.
+#[test]
+fn the_popup_analysis_matches_the_shared_fixture() {
+    let mut samples = Vec::new();
+    for rep in 0..4 {
+        samples.push(sample("r", "Uint8Array", rep, 100.0 + rep as f64));
+        samples.push(sample("r", "Blob", rep, 800.0 + rep as f64));
+        let mut stream = sample("r", "ReadableStream", rep, 0.0);
+        stream.status = crate::model::SampleStatus::Corrupted;
+        stream.intact = false;
+        stream.bytes_received = Some(23);
+        stream.head = Some("[object ReadableStream]".into());
+        samples.push(stream);
+    }
+    for s in &mut samples {
+        s.observed.webdriver = Some(false);
+    }
+    let report = runs(&contents(Some(1000.0), samples)).pop().unwrap();
+    let actual = serde_json::to_value(analysis::of(&report)).unwrap();
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/fixtures/popup-analysis.json"
+    );
+    if std::env::var_os("UNOBSERVED_WRITE_FIXTURES").is_some() {
+        std::fs::write(path, serde_json::to_string_pretty(&actual).unwrap() + "\n").unwrap();
+    }
+    let expected: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert_eq!(actual, expected);
+}

@@ -93,11 +93,12 @@ fn firefox_args(ws: &Workspace, headed: bool) -> Vec<String> {
 }
 
 /// Firefox installs an unsigned add-on without asking when it sits in the profile's
-/// extensions folder and the profile's prefs allow it.
+/// extensions folder and the profile's prefs allow it. It is the workspace's own copy,
+/// with the run's permission grants, zipped.
 fn install_xpi(ws: &Workspace) -> Result<()> {
     let dir = ws.profile.join("extensions");
     std::fs::create_dir_all(&dir)?;
-    crate::extension_files::write_zip(&dir.join(format!("{GECKO_ID}.xpi")))?;
+    crate::extension_files::zip_dir(&ws.extension, &dir.join(format!("{GECKO_ID}.xpi")))?;
     std::fs::write(ws.profile.join("user.js"), include_str!("firefox-prefs.js"))?;
     Ok(())
 }
@@ -157,6 +158,7 @@ mod tests {
     fn firefox_gets_the_xpi_prefs_and_manifest_in_home() {
         let dir = tempfile::tempdir().unwrap();
         let ws = workspace(dir.path());
+        crate::extension_files::write_package(&ws.extension, Family::Firefox, false).unwrap();
         let l = prepare(
             by_key("firefox").unwrap(),
             Path::new("/b"),
@@ -170,6 +172,12 @@ mod tests {
             .profile
             .join("extensions/unobserved@unobserved.org.xpi")
             .is_file());
+        // The xpi is the workspace's Firefox package, not the two-family source tree.
+        let xpi = std::fs::File::open(ws.profile.join("extensions/unobserved@unobserved.org.xpi"));
+        let mut archive = zip::ZipArchive::new(xpi.unwrap()).unwrap();
+        let manifest: serde_json::Value =
+            serde_json::from_reader(archive.by_name("manifest.json").unwrap()).unwrap();
+        assert!(manifest.get("key").is_none(), "{manifest}");
         assert!(std::fs::read_to_string(ws.profile.join("user.js"))
             .unwrap()
             .contains("xpinstall.signatures.required\", false"));

@@ -128,6 +128,8 @@ async fn run_async(opts: RunOptions) -> Result<RunOutcome> {
         Some(dir) => ws_copy_extension(dir, &ws.extension)?,
         None => extension_files::write_tree(&ws.extension)?,
     }
+    // Each family gets a manifest without the other's fields, as `pack` ships it.
+    extension_files::adapt(&ws.extension, browser.family)?;
     if opts.plan.control {
         // No click can grant an optional permission in a headless throwaway profile,
         // so the control's copy of the extension asks for `debugger` up front.

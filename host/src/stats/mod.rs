@@ -2,10 +2,12 @@
 //! verdict in words.
 
 pub mod compare;
+pub mod integrity;
 #[cfg(test)]
 mod simulation;
 
 use crate::model::{Sample, SampleStatus};
+pub use integrity::Integrity;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -41,8 +43,9 @@ pub struct ArmSummary {
     pub q1_mbps: Option<f64>,
     pub q3_mbps: Option<f64>,
     pub statuses: BTreeMap<String, usize>,
-    /// "intact", "corrupted: received 23 bytes `[object ReadableStream]`", "unsupported: …".
-    pub verdict: String,
+    /// Written as `verdict`: "intact", "corrupted: received 23 bytes `[object ReadableStream]`", …
+    #[serde(rename = "verdict", serialize_with = "integrity::as_text")]
+    pub integrity: Integrity,
     /// The median is at least 70% of the sink's own ceiling (set by the report).
     pub sink_bound: bool,
     /// Samples whose page and sink times do not fit together (set by the report).
@@ -100,7 +103,7 @@ fn summarise_arm<'a>(body: &str, samples: impl Iterator<Item = &'a Sample>) -> A
         q1_mbps: quantile(&mbps, 0.25),
         q3_mbps: quantile(&mbps, 0.75),
         statuses,
-        verdict: verdict(&samples),
+        integrity: Integrity::of(&samples),
         sink_bound: false,
         timing_flags: 0,
         page_ms: median(&ok.iter().filter_map(|s| s.page_ms).collect::<Vec<_>>()),
@@ -112,46 +115,27 @@ fn summarise_arm<'a>(body: &str, samples: impl Iterator<Item = &'a Sample>) -> A
     }
 }
 
-/// The worst thing that happened to an arm, in words a user can act on.
-pub fn verdict(samples: &[&Sample]) -> String {
-    let worst = |status| samples.iter().find(|s| s.status == status);
-    if let Some(s) = worst(SampleStatus::Corrupted) {
-        let head = s
-            .head
-            .as_deref()
-            .unwrap_or("")
-            .chars()
-            .take(40)
-            .collect::<String>();
-        return format!(
-            "corrupted: received {} bytes `{head}`",
-            s.bytes_received.unwrap_or(0)
-        );
-    }
-    for status in [
-        SampleStatus::Unsupported,
-        SampleStatus::Aborted,
-        SampleStatus::Error,
-    ] {
-        if let Some(s) = worst(status) {
-            return format!(
-                "{}: {}",
-                status.as_str(),
-                s.error.as_deref().unwrap_or("no detail")
-            );
-        }
-    }
-    if samples.is_empty() {
-        "no samples".into()
-    } else {
-        "intact".into()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::store::tests_support::sample;
+
+    /// The page's medians (extension/lib/stats.js) use the same fixture.
+    #[test]
+    fn quantiles_match_the_shared_fixture() {
+        let cases: Vec<serde_json::Value> =
+            serde_json::from_str(include_str!("../../../tests/fixtures/quantiles.json")).unwrap();
+        for c in cases {
+            let data: Vec<f64> = serde_json::from_value(c["data"].clone()).unwrap();
+            let q = c["q"].as_f64().unwrap();
+            let got = quantile(&sorted(&data), q);
+            assert_eq!(
+                got.map(|v| (v * 1e9).round() / 1e9),
+                c["expect"].as_f64(),
+                "{c}"
+            );
+        }
+    }
 
     #[test]
     fn quantiles_match_numpy() {
@@ -195,12 +179,19 @@ mod tests {
             (3, Some(200.0), Some(100.0), Some(300.0))
         );
         assert_eq!(arms[0].iqr_mbps(), Some(100.0));
-        assert_eq!(arms[0].verdict, "intact");
+        assert_eq!(arms[0].integrity, Integrity::Intact);
         assert_eq!(arms[2].n, 0, "a corrupted upload's speed is not counted");
         assert_eq!(arms[2].median_mbps, None);
         assert_eq!(arms[2].statuses["corrupted"], 1);
         assert_eq!(
-            arms[2].verdict,
+            arms[2].integrity.to_string(),
+            "corrupted: received 23 bytes `[object ReadableStream]`"
+        );
+        assert!(arms[2].integrity.why("ReadableStream").is_some());
+        // The JSON report keeps the text under its old name.
+        let json = serde_json::to_value(&arms[2]).unwrap();
+        assert_eq!(
+            json["verdict"],
             "corrupted: received 23 bytes `[object ReadableStream]`"
         );
     }
@@ -210,6 +201,17 @@ mod tests {
         let mut s = sample("r", "ReadableStream", 0, 0.0);
         s.status = SampleStatus::Unsupported;
         s.error = Some("TypeError: Failed to fetch".into());
-        assert_eq!(verdict(&[&s]), "unsupported: TypeError: Failed to fetch");
+        let integrity = Integrity::of(&[&s]);
+        assert_eq!(
+            integrity.to_string(),
+            "unsupported: TypeError: Failed to fetch"
+        );
+        assert!(integrity.why("ReadableStream").is_some());
+        assert_eq!(
+            integrity.why("Blob"),
+            None,
+            "no guess where the cause is unknown"
+        );
+        assert_eq!(Integrity::of(&[]), Integrity::NoSamples);
     }
 }

@@ -1,0 +1,39 @@
+// The background's answers to the extension's own pages, one per MESSAGE.
+import { api } from '../lib/api.js';
+import { DEFAULT_OPTIONS, planFromOptions } from '../lib/defaults.js';
+import { describeBrowser } from '../lib/environment.js';
+import { MESSAGE } from '../lib/messages.js';
+import { connectHost } from './native-port.js';
+import { isRunning, startRun } from './run-controller.js';
+import { controlAvailable, controlUnavailableReason } from './debugger-control.js';
+
+async function startFromPopup(msg) {
+  const { options } = await api.storage.local.get('options');
+  const opts = { ...DEFAULT_OPTIONS, ...options };
+  if (msg.control && !controlAvailable()) throw new Error(`Control not available: ${controlUnavailableReason()}`);
+  const plan = { ...planFromOptions(opts), control: Boolean(msg.control) };
+  await startRun({ plan, source: 'popup', sinkUrl: opts.sinkUrl, afterRun: opts.afterRun });
+  return { ok: true };
+}
+
+async function checkHost() {
+  // A second host process during a measurement would compete with it.
+  if (isRunning()) throw new Error('A run is in progress; check again when it ends.');
+  const env = await describeBrowser(api);
+  const [host, hello] = await connectHost(api.runtime.getManifest().version, env.browser);
+  host.disconnect();
+  return { ok: true, version: hello.version, sink: hello.sink.page_url };
+}
+
+export const HANDLERS = Object.freeze({
+  [MESSAGE.startRun]: startFromPopup,
+  [MESSAGE.checkHost]: checkHost,
+});
+
+/** runtime.onMessage listener: only this extension's pages, only known types. */
+export function onMessage(msg, sender, sendResponse) {
+  const handler = sender.id === api.runtime.id ? HANDLERS[msg?.type] : undefined;
+  if (!handler) return false;
+  handler(msg).then(sendResponse, (e) => sendResponse({ ok: false, error: String(e?.message ?? e) }));
+  return true;
+}

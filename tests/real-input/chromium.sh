@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The everyday Chromium flow as a person does it, with real keys under Xvfb: install the
+# host for a profile, load the control build, open the popup with its shortcut, Run,
+# reopen the popup, Control, then Options > Save > Run with the new size. Every check
+# reads the store through the real binary.
+#
+#   tests/real-input/chromium.sh     (scripts/test-all.sh runs it; needs a debug build)
+source "$(dirname "$0")/lib.sh" chromium
+
+profile="$work/profile"
+mkdir -p "$profile"
+chromium=$("$bin" __find-browser chromium)
+
+# README: pack the control build, register the host for this profile.
+"$bin" pack --out "$work/dist" --with-control >/dev/null 2>&1
+"$bin" install --browser chromium --profile "$profile" >"$work/install.log" 2>&1 || fail "install: $(cat "$work/install.log")"
+ok "install --profile registered the host in the profile"
+
+args=(--user-data-dir="$profile" --load-extension="$work/dist/chromium-control" --no-first-run
+  --no-default-browser-check --disable-background-networking --disable-component-update
+  --disable-sync --disable-gpu --window-size=1200,850 --window-position=0,0)
+[ "$(id -u)" = 0 ] && args+=(--no-sandbox)
+"$chromium" "${args[@]}" about:blank >"$work/browser.log" 2>&1 &
+browser_pid=$!
+focus_browser chromium
+sleep 3
+shot welcome-page
+
+open_popup() { focus_browser chromium; key alt+shift+u; sleep 1.5; }
+
+# 1. Run with the defaults.
+before=$(count_runs)
+open_popup
+shot popup-open
+key Return # Run has the focus
+sleep 2
+shot running
+run=$(wait_for_run "$before")
+[ "$(field "$run" status)" = complete ] || fail "run: $run"
+[ "$(field "$run" observed)" = no ] || fail "a real-input run must be unobserved: $run"
+[ "$(field "$run" size)" = 33554432 ] || fail "default size: $run"
+[ "$(field "$run" arms.Uint8Array)" = ok ] || fail "Uint8Array not intact: $run"
+ok "Run from the popup: complete, observed no, 32 MiB, intact"
+sleep 2
+shot summary-tab
+open_popup
+shot popup-result
+key Escape
+
+# 2. Options > Save, then Run with the new size.
+before=$(count_runs)
+open_popup
+key shift+Tab Return # the Options link, just before Run
+sleep 2
+shot options
+key ctrl+a; type_text 4 # the size field has the focus
+key Tab ctrl+a; type_text 4
+key Return # submits the form: Save
+sleep 1
+shot options-saved
+open_popup
+key Return
+run=$(wait_for_run "$before")
+[ "$(field "$run" size)" = 4194304 ] && [ "$(field "$run" reps)" = 4 ] || fail "Options were not used: $run"
+[ "$(field "$run" status)" = complete ] || fail "run after Options: $run"
+ok "Options > Save > Run used 4 MiB x 4 reps"
+shot after-options-run
+
+# 3. Control: Tab from Run to Control.
+before=$(count_runs)
+open_popup
+key Tab Return
+sleep 2
+shot control-running
+run=$(wait_for_run "$before" 300)
+[ "$(field "$run" control)" = true ] || fail "Control did not start a control run: $run"
+[ "$(field "$run" status)" = complete ] || fail "control run: $run"
+[ "$(field "$run" observed)" = yes ] || fail "a control run attaches a debugger, so it is observed: $run"
+ok "Control from the popup: a complete control run, flagged observed"
+sleep 2
+open_popup
+shot popup-control-result
+key Escape
