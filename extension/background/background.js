@@ -1,6 +1,7 @@
 // Background entry point: the Chromium service worker and the Firefox event page.
 import { api } from '../lib/api.js';
-import { BENCH_PORT, WELCOME_PAGE } from '../lib/defaults.js';
+import { WELCOME_PAGE } from '../lib/defaults.js';
+import { BENCH_PORT } from '../lib/page-protocol.js';
 import { describeBrowser } from '../lib/environment.js';
 import { connectHost } from './native-port.js';
 import { startRun, attachBenchPort, isRunning, recoverOrphanedRun } from './run-controller.js';

@@ -34,6 +34,6 @@ export const HANDLERS = Object.freeze({
 export function onMessage(msg, sender, sendResponse) {
   const handler = sender.id === api.runtime.id ? HANDLERS[msg?.type] : undefined;
   if (!handler) return false;
-  handler(msg).then(sendResponse, (e) => sendResponse({ ok: false, error: String(e?.message ?? e) }));
+  handler(msg).then(sendResponse, (e) => sendResponse({ ok: false, error: String(e?.message ?? e), failure: e?.failure ?? null }));
   return true;
 }

@@ -2,8 +2,16 @@
 // in order, so replies are matched to requests by position.
 import { api } from '../lib/api.js';
 import { HOST_NAME } from '../lib/defaults.js';
+import { disconnectFailure, replyFailure } from '../lib/host-failure.js';
 
-class HostError extends Error {}
+/** `failure` is a HOST_FAILURE kind; `code` the host's error number, if it answered one. */
+class HostError extends Error {
+  constructor(message, failure, code = null) {
+    super(message);
+    this.failure = failure;
+    this.code = code;
+  }
+}
 
 class NativeHost {
   constructor() {
@@ -14,27 +22,28 @@ class NativeHost {
     this.port.onMessage.addListener((msg) => {
       const waiter = this.pending.shift();
       if (!waiter) return;
-      if (msg.type === 'error') waiter.reject(new HostError(`host error ${msg.code} (${msg.name}): ${msg.message}`));
+      if (msg.type === 'error') waiter.reject(new HostError(`host error ${msg.code} (${msg.name}): ${msg.message}`, replyFailure(msg), msg.code));
       else waiter.resolve(msg);
     });
     this.port.onDisconnect.addListener((p) => {
       this.closed = true;
       // Chromium reports why through runtime.lastError, Firefox through port.error.
       const why = p?.error?.message ?? api.runtime.lastError?.message ?? 'the native host disconnected';
-      for (const w of this.pending.splice(0)) w.reject(new HostError(why));
-      this.onClose?.(why);
+      const failure = disconnectFailure(why);
+      for (const w of this.pending.splice(0)) w.reject(new HostError(why, failure));
+      this.onClose?.(why, failure);
     });
   }
 
   request(message) {
-    if (this.closed) return Promise.reject(new HostError('the native host is not connected'));
+    if (this.closed) return Promise.reject(new HostError('the native host is not connected', disconnectFailure('')));
     return new Promise((resolve, reject) => {
       this.pending.push({ resolve, reject });
       try {
         this.port.postMessage(message);
       } catch (e) {
         this.pending.pop();
-        reject(new HostError(String(e?.message ?? e)));
+        reject(new HostError(String(e?.message ?? e), disconnectFailure(String(e?.message ?? e))));
       }
     });
   }

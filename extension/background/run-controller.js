@@ -8,6 +8,7 @@ import { measuredCount } from '../lib/plan.js';
 import { toHex } from '../lib/bodies.js';
 import * as control from './debugger-control.js';
 import { SUMMARY_PAGE } from '../lib/defaults.js';
+import { EXTENSION, PAGE } from '../lib/page-protocol.js';
 
 let active = null;
 
@@ -57,7 +58,7 @@ export async function startRun({ plan, source, runId, afterRun = 'close', sinkUr
     }
     const ceiling = started.sink_ceiling_mbps ?? null;
     active = { host, run, uploadUrl, afterRun, cameFrom: null, ceiling, workloadKey, tabId: null, samples: [], finished: false, relayed: Promise.resolve(), stateWrites: Promise.resolve() };
-    host.onClose = (why) => finish('incomplete', `the native host went away: ${why}`);
+    host.onClose = (why, failure) => finish('incomplete', `the native host went away: ${why}`, failure);
     await setRunState({
       phase: 'running',
       run_id: run.run_id,
@@ -77,7 +78,7 @@ export async function startRun({ plan, source, runId, afterRun = 'close', sinkUr
     return run.run_id;
   } catch (e) {
     active = null;
-    await setRunState({ phase: 'error', error: String(e?.message ?? e), browser: env.browser });
+    await setRunState({ phase: 'error', error: String(e?.message ?? e), failure: e?.failure ?? null, browser: env.browser });
     throw e;
   }
 }
@@ -104,76 +105,74 @@ function progress(run, patch) {
   return run.stateWrites;
 }
 
+/** The background's side of the page protocol: one handler per PAGE message. */
+const PAGE_HANDLERS = Object.freeze({
+  async [PAGE.ready](run, port) {
+    if (run.debuggerBefore === undefined) run.debuggerBefore = await control.debuggerAttached(run.tabId);
+    port.postMessage({ type: EXTENSION.plan, plan: run.run.plan, upload_url: run.uploadUrl, run_id: run.run.run_id, workload_key: run.workloadKey });
+  },
+  async [PAGE.setCondition](run, port, msg) {
+    let reply;
+    try {
+      if (!control.controlAvailable()) throw new Error(control.controlUnavailableReason());
+      if (msg.attached) await control.attach(run.tabId);
+      else await control.detach(run.tabId);
+      reply = { ok: true };
+    } catch (e) {
+      reply = { ok: false, error: String(e?.message ?? e) };
+    }
+    port.postMessage({ type: EXTENSION.conditionSet, request_id: msg.request_id, ...reply });
+  },
+  async [PAGE.progress](run, port, msg) {
+    await progress(run, { step: msg.step });
+  },
+  async [PAGE.sample](run, port, msg) {
+    const sample = { ...msg.sample, run_id: run.run.run_id, browser: run.run.browser, browser_version: run.run.browser_version, os: run.run.os, extension_version: run.run.extension_version };
+    // With the debugger permission (the control build), ask the browser itself whether
+    // anything is attached to the tab (DevTools, an automation client). The control's
+    // own attached half already says so.
+    if (sample.observed?.debugger_attached === undefined) {
+      const attached = await control.debuggerAttached(run.tabId);
+      if (attached !== null) sample.observed = { ...sample.observed, debugger_attached: attached };
+    }
+    run.samples.push(sample);
+    // Relayed one by one as they complete, so a crash loses none already relayed.
+    run.relayed = run.relayed.then(() => run.host.request({ type: 'samples', run_id: run.run.run_id, samples: [sample] }));
+    try {
+      await run.relayed;
+      await progress(run, { done: run.samples.length, samples: run.samples });
+    } catch (e) {
+      finish('failed', `could not store a sample: ${e.message}`, e.failure ?? null);
+    }
+  },
+  async [PAGE.autoCheck](run, port, msg) {
+    // Every sample so far must be stored before the host judges them.
+    await run.relayed.catch(() => {});
+    let reply;
+    try {
+      const d = await run.host.request({ type: 'auto-check', run_id: run.run.run_id, reps_done: msg.reps_done });
+      reply = { more: d.more, reason: d.reason };
+    } catch (e) {
+      reply = { more: false, reason: `auto-check failed: ${e.message}` };
+    }
+    port.postMessage({ type: EXTENSION.autoDecision, request_id: msg.request_id, ...reply });
+  },
+  async [PAGE.done](run, port, msg) {
+    await run.relayed.catch(() => {});
+    run.debuggerAfter = await control.debuggerAttached(run.tabId);
+    finish('complete', msg.auto_reason ? `auto: ${msg.auto_reason} after ${run.samples.length} samples` : null);
+  },
+  async [PAGE.failed](run, port, msg) {
+    finish('failed', msg.error);
+  },
+});
+
 async function onPageMessage(run, port, msg) {
   if (run !== active) return;
-  switch (msg.type) {
-    case 'ready':
-      if (run.debuggerBefore === undefined) run.debuggerBefore = await control.debuggerAttached(run.tabId);
-      port.postMessage({ type: 'plan', plan: run.run.plan, upload_url: run.uploadUrl, run_id: run.run.run_id, workload_key: run.workloadKey });
-      break;
-    case 'set-condition': {
-      let reply;
-      try {
-        if (!control.controlAvailable()) throw new Error(control.controlUnavailableReason());
-        if (msg.attached) await control.attach(run.tabId);
-        else await control.detach(run.tabId);
-        reply = { ok: true };
-      } catch (e) {
-        reply = { ok: false, error: String(e?.message ?? e) };
-      }
-      port.postMessage({ type: 'condition-set', request_id: msg.request_id, ...reply });
-      break;
-    }
-    case 'progress':
-      await progress(run, { step: msg.step });
-      break;
-    case 'sample': {
-      const sample = { ...msg.sample, run_id: run.run.run_id, browser: run.run.browser, browser_version: run.run.browser_version, os: run.run.os, extension_version: run.run.extension_version };
-      // With the optional debugger permission, ask the browser itself whether anything
-      // is attached to the tab (DevTools, an automation client). The control's own
-      // attached half already says so.
-      if (sample.observed?.debugger_attached === undefined) {
-        const attached = await control.debuggerAttached(run.tabId);
-        if (attached !== null) sample.observed = { ...sample.observed, debugger_attached: attached };
-      }
-      run.samples.push(sample);
-      // Relayed one by one as they complete, so a crash loses none already relayed.
-      run.relayed = run.relayed.then(() => run.host.request({ type: 'samples', run_id: run.run.run_id, samples: [sample] }));
-      try {
-        await run.relayed;
-        await progress(run, { done: run.samples.length, samples: run.samples });
-      } catch (e) {
-        finish('failed', `could not store a sample: ${e.message}`);
-      }
-      break;
-    }
-    case 'auto-check': {
-      // Every sample so far must be stored before the host judges them.
-      await run.relayed.catch(() => {});
-      let reply;
-      try {
-        const d = await run.host.request({ type: 'auto-check', run_id: run.run.run_id, reps_done: msg.reps_done });
-        reply = { more: d.more, reason: d.reason };
-      } catch (e) {
-        reply = { more: false, reason: `auto-check failed: ${e.message}` };
-      }
-      port.postMessage({ type: 'auto-decision', request_id: msg.request_id, ...reply });
-      break;
-    }
-    case 'done':
-      await run.relayed.catch(() => {});
-      run.debuggerAfter = await control.debuggerAttached(run.tabId);
-      finish('complete', msg.auto_reason ? `auto: ${msg.auto_reason} after ${run.samples.length} samples` : null);
-      break;
-    case 'failed':
-      finish('failed', msg.error);
-      break;
-    default:
-      break;
-  }
+  if (Object.hasOwn(PAGE_HANDLERS, msg?.type)) await PAGE_HANDLERS[msg.type](run, port, msg);
 }
 
-async function finish(status, reason) {
+async function finish(status, reason, failure = null) {
   const run = active;
   if (!run || run.finished) return;
   run.finished = true;
@@ -184,6 +183,7 @@ async function finish(status, reason) {
   await setRunState({
     phase: status === 'complete' ? 'done' : 'error',
     error: status === 'complete' ? null : reason,
+    failure,
     run_id: run.run.run_id,
     browser: run.run.browser,
     browser_version: run.run.browser_version,
@@ -209,7 +209,7 @@ async function finish(status, reason) {
     // Ratios, intervals, verdicts and warnings come from the host's one analysis.
     if (reply?.analysis) await patchRunState({ analysis: reply.analysis });
   } catch (e) {
-    await patchRunState({ phase: 'error', error: `${reason ?? 'The run finished'}, but its end could not be recorded: ${e.message}` });
+    await patchRunState({ phase: 'error', error: `${reason ?? 'The run finished'}, but its end could not be recorded: ${e.message}`, failure: e.failure ?? null });
   }
   if (run.tabId !== null) leaveBenchTab(run).catch((e) => console.warn(`Unobserved: ${e.message}`));
   try {

@@ -5,9 +5,7 @@ import { buildSteps, stepsForRep } from '../lib/plan.js';
 import { randomBytes, makeBody, sha256Hex } from '../lib/bodies.js';
 import { pairSample } from '../lib/pairing.js';
 import * as workloads from './workloads.js';
-
-const FROM_PAGE = 'unobserved-page';
-const FROM_EXTENSION = 'unobserved-extension';
+import { BENCH_PORT, EXTENSION, FROM_EXTENSION, FROM_PAGE, PAGE } from '../lib/page-protocol.js';
 const statusEl = document.getElementById('status');
 const logEl = document.getElementById('log');
 let started = false;
@@ -25,11 +23,11 @@ function post(message) {
     return;
   }
   if (!extPort) {
-    extPort = extApi.runtime.connect({ name: 'unobserved-bench' });
+    extPort = extApi.runtime.connect({ name: BENCH_PORT });
     extPort.onMessage.addListener((m) => onExtensionMessage(m));
     extPort.onDisconnect.addListener(() => {
       extPort = null;
-      onExtensionMessage({ type: 'disconnected' });
+      onExtensionMessage({ type: EXTENSION.disconnected });
     });
   }
   extPort.postMessage(message);
@@ -64,7 +62,7 @@ function request(message) {
 }
 
 async function setCondition(condition) {
-  const reply = await request({ type: 'set-condition', attached: condition === 'attached' });
+  const reply = await request({ type: PAGE.setCondition, attached: condition === 'attached' });
   if (!reply.ok) throw new Error(`could not ${condition === 'attached' ? 'attach' : 'detach'} the debugger: ${reply.error}`);
 }
 
@@ -86,7 +84,7 @@ async function* planSteps(plan, state) {
   yield* buildSteps(plan);
   if (!plan.auto) return;
   for (let rep = plan.reps; ; rep++) {
-    const decision = await request({ type: 'auto-check', reps_done: rep });
+    const decision = await request({ type: PAGE.autoCheck, reps_done: rep });
     state.autoReason = decision.reason;
     if (!decision.more) return;
     yield* stepsForRep(plan, rep);
@@ -148,14 +146,14 @@ async function run({ plan, upload_url: uploadUrl, workload_key: keyHex, run_id: 
       sha = await sha256Hex(bytes); // outside the timed span
       bytesKey = key;
     }
-    post({ type: 'progress', step });
+    post({ type: PAGE.progress, step });
     show(`${step.phase === 'warmup' ? 'Warm-up' : 'Rep'} ${step.rep + 1}: ${step.body}${step.condition ? ` (${step.condition})` : ''}`);
     if (step.workload) {
       const sample = await runWorkload(step, ctx, bytes, sha);
       if (step.phase !== 'measure') continue;
       if (step.condition) sample.condition = step.condition;
       log(`${step.body} rep ${step.rep + 1}: ${sample.status}${sample.mbps ? ` ${sample.mbps.toFixed(0)} Mbps` : ''}${sample.error ? ` (${sample.error})` : ''}`);
-      post({ type: 'sample', sample });
+      post({ type: PAGE.sample, sample });
       continue;
     }
     const url = `${uploadUrl}?body=${step.body}&rep=${step.rep}&phase=${step.phase}`;
@@ -172,11 +170,11 @@ async function run({ plan, upload_url: uploadUrl, workload_key: keyHex, run_id: 
     if (step.condition) sample.condition = step.condition;
     if (step.negative_control) sample.negative_control = true;
     log(`${step.body}${step.negative_control ? ' (A/A)' : ''} rep ${step.rep + 1}: ${sample.status}${sample.mbps ? ` ${sample.mbps.toFixed(0)} Mbps` : ''}${sample.error ? ` (${sample.error})` : ''}`);
-    post({ type: 'sample', sample });
+    post({ type: PAGE.sample, sample });
   }
   if (condition === 'attached') await setCondition('detached');
   show('Done. This tab will close.');
-  post({ type: 'done', auto_reason: state.autoReason });
+  post({ type: PAGE.done, auto_reason: state.autoReason });
 }
 
 function onExtensionMessage(data) {
@@ -186,13 +184,13 @@ function onExtensionMessage(data) {
     pending.resolve(data);
     return;
   }
-  if (data.type === 'plan' && !started) {
+  if (data.type === EXTENSION.plan && !started) {
     started = true;
     run(data).catch((e) => {
       show(`Failed: ${e.message}`);
-      post({ type: 'failed', error: `${e.name}: ${e.message}` });
+      post({ type: PAGE.failed, error: `${e.name}: ${e.message}` });
     });
-  } else if (data.type === 'disconnected' && !started) {
+  } else if (data.type === EXTENSION.disconnected && !started) {
     show('The extension is not connected. Start a run from the Unobserved button.');
   }
 }
@@ -203,5 +201,5 @@ window.addEventListener('message', (event) => {
 });
 
 // Ask for the plan until the extension answers (the relay may attach a moment later).
-const ask = setInterval(() => (started ? clearInterval(ask) : post({ type: 'ready' })), 500);
-post({ type: 'ready' });
+const ask = setInterval(() => (started ? clearInterval(ask) : post({ type: PAGE.ready })), 500);
+post({ type: PAGE.ready });

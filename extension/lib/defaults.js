@@ -29,10 +29,6 @@ export const AFTER_RUN = Object.freeze({
 export const SUMMARY_PAGE = 'popup/popup.html?view=tab';
 export const WELCOME_PAGE = 'welcome/welcome.html';
 
-// window.postMessage markers, so the relay ignores every other message on the page.
-export const FROM_PAGE = 'unobserved-page';
-export const FROM_EXTENSION = 'unobserved-extension';
-export const BENCH_PORT = 'unobserved-bench';
 
 export function planFromOptions(options) {
   const o = { ...DEFAULT_OPTIONS, ...options };

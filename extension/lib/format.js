@@ -1,3 +1,4 @@
+import { HOST_FAILURE } from './host-failure.js';
 // Words and shapes for the popup. Pure, so the tests pin down what the user reads.
 
 export function formatMbps(v) {
@@ -70,39 +71,45 @@ export function resultLabel(state) {
   return parts.join(' · ');
 }
 
-/** Why the last run did not finish, in words, with the fix: host problems get the install advice, anything else does not. */
-export function explainRunError(message, browser) {
-  const m = message ?? '';
-  if (/not found|No such native application|forbidden|native host|host error|exited|disconnect/i.test(m)) {
-    return explainHostError(m, browser);
-  }
-  return { what: 'The last run did not finish.', fix: 'Click Run to start a new one.', detail: m };
+/**
+ * Why the last run did not finish, in words, with the fix. `problem` is `{ error,
+ * failure }`: host failures (a HOST_FAILURE kind) get the install advice, anything
+ * else does not.
+ */
+export function explainRunError(problem, browser) {
+  if (problem?.failure) return explainHostError(problem, browser);
+  return { what: 'The last run did not finish.', fix: 'Click Run to start a new one.', detail: problem?.error ?? '' };
 }
 
-/** What went wrong reaching the native host, in words, with the fix. */
-export function explainHostError(message, browser) {
+/** What went wrong reaching the native host, by its HOST_FAILURE kind, with the fix. */
+export function explainHostError(problem, browser) {
   const name = browser || 'your browser';
-  const notFound = /not found|No such native application/i.test(message ?? '');
-  const forbidden = /forbidden/i.test(message ?? '');
-  const exited = /exited|disconnect/i.test(message ?? '');
-  if (/store-failed/.test(message ?? '')) {
-    return {
-      what: "Unobserved's helper could not save the results (is the disk full, or the state folder read-only?). Nothing partial was written.",
-      fix: 'Free some disk space or fix the permissions of the state folder (`unobserved doctor` shows where it is), then Run again.',
-      detail: message,
-    };
+  const detail = problem?.error ?? '';
+  const install = `Run \`unobserved install\` in a terminal, then restart ${name}. \`unobserved doctor\` checks the setup.`;
+  switch (problem?.failure) {
+    case HOST_FAILURE.storeFailed:
+      return {
+        what: "Unobserved's helper could not save the results (is the disk full, or the state folder read-only?). Nothing partial was written.",
+        fix: 'Free some disk space or fix the permissions of the state folder (`unobserved doctor` shows where it is), then Run again.',
+        detail,
+      };
+    case HOST_FAILURE.notRegistered:
+      return {
+        what: `Unobserved's helper program is not registered with ${name}. (A browser started with its own --user-data-dir looks only in that folder: register it there with \`unobserved install --profile <that folder>\`.)`,
+        fix: install,
+        detail,
+      };
+    case HOST_FAILURE.forbidden:
+      return {
+        what: 'The helper program is registered, but not for this copy of the extension.',
+        fix: `Run \`unobserved install --extension-id <this extension id>\` in a terminal, then restart ${name}.`,
+        detail,
+      };
+    case HOST_FAILURE.exited:
+      return { what: 'The helper program started but stopped unexpectedly.', fix: install, detail };
+    default:
+      return { what: 'Unobserved could not talk to its helper program.', fix: install, detail };
   }
-  let what;
-  if (notFound) {
-    what = `Unobserved's helper program is not registered with ${name}. (A browser started with its own --user-data-dir looks only in that folder: register it there with \`unobserved install --profile <that folder>\`.)`;
-  }
-  else if (forbidden) what = `The helper program is registered, but not for this copy of the extension.`;
-  else if (exited) what = `The helper program started but stopped unexpectedly.`;
-  else what = `Unobserved could not talk to its helper program.`;
-  const fix = forbidden
-    ? `Run \`unobserved install --extension-id ${'<this extension id>'}\` in a terminal, then restart ${name}.`
-    : `Run \`unobserved install\` in a terminal, then restart ${name}. \`unobserved doctor\` checks the setup.`;
-  return { what, fix, detail: message ?? '' };
 }
 
 /** Where the toolbar button hides on first install, and how to pin it. */

@@ -112,8 +112,9 @@ function drawFindings(analysis) {
   );
 }
 
-function showProblem(message, browser) {
-  const p = explainRunError(message, browser);
+/** `problem` is `{ error, failure }` (failure: a HOST_FAILURE kind, when the host is the cause). */
+function showProblem(problem, browser) {
+  const p = explainRunError(problem, browser);
   $('problem').hidden = false;
   $('problem-what').textContent = p.what;
   $('problem-fix').textContent = p.fix;
@@ -132,7 +133,7 @@ function render(state, browser) {
     $('progress-text').textContent = progressText(state);
   }
   $('problem').hidden = true;
-  if (state.phase === 'error') showProblem(state.error, state.browser || browser);
+  if (state.phase === 'error') showProblem(state, state.browser || browser);
   // Every figure, verdict and reason comes from the host's one analysis of the stored run.
   const analysis = state.analysis;
   $('result').hidden = !analysis?.arms?.length;
@@ -176,11 +177,11 @@ async function main() {
     $('run').disabled = true;
     const reply = await api.runtime.sendMessage({ type: MESSAGE.startRun, control });
     if (!reply?.ok) {
-      showProblem(reply?.error ?? 'no answer from the background', env.browser);
+      showProblem(reply ?? { error: 'no answer from the background' }, env.browser);
       $('run').disabled = false;
     }
   };
-  $('run').addEventListener('click', () => start(false).catch((e) => showProblem(String(e?.message ?? e), env.browser)));
+  $('run').addEventListener('click', () => start(false).catch((e) => showProblem({ error: String(e?.message ?? e) }, env.browser)));
   if (!controlPossible) {
     // Never a button that does nothing: say where the control is available instead.
     $('control').hidden = true;
@@ -190,7 +191,7 @@ async function main() {
       : 'Control not available here: it needs the chrome.debugger API, which only Chromium-family browsers have.';
     $('grant').parentElement.hidden = true;
   }
-  $('control').addEventListener('click', () => start(true).catch((e) => showProblem(String(e?.message ?? e), env.browser)));
+  $('control').addEventListener('click', () => start(true).catch((e) => showProblem({ error: String(e?.message ?? e) }, env.browser)));
   // The control build already holds the permission: checking for attached debuggers
   // needs no further grant.
   $('grant').addEventListener('click', (e) => {
@@ -206,4 +207,4 @@ async function main() {
   if (!$('run').disabled) $('run').focus();
 }
 
-main().catch((e) => showProblem(String(e?.message ?? e)));
+main().catch((e) => showProblem({ error: String(e?.message ?? e) }));

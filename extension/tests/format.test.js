@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { HOST_FAILURE, disconnectFailure, replyFailure } from '../lib/host-failure.js';
 import { chartModel, explainHostError, explainRunError, formatMbps, formatRange, integrityFindings, progressText } from '../lib/format.js';
 
 test('progress names the arm, the rep and what remains', () => {
@@ -49,24 +50,31 @@ test('every non-intact arm is a finding, and the host explains the ones it can',
 });
 
 test('a run that stopped for another reason is not blamed on the host install', () => {
-  const e = explainRunError('the extension background stopped mid-run (the browser ended it or it crashed); the run is incomplete', 'Chromium');
+  const e = explainRunError({ error: 'the extension background stopped mid-run', failure: null }, 'Chromium');
   assert.equal(e.what, 'The last run did not finish.');
   assert.doesNotMatch(e.fix, /install/);
-  assert.match(explainRunError('Specified native messaging host not found.', 'Chromium').fix, /unobserved install/);
-  assert.match(explainRunError('the native host went away: Native host has exited.', 'Chromium').what, /stopped unexpectedly/);
+  assert.match(explainRunError({ error: 'x', failure: HOST_FAILURE.notRegistered }, 'Chromium').fix, /unobserved install/);
+  assert.equal(explainRunError({ error: 'x', failure: HOST_FAILURE.exited }, 'Chromium').what, explainHostError({ failure: HOST_FAILURE.exited }, 'Chromium').what);
 });
 
-test('a missing host is explained with the fix and the browser named', () => {
-  const e = explainHostError('Specified native messaging host not found.', 'Chromium');
+test('each host failure kind gets its own explanation, with the browser named', () => {
+  const e = explainHostError({ failure: HOST_FAILURE.notRegistered }, 'Chromium');
   assert.match(e.what, /not registered with Chromium/);
+  assert.match(e.what, /--profile/, 'a custom --user-data-dir is named as a possible cause');
   assert.match(e.fix, /unobserved install.*restart Chromium/);
-  const ff = explainHostError('No such native application org.unobserved.host', 'Firefox');
-  assert.match(ff.what, /not registered with Firefox/);
-  const full = explainHostError('host error 10 (store-failed): could not store (nothing was written): No space left on device (os error 28)', 'Chromium');
-  assert.match(full.what, /could not save the results/);
-  assert.match(full.fix, /Free some disk space/);
-  const forbidden = explainHostError('Access to the specified native messaging host is forbidden.', 'Edge');
-  assert.match(forbidden.fix, /--extension-id/);
+  assert.match(explainHostError({ failure: HOST_FAILURE.storeFailed }, 'Chromium').fix, /Free some disk space/);
+  assert.match(explainHostError({ failure: HOST_FAILURE.forbidden }, 'Edge').fix, /--extension-id/);
+  const kinds = Object.values(HOST_FAILURE).map((failure) => explainHostError({ failure }, 'Firefox').what);
+  assert.equal(new Set(kinds).size, kinds.length, 'no two kinds read the same');
+});
+
+test('the browsers\' disconnect words and the host\'s error names map to kinds, in one place', () => {
+  assert.equal(disconnectFailure('Specified native messaging host not found.'), HOST_FAILURE.notRegistered);
+  assert.equal(disconnectFailure('No such native application org.unobserved.host'), HOST_FAILURE.notRegistered);
+  assert.equal(disconnectFailure('Access to the specified native messaging host is forbidden.'), HOST_FAILURE.forbidden);
+  assert.equal(disconnectFailure('Native host has exited.'), HOST_FAILURE.exited);
+  assert.equal(replyFailure({ type: 'error', code: 10, name: 'store-failed' }), HOST_FAILURE.storeFailed);
+  assert.equal(replyFailure({ type: 'error', code: 3, name: 'invalid-message' }), HOST_FAILURE.hostError);
 });
 
 test('a result says which plan and run it is', async () => {

@@ -21,7 +21,7 @@ async function check(browser) {
       : `This extension is version ${api.runtime.getManifest().version}; the two should match. Update whichever is older.`;
     return;
   }
-  const p = explainHostError(reply?.error ?? 'no answer from the background', browser);
+  const p = explainHostError(reply ?? { error: 'no answer from the background' }, browser);
   $('host').className = 'bad';
   $('host-what').textContent = p.what;
   $('host-fix').textContent = p.fix;

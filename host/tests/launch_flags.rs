@@ -25,6 +25,13 @@ fn no_launch_ever_carries_a_debugger_or_automation_flag() {
         extension: dir.path().join("e"),
     };
     std::fs::create_dir_all(&ws.profile).unwrap();
+    // `run` writes the package first; Firefox's launch zips it into the profile.
+    unobserved::extension_files::write_package(
+        &ws.extension,
+        unobserved::extension_files::Family::Firefox,
+        false,
+    )
+    .unwrap();
     for browser in LAUNCHABLE {
         for headed in [false, true] {
             for as_root in [false, true] {

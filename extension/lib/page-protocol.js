@@ -1,0 +1,43 @@
+// The page protocol: what the benchmark page and the background say to each other
+// (PROTOCOL.md, "Page ↔ extension"). The page is served by the sink as an ordinary web
+// page, so it reaches the background through the relay content script with
+// window.postMessage (marked with `source`); opened as the extension's own page, it
+// uses a runtime port named BENCH_PORT directly. Either way the messages are these.
+//
+// content/relay.js is a classic content script and cannot import this module; it
+// repeats the two markers and the port name, and tests/relay.test.js checks that it
+// matches these.
+
+export const FROM_PAGE = 'unobserved-page';
+export const FROM_EXTENSION = 'unobserved-extension';
+export const BENCH_PORT = 'unobserved-bench';
+
+/** Page → background. */
+export const PAGE = Object.freeze({
+  /** Asked every 500 ms until the plan arrives. */
+  ready: 'ready',
+  /** `{ request_id, attached }`: a control run switches condition; answered by conditionSet. */
+  setCondition: 'set-condition',
+  /** `{ step }`: the upload about to run, for the popup's progress. */
+  progress: 'progress',
+  /** `{ sample }`: one measured upload, paired with the sink's verdict. */
+  sample: 'sample',
+  /** `{ request_id, reps_done }`: --auto asks whether to go on; answered by autoDecision. */
+  autoCheck: 'auto-check',
+  /** `{ auto_reason }`: every step ran. */
+  done: 'done',
+  /** `{ error }`: the page could not go on. */
+  failed: 'failed',
+});
+
+/** Background → page. */
+export const EXTENSION = Object.freeze({
+  /** `{ plan, upload_url, run_id, workload_key }`: answers ready. */
+  plan: 'plan',
+  /** `{ request_id, ok, error? }`. */
+  conditionSet: 'condition-set',
+  /** `{ request_id, more, reason }`. */
+  autoDecision: 'auto-decision',
+  /** Sent by the relay (or the page's own port) when the background went away. */
+  disconnected: 'disconnected',
+});
