@@ -47,7 +47,8 @@ open_popup
 shot popup-result
 key Escape
 
-# 2. Options > Save, then Run with the new size.
+# 2. Options > Save, then Run with the new size, and the benchmark tab set to close and
+#    bring back the tab the run started from.
 before=$(count_runs)
 open_popup
 key shift+Tab Return # the Options link, just before Run
@@ -55,7 +56,9 @@ sleep 2
 shot options
 key ctrl+a; type_text 4 # the size field has the focus
 key Tab ctrl+a; type_text 4
-key Return # submits the form: Save
+# Past warm-up, the four body kinds and the sink URL to the after-run choice; Down picks
+# "go back to the tab I was on"; Tab to Save.
+key Tab Tab Tab Tab Tab Tab Tab Down Tab Return
 sleep 1
 shot options-saved
 open_popup
@@ -64,7 +67,12 @@ run=$(wait_for_run "$before")
 [ "$(field "$run" size)" = 4194304 ] && [ "$(field "$run" reps)" = 4 ] || fail "Options were not used: $run"
 [ "$(field "$run" status)" = complete ] || fail "run after Options: $run"
 ok "Options > Save > Run used 4 MiB x 4 reps"
+sleep 2
 shot after-options-run
+# The window's title is its active tab's: the options tab is back, not the summary.
+title=$(xdotool getactivewindow getwindowname)
+case "$title" in "Unobserved options"*) ;; *) fail "after the run the active tab is \"$title\", not the options tab it started from" ;; esac
+ok "the benchmark tab closed and the tab the run started from is active again"
 
 # 3. Control: Tab from Run to Control.
 before=$(count_runs)
