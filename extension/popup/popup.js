@@ -203,8 +203,11 @@ async function main() {
     e.preventDefault();
     api.runtime.openOptionsPage();
   });
-  // Keyboard users (Alt+Shift+U, then Enter) start on Run; Firefox's panel ignores autofocus.
-  if (!$('run').disabled) $('run').focus();
+  // Keyboard users (Alt+Shift+U, then Enter) start on Run. Firefox's panel ignores
+  // autofocus and may take the keyboard only after this script ran: focus again then.
+  const focusRun = () => document.activeElement === document.body && !$('run').disabled && $('run').focus();
+  focusRun();
+  window.addEventListener('focus', focusRun, { once: true });
 }
 
 main().catch((e) => showProblem({ error: String(e?.message ?? e) }));
