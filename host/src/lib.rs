@@ -4,6 +4,7 @@
 pub mod allowed_ids;
 pub mod cli;
 pub mod cpu;
+pub mod export;
 pub mod extension_files;
 pub mod log_file;
 pub mod logging;

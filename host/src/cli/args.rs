@@ -237,14 +237,7 @@ pub enum FailOn {
     Error,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-pub enum Format {
-    Table,
-    Json,
-    Csv,
-    Markdown,
-    Html,
-}
+pub use crate::export::Format;
 
 #[derive(Args)]
 pub struct ReportArgs {

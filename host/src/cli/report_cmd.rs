@@ -1,7 +1,8 @@
 //! `unobserved report`: any stored run, in any format, recomputed from the store.
 
-use super::args::{Format, ReportArgs};
-use crate::report::{self, csv, html, json, markdown, table, Filter};
+use super::args::ReportArgs;
+use crate::export::{self, human_bytes};
+use crate::report::{self, Filter};
 use crate::state;
 use crate::store::Store;
 use anyhow::{bail, Context, Result};
@@ -39,17 +40,7 @@ pub fn execute(a: ReportArgs) -> Result<i32> {
         );
     }
     let colour = a.output.is_none() && std::io::stdout().is_terminal();
-    let text = match a.format {
-        Format::Table => runs
-            .iter()
-            .map(|r| table::render(r, colour))
-            .collect::<Vec<_>>()
-            .join("\n"),
-        Format::Json => json::render(&runs, None),
-        Format::Csv => csv::render(&runs),
-        Format::Markdown => markdown::render(&runs),
-        Format::Html => html::render(&runs),
-    };
+    let text = export::exporter(a.format, colour).render(&runs);
     match &a.output {
         Some(path) => std::fs::write(path, text)
             .with_context(|| format!("cannot write {}", path.display()))?,
@@ -67,7 +58,7 @@ fn list(runs: &[report::RunReport]) -> String {
     for r in runs {
         let m = &r.run;
         let plan = m.plan.as_ref().map_or("–".into(), |p| {
-            format!("{} × {}", table::human_bytes(p.size_bytes), p.reps)
+            format!("{} × {}", human_bytes(p.size_bytes), p.reps)
         });
         let started = m.started_at.as_deref().unwrap_or("–");
         out += &format!(

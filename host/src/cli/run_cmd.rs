@@ -4,11 +4,12 @@
 use super::args::{BodyKind, FailOn, RunArgs, WorkloadKind};
 use super::exit;
 use super::usage::usage;
+use crate::export::{human_bytes, json::Json, table::Table, Exporter};
 use crate::model::{
     AutoBudget, DownloadWorkload, EncryptedWorkload, ParallelWorkload, Plan, SampleStatus,
     Workloads,
 };
-use crate::report::{across, json, table, RunReport};
+use crate::report::{across, RunReport};
 use crate::run::{self, RunOptions};
 use anyhow::{Context, Result};
 use std::io::IsTerminal;
@@ -54,7 +55,10 @@ pub fn execute(a: RunArgs) -> Result<i32> {
             }
             other => other?,
         };
-        print!("{}", table::render(&outcome.report, colour));
+        print!(
+            "{}",
+            Table { colour }.render(std::slice::from_ref(&outcome.report))
+        );
         launches.push(serde_json::json!({
             "browser_path": outcome.browser_path,
             "command": outcome.launch_command,
@@ -72,7 +76,10 @@ pub fn execute(a: RunArgs) -> Result<i32> {
         println!("\n{}", across::compare_runs(&done, horizon).render(&labels));
     }
     if let Some(path) = &a.json {
-        let text = json::render(&done, Some(serde_json::Value::Array(launches)));
+        let text = Json {
+            launch: Some(serde_json::Value::Array(launches)),
+        }
+        .render(&done);
         std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
         eprintln!("wrote {}", path.display());
     }
@@ -212,8 +219,8 @@ fn check_size(flag: &str, size: u64) -> Result<()> {
     if size > max {
         return Err(usage(format!(
             "{flag} {} is more than a browser tab can be asked to hold here: at most {} (4GiB, and an eighth of this machine's memory, since the page keeps the bytes, the body and the browser's copy)",
-            table::human_bytes(size),
-            table::human_bytes(max)
+            human_bytes(size),
+            human_bytes(max)
         )));
     }
     Ok(())
@@ -279,7 +286,7 @@ fn warn_about(plan: &Plan, a: &RunArgs) {
     if estimate > LONG_PLAN {
         eprintln!(
             "note: {uploads} uploads of {} each; at 1 Gbit/s that is about {} min. Ctrl-C stops it cleanly.",
-            table::human_bytes(plan.size_bytes),
+            human_bytes(plan.size_bytes),
             estimate.as_secs().div_ceil(60)
         );
     }

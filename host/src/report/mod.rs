@@ -3,11 +3,6 @@
 
 pub mod across;
 pub mod analysis;
-pub mod csv;
-pub mod html;
-pub mod json;
-pub mod markdown;
-pub mod table;
 
 use crate::model::{Observed, RunInfo, RunStatus, Sample};
 use crate::stats::compare::{self, Comparison, Verdict};

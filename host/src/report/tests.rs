@@ -1,4 +1,5 @@
 use super::*;
+use crate::export::{csv::Csv, html::Html, markdown::Markdown, table::Table, Exporter};
 use crate::model::{Plan, RunInfo};
 use crate::store::tests_support::sample;
 use crate::store::StoreContents;
@@ -50,7 +51,7 @@ fn an_arm_at_70_percent_of_the_sink_ceiling_is_flagged_everywhere() {
     assert_eq!(report.warnings.len(), 1, "{:?}", report.warnings);
     // The badge on the Blob row itself, in every format (the warning paragraph also
     // says "sink-bound", so a bare contains() would pass without any badge).
-    let table = table::render(&report, false);
+    let table = Table { colour: false }.render(std::slice::from_ref(&report));
     let row = |text: &str, body: &str| -> String {
         text.lines()
             .find(|l| l.trim_start_matches("| ").starts_with(body))
@@ -59,10 +60,10 @@ fn an_arm_at_70_percent_of_the_sink_ceiling_is_flagged_everywhere() {
     };
     assert!(row(&table, "Blob").ends_with("[sink-bound]"), "{table}");
     assert!(!row(&table, "Uint8Array").contains("sink-bound"), "{table}");
-    let md = markdown::render(std::slice::from_ref(&report));
+    let md = Markdown.render(std::slice::from_ref(&report));
     assert!(row(&md, "Blob").contains("**sink-bound**"), "{md}");
     assert!(!row(&md, "Uint8Array").contains("sink-bound"), "{md}");
-    let page = html::render(std::slice::from_ref(&report));
+    let page = Html.render(std::slice::from_ref(&report));
     let html_row = |body: &str| -> String {
         let start = page.find(&format!(r#"<tr data-body="{body}">"#)).unwrap();
         page[start..start + page[start..].find("</tr>").unwrap()].to_owned()
@@ -72,7 +73,7 @@ fn an_arm_at_70_percent_of_the_sink_ceiling_is_flagged_everywhere() {
         "{page}"
     );
     assert!(!html_row("Uint8Array").contains("sink-bound"), "{page}");
-    let csv = csv::render(&[report]);
+    let csv = Csv.render(&[report]);
     assert!(csv
         .lines()
         .next()
@@ -141,7 +142,9 @@ fn comparisons_use_uint8array_as_the_baseline() {
         report.comparisons[0].verdict,
         crate::stats::compare::Verdict::Faster
     );
-    assert!(table::render(&report, false).contains("faster"));
+    assert!(Table { colour: false }
+        .render(std::slice::from_ref(&report))
+        .contains("faster"));
 }
 
 #[test]
@@ -224,7 +227,7 @@ fn a_run_without_samples_is_not_called_intact() {
     let mut c = contents(None, vec![sample("r", "Blob", 0, 1.0)]);
     c.records.retain(|(_, r)| !matches!(r, Record::Sample(_)));
     let empty = runs(&c).pop().unwrap();
-    let page = super::html::render(&[empty]);
+    let page = Html.render(&[empty]);
     assert!(page.contains("no samples") && !page.contains("all intact"));
 }
 

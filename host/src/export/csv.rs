@@ -1,13 +1,24 @@
 //! CSV export: one row per sample, with the run's context on every row.
 
-use super::{timing_disagrees, RunReport};
+use super::Exporter;
+use crate::report::{timing_disagrees, RunReport};
 
-const COLUMNS: [&str; 19] = [
+pub struct Csv;
+
+impl Exporter for Csv {
+    fn render(&self, runs: &[RunReport]) -> String {
+        render(runs)
+    }
+}
+
+const COLUMNS: [&str; 21] = [
     "run_id",
     "browser",
     "browser_version",
     "os",
+    "arm",
     "body",
+    "condition",
     "rep",
     "status",
     "intact",
@@ -24,7 +35,7 @@ const COLUMNS: [&str; 19] = [
     "timing_disagrees",
 ];
 
-pub fn render(reports: &[RunReport]) -> String {
+fn render(reports: &[RunReport]) -> String {
     let mut out = COLUMNS.join(",") + "\n";
     for r in reports {
         for s in &r.samples {
@@ -35,7 +46,9 @@ pub fn render(reports: &[RunReport]) -> String {
                 r.run.browser.clone(),
                 r.run.browser_version.clone(),
                 r.run.os.clone(),
+                s.arm(),
                 s.body.clone(),
+                s.condition().unwrap_or_default().to_owned(),
                 s.rep.to_string(),
                 s.status.as_str().into(),
                 s.intact.to_string(),

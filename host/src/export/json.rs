@@ -2,7 +2,8 @@
 //! whatever the number of runs, so a consumer never has to guess the shape. The schema
 //! is `schemas/report.schema.json`; a test validates real output against it.
 
-use super::RunReport;
+use super::Exporter;
+use crate::report::RunReport;
 use serde::Serialize;
 
 /// Bumped whenever a field is removed or changes meaning (additions do not bump it).
@@ -17,7 +18,18 @@ pub struct Document<'a> {
     pub launch: Option<serde_json::Value>,
 }
 
-pub fn render(reports: &[RunReport], launch: Option<serde_json::Value>) -> String {
+/// `launch`: what `unobserved run --json` adds about each browser's launch.
+pub struct Json {
+    pub launch: Option<serde_json::Value>,
+}
+
+impl Exporter for Json {
+    fn render(&self, runs: &[RunReport]) -> String {
+        render(runs, self.launch.clone())
+    }
+}
+
+fn render(reports: &[RunReport], launch: Option<serde_json::Value>) -> String {
     let doc = Document {
         schema_version: SCHEMA_VERSION,
         runs: reports,

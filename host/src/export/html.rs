@@ -2,8 +2,10 @@
 //! the sink's ceiling as a line), badges, the table, and the environment. No scripts,
 //! no external assets. Numbers carry data-* attributes so tests can read them back.
 
-use super::{fmt_mbps, fmt_range, ratio_cell, RunReport};
+use super::document::{self, Cell, RunDocument, Section, Tone};
+use super::Exporter;
 use crate::model::Observed;
+use crate::report::{fmt_mbps, RunReport};
 
 fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
@@ -12,10 +14,18 @@ fn esc(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-pub fn render(reports: &[RunReport]) -> String {
+pub struct Html;
+
+impl Exporter for Html {
+    fn render(&self, runs: &[RunReport]) -> String {
+        page(runs)
+    }
+}
+
+fn page(reports: &[RunReport]) -> String {
     let mut body = String::new();
     for r in reports {
-        body += &run_section(r);
+        body += &run_section(r, &document::of(r));
     }
     format!(
         r#"<!doctype html>
@@ -42,28 +52,36 @@ fn badge(class: &str, text: &str) -> String {
     format!(r#"<span class="badge {class}">{}</span>"#, esc(text))
 }
 
-fn run_section(r: &RunReport) -> String {
-    let m = &r.run;
+fn tone_class(tone: Tone) -> &'static str {
+    match tone {
+        Tone::Plain => "",
+        Tone::Good => "good",
+        Tone::Bad => "bad",
+        Tone::Warn => "warn",
+    }
+}
+
+fn cell(c: &Cell) -> String {
+    let class = if c.numeric { "num" } else { "" };
+    let text = match c.tone {
+        Tone::Plain => esc(&c.text),
+        tone => badge(tone_class(tone), &c.text),
+    };
+    format!(r#"<td class="{class}">{text}</td>"#)
+}
+
+fn run_section(r: &RunReport, d: &RunDocument) -> String {
     let mut s = format!(
-        r#"<section class="run" data-run-id="{}"><h2>{} {} on {}</h2><p>"#,
-        esc(&m.run_id),
-        esc(&m.browser),
-        esc(&m.browser_version),
-        esc(&m.os)
+        r#"<section class="run" data-run-id="{}"><h2>{}</h2><p>"#,
+        esc(&d.run_id),
+        esc(&d.title)
     );
-    s += &match m.observed {
+    s += &match d.observed {
         Observed::No => badge("good", "unobserved"),
         Observed::Yes => badge("bad", "observed"),
         Observed::Unknown => badge("warn", "observation unknown"),
     };
-    s += &badge(
-        if m.status == "complete" {
-            "good"
-        } else {
-            "warn"
-        },
-        &m.status,
-    );
+    s += &badge(tone_class(d.status.tone), &d.status.text);
     // A run with no samples has nothing to vouch for.
     let (class, words) = if r.summary.is_empty() {
         ("warn", "no samples")
@@ -77,72 +95,54 @@ fn run_section(r: &RunReport) -> String {
         s += &badge("warn", "sink-bound arm");
     }
     s += "</p>";
-    s += &chart(r);
-    s += "<table><thead><tr><th>Body</th><th>n</th><th>Median</th><th>Min–max</th><th>IQR</th><th>Ratio [95% CI]</th><th>Integrity</th></tr></thead><tbody>";
-    for a in &r.summary {
-        s += &format!(
-            r#"<tr data-body="{}"><td>{}</td><td class="num">{}</td><td class="num median">{}</td><td class="num">{}</td><td class="num">{}</td><td>{}</td><td>{}{}</td></tr>"#,
-            esc(&a.body),
-            esc(&a.body),
-            a.n,
-            fmt_mbps(a.median_mbps),
-            fmt_range(a),
-            fmt_mbps(a.iqr_mbps()),
-            esc(&ratio_cell(r, &a.body, true)),
-            badge(
-                if a.integrity.is_intact() {
-                    "good"
-                } else {
-                    "bad"
-                },
-                &a.integrity.to_string()
-            ),
-            if a.sink_bound {
-                badge("warn", "sink-bound")
-            } else {
-                String::new()
-            }
-        );
+    if let Some(plan) = &d.plan {
+        s += &format!("<p>{}</p>", esc(plan));
     }
-    s += "</tbody></table>";
-    for n in &r.notes {
+    s += &chart(r);
+    for section in &d.sections {
+        s += &table(section);
+    }
+    for n in &d.notes {
         s += &format!(r#"<p class="note">{}</p>"#, esc(n));
     }
-    for w in &r.warnings {
+    for w in &d.warnings {
         s += &format!(r#"<p class="warning">{}</p>"#, esc(w));
     }
-    let env = [
-        ("Run", m.run_id.clone()),
-        ("Browser", format!("{} {}", m.browser, m.browser_version)),
-        ("OS", m.os.clone()),
-        ("CPU", m.cpu.clone().unwrap_or_else(|| "unknown".into())),
-        ("Host version", m.host_version.clone()),
-        ("Extension version", m.extension_version.clone()),
-        (
-            "Sink ceiling",
-            m.sink_ceiling_mbps
-                .map(|c| format!("{c:.0} Mbps"))
-                .unwrap_or_else(|| "not measured".into()),
-        ),
-        ("Started", m.started_at.clone().unwrap_or_default()),
-        (
-            "Plan",
-            m.plan
-                .as_ref()
-                .map(|p| {
-                    format!(
-                        "{} bytes × {} reps, {} warm-up",
-                        p.size_bytes, p.reps, p.warmup
-                    )
-                })
-                .unwrap_or_default(),
-        ),
-    ];
     s += "<dl>";
-    for (k, v) in env {
-        s += &format!("<dt>{k}</dt><dd>{}</dd>", esc(&v));
+    for (k, v) in &d.environment {
+        s += &format!("<dt>{k}</dt><dd>{}</dd>", esc(v));
     }
     s += "</dl></section>";
+    s
+}
+
+fn table(section: &Section) -> String {
+    let mut s = String::new();
+    if let Some(title) = section.title {
+        s += &format!("<h3>{}</h3>", esc(title));
+    }
+    s += "<table><thead><tr>";
+    for c in &section.columns {
+        s += &format!("<th>{}</th>", esc(c));
+    }
+    s += "</tr></thead><tbody>";
+    for row in &section.rows {
+        s += &format!(r#"<tr data-body="{}">"#, esc(&row.arm));
+        let last = row.cells.len() - 1;
+        for (i, c) in row.cells.iter().enumerate() {
+            let mut td = cell(c);
+            if i == last {
+                let flags: String = row.flags.iter().map(|f| badge("warn", f)).collect();
+                td = td.replace("</td>", &format!("{flags}</td>"));
+            }
+            s += &td;
+        }
+        s += "</tr>";
+    }
+    s += "</tbody></table>";
+    for f in &section.footnotes {
+        s += &format!(r#"<p class="note">{}</p>"#, esc(f));
+    }
     s
 }
 

@@ -1,0 +1,304 @@
+//! What every report format shows, decided once: a run's heading, its sections
+//! (summary, comparisons' baselines, encrypted chunks, the control), notes, warnings and
+//! environment, as text cells with a tone. The formats only lay this out, so none can
+//! show more or less than another (tests/export_content checks it).
+
+use crate::model::Observed;
+use crate::report::{fmt_mbps, fmt_range, ratio_cell, RunReport};
+
+/// How a cell reads: formats colour or badge it; the words are the same everywhere.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tone {
+    Plain,
+    Good,
+    Bad,
+    Warn,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cell {
+    pub text: String,
+    pub tone: Tone,
+    pub numeric: bool,
+}
+
+impl Cell {
+    fn text(text: impl Into<String>) -> Cell {
+        Cell {
+            text: text.into(),
+            tone: Tone::Plain,
+            numeric: false,
+        }
+    }
+    fn num(text: impl Into<String>) -> Cell {
+        Cell {
+            numeric: true,
+            ..Cell::text(text)
+        }
+    }
+    fn toned(text: impl Into<String>, tone: Tone) -> Cell {
+        Cell {
+            tone,
+            ..Cell::text(text)
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SectionKind {
+    Summary,
+    Encrypted,
+    Control,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// The arm this row is about (HTML's data-body).
+    pub arm: String,
+    pub cells: Vec<Cell>,
+    /// Marks on the row as a whole, e.g. "sink-bound".
+    pub flags: Vec<&'static str>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Section {
+    pub kind: SectionKind,
+    /// None for the summary, which follows the heading directly.
+    pub title: Option<&'static str>,
+    pub columns: Vec<String>,
+    pub rows: Vec<Row>,
+    pub footnotes: Vec<&'static str>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunDocument {
+    pub run_id: String,
+    /// "Chromium 156.0.1 on Linux"
+    pub title: String,
+    pub observed: Observed,
+    /// "complete", or "incomplete (the tab closed)".
+    pub status: Cell,
+    /// "32 MiB per upload × 6 reps, 1 warm-up · sink ceiling 20353 Mbps (…), hashing …"
+    pub plan: Option<String>,
+    pub sections: Vec<Section>,
+    pub notes: Vec<String>,
+    pub warnings: Vec<String>,
+    pub environment: Vec<(&'static str, String)>,
+}
+
+pub fn of(r: &RunReport) -> RunDocument {
+    let m = &r.run;
+    RunDocument {
+        run_id: m.run_id.clone(),
+        title: format!("{} {} on {}", m.browser, m.browser_version, m.os),
+        observed: m.observed,
+        status: Cell::toned(
+            match &m.reason {
+                Some(reason) => format!("{} ({reason})", m.status),
+                None => m.status.clone(),
+            },
+            if m.status == "complete" {
+                Tone::Good
+            } else {
+                Tone::Warn
+            },
+        ),
+        plan: plan_line(r),
+        sections: [Some(summary(r)), encrypted(r), control(r)]
+            .into_iter()
+            .flatten()
+            .collect(),
+        notes: r.notes.clone(),
+        warnings: r.warnings.clone(),
+        environment: environment(r),
+    }
+}
+
+fn plan_line(r: &RunReport) -> Option<String> {
+    let m = &r.run;
+    let p = m.plan.as_ref()?;
+    // With --auto the plan's reps are where it started; say how many it took.
+    let reps = match p.auto {
+        Some(_) => {
+            let done = r.summary.iter().map(|a| a.n).max().unwrap_or(0);
+            format!("{done} reps (--auto from {})", p.reps)
+        }
+        None => format!("{} reps", p.reps),
+    };
+    let mut line = format!(
+        "{} per upload × {reps}, {} warm-up",
+        human_bytes(p.size_bytes),
+        p.warmup
+    );
+    if let Some(c) = m.sink_ceiling_mbps {
+        line += &format!(" · sink ceiling {c:.0} Mbps");
+        if let Some((lo, hi)) = m.sink_ceiling_range {
+            line += &format!(" ({lo:.0}–{hi:.0})");
+        }
+        if let Some(h) = m.sink_hash_mbps {
+            line += &format!(", hashing {h:.0} Mbps");
+        }
+    }
+    Some(line)
+}
+
+fn summary(r: &RunReport) -> Section {
+    let baselines: Vec<&str> = r.comparisons.iter().map(|c| c.baseline.as_str()).collect();
+    let single = baselines.windows(2).all(|w| w[0] == w[1]);
+    let mut footnotes = vec!["Mbps (10^6 bits/s) over intact uploads; [95% interval] of the ratio (Hodges–Lehmann, exact Mann–Whitney)."];
+    if !single {
+        footnotes.push("Baselines: body kinds vs Uint8Array, pipelined vs serial at the same chunk size, parallel xN vs x1.");
+    }
+    Section {
+        kind: SectionKind::Summary,
+        title: None,
+        columns: [
+            "Arm",
+            "n",
+            "Median",
+            "Min–max",
+            "IQR",
+            "Ratio [95% CI]",
+            "Integrity",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: r
+            .summary
+            .iter()
+            .map(|a| Row {
+                arm: a.body.clone(),
+                cells: vec![
+                    Cell::text(&a.body),
+                    Cell::num(a.n.to_string()),
+                    Cell::num(fmt_mbps(a.median_mbps)),
+                    Cell::num(fmt_range(a)),
+                    Cell::num(fmt_mbps(a.iqr_mbps())),
+                    Cell::text(ratio_cell(r, &a.body, true)),
+                    Cell::toned(
+                        a.integrity.to_string(),
+                        if a.integrity.is_intact() {
+                            Tone::Good
+                        } else {
+                            Tone::Bad
+                        },
+                    ),
+                ],
+                flags: if a.sink_bound {
+                    vec!["sink-bound"]
+                } else {
+                    vec![]
+                },
+            })
+            .collect(),
+        footnotes,
+    }
+}
+
+fn encrypted(r: &RunReport) -> Option<Section> {
+    if r.encrypted.is_empty() {
+        return None;
+    }
+    let ms = |v: Option<f64>| v.map_or_else(|| "–".into(), |x| format!("{x:.0}"));
+    Some(Section {
+        kind: SectionKind::Encrypted,
+        title: Some("Encrypted chunked upload (AES-256-GCM, every tag verified at the sink)"),
+        columns: [
+            "Arm",
+            "Mbps",
+            "client ms",
+            "PUT ms",
+            "bad tags",
+            "most pipelining can save (client / PUT)",
+        ]
+        .map(String::from)
+        .to_vec(),
+        rows: r
+            .encrypted
+            .iter()
+            .map(|e| Row {
+                arm: e.arm.clone(),
+                cells: vec![
+                    Cell::text(&e.arm),
+                    Cell::num(fmt_mbps(e.median_mbps)),
+                    Cell::num(ms(e.client_ms)),
+                    Cell::num(ms(e.put_ms)),
+                    Cell::toned(
+                        e.chunks_with_bad_tags.to_string(),
+                        if e.chunks_with_bad_tags == 0 {
+                            Tone::Good
+                        } else {
+                            Tone::Bad
+                        },
+                    ),
+                    Cell::num(
+                        e.pipelining_ceiling
+                            .map_or_else(|| "–".into(), |c| format!("{:.0}%", c * 100.0)),
+                    ),
+                ],
+                flags: vec![],
+            })
+            .collect(),
+        footnotes: vec![],
+    })
+}
+
+fn control(r: &RunReport) -> Option<Section> {
+    if r.control.is_empty() {
+        return None;
+    }
+    Some(Section {
+        kind: SectionKind::Control,
+        title: Some("Positive control: the same uploads with a debugger attached (Network domain on) and detached"),
+        columns: ["Body", "Attached", "Detached", "Slowdown (detached / attached) [95% CI]"]
+            .map(String::from)
+            .to_vec(),
+        rows: r
+            .control
+            .iter()
+            .map(|c| Row {
+                arm: c.body.clone(),
+                cells: vec![
+                    Cell::text(&c.body),
+                    Cell::num(fmt_mbps(c.attached_median_mbps)),
+                    Cell::num(fmt_mbps(c.detached_median_mbps)),
+                    Cell::text(c.slowdown_text()),
+                ],
+                flags: vec![],
+            })
+            .collect(),
+        footnotes: vec![],
+    })
+}
+
+fn environment(r: &RunReport) -> Vec<(&'static str, String)> {
+    let m = &r.run;
+    vec![
+        ("Run", m.run_id.clone()),
+        ("Browser", format!("{} {}", m.browser, m.browser_version)),
+        ("OS", m.os.clone()),
+        ("CPU", m.cpu.clone().unwrap_or_else(|| "unknown".into())),
+        ("Host version", m.host_version.clone()),
+        ("Extension version", m.extension_version.clone()),
+        (
+            "Started",
+            m.started_at.clone().unwrap_or_else(|| "unknown".into()),
+        ),
+    ]
+}
+
+/// 33554432 -> "32 MiB", 1536 -> "1.5 KiB".
+pub fn human_bytes(n: u64) -> String {
+    const UNITS: [&str; 4] = ["B", "KiB", "MiB", "GiB"];
+    let mut v = n as f64;
+    let mut unit = 0;
+    while v >= 1024.0 && unit < UNITS.len() - 1 {
+        v /= 1024.0;
+        unit += 1;
+    }
+    if v.fract() == 0.0 {
+        format!("{v} {}", UNITS[unit])
+    } else {
+        format!("{v:.1} {}", UNITS[unit])
+    }
+}

@@ -1,0 +1,43 @@
+//! Every output format behind one trait, as hyperfine does it: `report/` computes,
+//! `document` decides what a person sees, and each file here only lays it out. Table,
+//! Markdown and HTML render the same `RunDocument`; JSON is the computed report itself
+//! and CSV its samples, one row each.
+
+pub mod csv;
+pub mod document;
+pub mod html;
+pub mod json;
+pub mod markdown;
+pub mod table;
+
+use crate::report::RunReport;
+
+pub use document::human_bytes;
+
+pub trait Exporter {
+    fn render(&self, runs: &[RunReport]) -> String;
+}
+
+/// The formats `report --format` offers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Table,
+    Json,
+    Csv,
+    Markdown,
+    Html,
+}
+
+/// The exporter for `format`; `colour` matters only to the terminal table.
+pub fn exporter(format: Format, colour: bool) -> Box<dyn Exporter> {
+    match format {
+        Format::Table => Box::new(table::Table { colour }),
+        Format::Json => Box::new(json::Json { launch: None }),
+        Format::Csv => Box::new(csv::Csv),
+        Format::Markdown => Box::new(markdown::Markdown),
+        Format::Html => Box::new(html::Html),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,156 @@
+//! Every human format shows the same content: for a control run and an encrypted run,
+//! each word the document holds (every section's title, columns and cells, the row
+//! flags, notes, warnings, the plan and the environment) appears in the terminal table,
+//! in Markdown and in HTML.
+
+use super::document::{self, RunDocument};
+use super::{exporter, Format};
+use crate::model::{Plan, RunInfo, Sample};
+use crate::report::{runs, RunReport};
+use crate::store::tests_support::sample;
+use crate::store::{Record, StoreContents};
+use serde_json::json;
+
+fn report_of(samples: Vec<Sample>) -> RunReport {
+    let mut records = vec![Record::Run {
+        run: RunInfo {
+            run_id: "r".into(),
+            browser: "Chromium".into(),
+            browser_version: "156".into(),
+            os: "Linux".into(),
+            extension_version: "0.1.0".into(),
+            plan: Plan::default(),
+            source: "job".into(),
+            started_at: Some("2026-11-30T10:00:00Z".into()),
+            extra: Default::default(),
+        },
+        host_version: "0.1.0".into(),
+        recorded_at: "2026-11-30T10:00:00Z".into(),
+        // Low enough that an arm is sink-bound: a row flag and a warning.
+        sink_ceiling_mbps: Some(1000.0),
+        sink_ceiling_range: Some((900.0, 1100.0)),
+        sink_hash_mbps: Some(8000.0),
+        cpu: Some("AMD EPYC (aes avx2 sha_ni)".into()),
+    }];
+    // The sink saw half of each page's span: a note on where the rest went.
+    records.extend(samples.into_iter().map(|mut s| {
+        s.sink_request_ms = Some(0.5);
+        Record::Sample(s)
+    }));
+    let contents = StoreContents {
+        records: records.into_iter().enumerate().collect(),
+        warnings: vec![],
+    };
+    runs(&contents).pop().unwrap()
+}
+
+fn control_run() -> RunReport {
+    let mut samples = Vec::new();
+    for rep in 0..5 {
+        for (body, attached, detached) in [("Uint8Array", 100.0, 1800.0), ("Blob", 700.0, 900.0)] {
+            for (condition, mbps) in [("attached", attached), ("detached", detached)] {
+                let mut s = sample("r", body, rep, mbps + rep as f64);
+                s.extra.insert("condition".into(), json!(condition));
+                samples.push(s);
+            }
+        }
+    }
+    report_of(samples)
+}
+
+fn encrypted_run() -> RunReport {
+    let mut samples = Vec::new();
+    for rep in 0..5 {
+        for (schedule, mbps) in [("serial", 500.0), ("pipelined", 800.0)] {
+            let mut s = sample(
+                "r",
+                &format!("encrypted 1MiB {schedule}"),
+                rep,
+                mbps + rep as f64,
+            );
+            for (k, v) in [
+                ("schedule", json!(schedule)),
+                ("chunk_bytes", json!(1048576)),
+                ("client_ms", json!(4.0)),
+                ("put_ms", json!(5.0)),
+                ("chunks", json!(8)),
+                ("tags_ok", json!(8)),
+            ] {
+                s.extra.insert(k.into(), v);
+            }
+            samples.push(s);
+        }
+    }
+    report_of(samples)
+}
+
+/// Every piece of text the document holds.
+fn words(d: &RunDocument) -> Vec<String> {
+    let mut out = vec![d.title.clone(), d.run_id.clone(), d.status.text.clone()];
+    out.extend(d.plan.clone());
+    for s in &d.sections {
+        out.extend(s.title.map(String::from));
+        out.extend(s.columns.iter().cloned());
+        for row in &s.rows {
+            out.extend(row.cells.iter().map(|c| c.text.clone()));
+            out.extend(row.flags.iter().map(|f| f.to_string()));
+        }
+        out.extend(s.footnotes.iter().map(|f| f.to_string()));
+    }
+    out.extend(d.notes.iter().cloned());
+    out.extend(d.warnings.iter().cloned());
+    for (k, v) in &d.environment {
+        out.push(k.to_string());
+        out.push(v.clone());
+    }
+    out
+}
+
+/// The text as each format writes it (HTML escapes, Markdown escapes pipes).
+fn as_written(format: Format, text: &str) -> String {
+    match format {
+        Format::Html => text
+            .replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+            .replace('"', "&quot;"),
+        Format::Markdown => text.replace('|', "\\|"),
+        _ => text.to_owned(),
+    }
+}
+
+fn assert_same_content(report: RunReport, must_have: document::SectionKind) {
+    let d = document::of(&report);
+    assert!(
+        d.sections.iter().any(|s| s.kind == must_have),
+        "the fixture must produce a {must_have:?} section"
+    );
+    assert!(!d.notes.is_empty(), "the fixture must have a note");
+    let reports = [report];
+    for format in [Format::Table, Format::Markdown, Format::Html] {
+        let text = exporter(format, false).render(&reports);
+        for word in words(&d) {
+            assert!(
+                text.contains(&as_written(format, &word)),
+                "{format:?} lacks {word:?}:\n{text}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_control_run_shows_the_same_content_in_every_format() {
+    let report = control_run();
+    let d = document::of(&report);
+    assert!(!d.warnings.is_empty(), "the fixture must have a warning");
+    assert!(
+        d.sections[0].rows.iter().any(|r| !r.flags.is_empty()),
+        "and a flagged row"
+    );
+    assert_same_content(report, document::SectionKind::Control);
+}
+
+#[test]
+fn an_encrypted_run_shows_the_same_content_in_every_format() {
+    assert_same_content(encrypted_run(), document::SectionKind::Encrypted);
+}
