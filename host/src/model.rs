@@ -160,7 +160,7 @@ impl Observed {
 
 impl std::fmt::Display for Observed {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
+        f.pad(self.as_str())
     }
 }
 
@@ -341,6 +341,39 @@ impl RunStatus {
             RunStatus::Stopped => "stopped",
             RunStatus::TimedOut => "timed-out",
         }
+    }
+}
+
+/// A stored run: no end recorded yet, or how it ended. Written as one word
+/// ("running", "complete", "timed-out", …), as the JSON report has always had it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunState {
+    Running,
+    Ended(RunStatus),
+}
+
+impl RunState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunState::Running => "running",
+            RunState::Ended(status) => status.as_str(),
+        }
+    }
+
+    pub fn is_complete(self) -> bool {
+        self == RunState::Ended(RunStatus::Complete)
+    }
+}
+
+impl std::fmt::Display for RunState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl Serialize for RunState {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
     }
 }
 

@@ -49,6 +49,30 @@ fn host_pid(state: &Path) -> Option<u32> {
     })
 }
 
+/// The TCP port `pid` listens on, read from /proc (its socket inodes matched against
+/// the kernel's LISTEN entries), not from anything the host writes.
+fn listening_port(pid: u32) -> Option<u16> {
+    let inodes: Vec<String> = std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .ok()?
+        .filter_map(|e| {
+            let target = std::fs::read_link(e.ok()?.path()).ok()?;
+            let t = target.to_str()?;
+            Some(t.strip_prefix("socket:[")?.strip_suffix(']')?.to_owned())
+        })
+        .collect();
+    let table = std::fs::read_to_string("/proc/net/tcp").ok()?;
+    table.lines().skip(1).find_map(|line| {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        // local_address is HEXIP:HEXPORT; state 0A is LISTEN; field 9 is the inode.
+        let listening =
+            f.get(3) == Some(&"0A") && inodes.iter().any(|i| f.get(9) == Some(&i.as_str()));
+        if !listening {
+            return None;
+        }
+        u16::from_str_radix(f.get(1)?.rsplit(':').next()?, 16).ok()
+    })
+}
+
 /// Parent, grandparent, … (renderers are forked by the zygote, which the browser started).
 fn ancestors(pid: u32) -> Vec<u32> {
     let mut out = Vec::new();
@@ -184,14 +208,7 @@ fn browser_killed_mid_run_the_host_exits_and_its_port_closes() {
     let state = tempfile::tempdir().unwrap();
     let (_turn, mut run) = run_in_progress(state.path());
     let host = host_pid(state.path()).expect("the browser's native host");
-    let log = std::fs::read_to_string(state.path().join("unobserved.log")).unwrap();
-    let port: u16 = log
-        .lines()
-        .rfind(|l| {
-            l.contains(&format!(" {host} ")) && l.contains("sink listening on http://127.0.0.1:")
-        })
-        .and_then(|l| l.rsplit(':').next()?.trim().parse().ok())
-        .expect("the host logged its port");
+    let port = listening_port(host).expect("the host listens on a port (its sink)");
     let browser = pids()
         .into_iter()
         .find(|&p| {

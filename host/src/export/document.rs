@@ -95,9 +95,9 @@ pub fn of(r: &RunReport) -> RunDocument {
         status: Cell::toned(
             match &m.reason {
                 Some(reason) => format!("{} ({reason})", m.status),
-                None => m.status.clone(),
+                None => m.status.to_string(),
             },
-            if m.status == "complete" {
+            if m.status.is_complete() {
                 Tone::Good
             } else {
                 Tone::Warn

@@ -4,7 +4,7 @@
 pub mod across;
 pub mod analysis;
 
-use crate::model::{Observed, RunInfo, RunStatus, Sample};
+use crate::model::{Observed, RunInfo, RunState, RunStatus, Sample};
 use crate::stats::compare::{self, Comparison, Verdict};
 use crate::stats::{summarise, ArmSummary};
 use crate::store::{Record, StoreContents};
@@ -64,8 +64,8 @@ pub struct RunMeta {
     pub extension_version: String,
     pub started_at: Option<String>,
     pub finished_at: Option<String>,
-    /// complete / incomplete / failed, or "running" when no end was recorded.
-    pub status: String,
+    /// How the run ended, or Running when no end was recorded.
+    pub status: RunState,
     pub reason: Option<String>,
     /// From every sample's evidence.
     pub observed: Observed,
@@ -210,9 +210,7 @@ fn build(run_id: String, g: Gathered) -> RunReport {
         status: g
             .end
             .as_ref()
-            .map(|e| e.status.as_str())
-            .unwrap_or("running")
-            .to_owned(),
+            .map_or(RunState::Running, |e| RunState::Ended(e.status)),
         reason: g.end.as_ref().and_then(|e| e.reason.clone()),
         observed: Observed::of_run(&g.samples),
         source: info.map(|i| i.source.clone()).unwrap_or_default(),

@@ -1,0 +1,42 @@
+//! A store written by today's format (real runs: Chromium with the negative control,
+//! the positive control, the encrypted/download/parallel workloads, and Firefox) still
+//! reads, and reports exactly as it did when it was saved. Regenerate the expected
+//! files only for a deliberate change of output, never to make this pass.
+
+mod common;
+use common::BIN;
+use std::process::Command;
+
+fn report(format: &str) -> String {
+    let state = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/store-v1.jsonl"),
+        state.path().join("results.jsonl"),
+    )
+    .unwrap();
+    let out = Command::new(BIN)
+        .args(["report", "--format", format])
+        .env("UNOBSERVED_STATE_DIR", state.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn expected(name: &str) -> String {
+    std::fs::read_to_string(format!(
+        "{}/../tests/fixtures/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+}
+
+#[test]
+fn a_saved_store_reports_the_same_markdown() {
+    assert_eq!(report("markdown"), expected("store-v1.report.md"));
+}
+
+#[test]
+fn a_saved_store_reports_the_same_samples_arms_and_conditions() {
+    assert_eq!(report("csv"), expected("store-v1.report.csv"));
+}
