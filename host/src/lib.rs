@@ -2,6 +2,7 @@
 //! and verify every byte that arrives.
 
 pub mod allowed_ids;
+pub mod arm;
 pub mod cli;
 pub mod cpu;
 pub mod export;

@@ -1,6 +1,7 @@
 //! The records that travel from the extension to the host and into the store.
 //! Field names match the extension's (`extension/lib/pairing.js`) and PROTOCOL.md.
 
+pub use crate::arm::Arm;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -76,37 +77,35 @@ pub struct Sample {
     /// under its own label, so the run shows what "no difference" looks like here.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub negative_control: bool,
+    /// The arm, typed, as the host recorded it when it stored the sample. Samples stored
+    /// before arms were recorded have none; `arm()` derives it from their fields.
+    #[serde(default, rename = "arm", skip_serializing_if = "Option::is_none")]
+    pub recorded_arm: Option<Arm>,
     /// Anything newer extensions add is kept, so the store loses nothing.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
 
 impl Sample {
-    /// "attached" / "detached" in a control run, else None.
+    /// "attached" / "detached" in a control run, as the page sent it.
     pub fn condition(&self) -> Option<&str> {
         self.extra.get("condition").and_then(Value::as_str)
     }
 
-    /// "encrypted", "download" or "parallel" for workload samples, None for body kinds.
-    pub fn workload(&self) -> Option<&'static str> {
-        if self.extra.contains_key("schedule") {
-            Some("encrypted")
-        } else if self.extra.contains_key("direction") {
-            Some("download")
-        } else if self.extra.contains_key("streams") {
-            Some("parallel")
-        } else {
-            None
-        }
+    /// The arm, typed: as recorded, or derived from the fields of an older sample.
+    pub fn arm(&self) -> Arm {
+        self.recorded_arm
+            .clone()
+            .unwrap_or_else(|| Arm::from_legacy(&self.body, &self.extra, self.negative_control))
     }
 
     pub fn extra_f64(&self, key: &str) -> Option<f64> {
         self.extra.get(key).and_then(Value::as_f64)
     }
 
-    /// The arm a sample belongs to: its body kind, plus its condition in a control run,
-    /// or the negative control's label.
-    pub fn arm(&self) -> String {
+    /// The arm's label in reports: the page's name for it, plus its condition in a
+    /// control run, or the negative control's mark.
+    pub fn arm_label(&self) -> String {
         match self.condition() {
             Some(c) => format!("{} ({c})", self.body),
             None if self.negative_control => format!("{}{NEGATIVE_CONTROL_SUFFIX}", self.body),
@@ -272,10 +271,51 @@ impl Default for Plan {
 }
 
 impl Plan {
+    /// At most this many reps: --auto may add reps up to its max.
+    fn max_reps(&self) -> u64 {
+        self.auto.map_or(self.reps, |a| a.max_reps.max(self.reps)) as u64
+    }
+
+    /// A control plan runs every rep twice, attached and detached.
+    fn conditions(&self) -> u64 {
+        if self.control {
+            2
+        } else {
+            1
+        }
+    }
+
     pub fn measured_uploads(&self) -> u64 {
-        let reps = self.auto.map_or(self.reps, |a| a.max_reps.max(self.reps));
         let arms = self.bodies.len() + self.workloads.arms() + usize::from(self.negative_control);
-        reps as u64 * arms as u64 * if self.control { 2 } else { 1 }
+        self.max_reps() * arms as u64 * self.conditions()
+    }
+
+    /// Bytes one rep moves, every arm once: the bodies, the negative control, and each
+    /// workload at its own size (a whole file per encrypted schedule, N bodies at once).
+    fn bytes_per_rep(&self) -> u64 {
+        let bodies =
+            (self.bodies.len() as u64 + u64::from(self.negative_control)) * self.size_bytes;
+        let w = &self.workloads;
+        let encrypted = w
+            .encrypted
+            .as_ref()
+            .map_or(0, |e| 2 * e.chunk_sizes.len() as u64 * e.file_bytes);
+        let download = w.download.as_ref().map_or(0, |d| d.bytes);
+        let parallel = w.parallel.as_ref().map_or(0, |p| {
+            p.streams.iter().map(|&n| u64::from(n) * p.bytes).sum()
+        });
+        bodies + encrypted + download + parallel
+    }
+
+    /// How long `unobserved run` waits by default: two minutes of slack, every byte of
+    /// every rep and warm-up (both conditions of a control) at a slow 16 Mbit/s, and
+    /// the --auto time budget.
+    pub fn default_timeout(&self) -> std::time::Duration {
+        let reps = self.max_reps() + u64::from(self.warmup);
+        let bytes = reps * self.conditions() * self.bytes_per_rep();
+        std::time::Duration::from_secs(
+            120 + bytes / 2_000_000 + self.auto.map_or(0, |a| a.max_seconds),
+        )
     }
 }
 
@@ -402,6 +442,39 @@ mod tests {
                 "{plan:?}"
             );
         }
+    }
+
+    #[test]
+    fn the_default_timeout_counts_every_byte_the_plan_moves() {
+        let base = Plan {
+            size_bytes: 32 << 20,
+            reps: 6,
+            warmup: 1,
+            bodies: vec!["Uint8Array".into(), "Blob".into()],
+            ..Plan::default()
+        };
+        // 7 reps × 2 bodies × 32 MiB at 2 MB/s, plus two minutes.
+        let plain = base.default_timeout().as_secs();
+        assert_eq!(plain, 120 + 7 * 2 * (32 << 20) / 2_000_000);
+        // A control run moves everything twice.
+        let control = Plan {
+            control: true,
+            ..base.clone()
+        }
+        .default_timeout()
+        .as_secs();
+        assert!(
+            (control - 120).abs_diff(2 * (plain - 120)) <= 1,
+            "{control} vs {plain}"
+        );
+        // Workloads count at their own sizes: a 512 MiB file per encrypted schedule.
+        let mut encrypted = base.clone();
+        encrypted.workloads.encrypted = Some(EncryptedWorkload {
+            file_bytes: 512 << 20,
+            chunk_sizes: vec![16 << 20],
+        });
+        let extra = encrypted.default_timeout().as_secs() - plain;
+        assert!(extra >= 7 * 2 * (512 << 20) / 2_000_000 - 1, "{extra}");
     }
 
     #[test]

@@ -10,7 +10,10 @@ use std::process::Command;
 fn report(format: &str) -> String {
     let state = tempfile::tempdir().unwrap();
     std::fs::copy(
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/store-v1.jsonl"),
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/fixtures/store-v1.jsonl"
+        ),
         state.path().join("results.jsonl"),
     )
     .unwrap();
@@ -19,7 +22,12 @@ fn report(format: &str) -> String {
         .env("UNOBSERVED_STATE_DIR", state.path())
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).unwrap()
 }
 

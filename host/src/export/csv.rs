@@ -39,14 +39,17 @@ fn render(reports: &[RunReport]) -> String {
     let mut out = COLUMNS.join(",") + "\n";
     for r in reports {
         for s in &r.samples {
-            let sink_bound = r.summary.iter().any(|a| a.body == s.arm() && a.sink_bound);
+            let sink_bound = r
+                .summary
+                .iter()
+                .any(|a| a.body == s.arm_label() && a.sink_bound);
             let opt = |v: Option<f64>| v.map(|x| x.to_string()).unwrap_or_default();
             let row = [
                 s.run_id.clone(),
                 r.run.browser.clone(),
                 r.run.browser_version.clone(),
                 r.run.os.clone(),
-                s.arm(),
+                s.arm_label(),
                 s.body.clone(),
                 s.condition().unwrap_or_default().to_owned(),
                 s.rep.to_string(),

@@ -153,7 +153,7 @@ fn summary(r: &RunReport) -> Section {
         kind: SectionKind::Summary,
         title: None,
         columns: [
-            "Arm",
+            "Body",
             "n",
             "Median",
             "Min–max",

@@ -20,7 +20,14 @@ pub fn handle(session: &mut Session, run_id: String, samples: Vec<Sample>) -> Ou
         );
     }
     let count = samples.len();
-    let records: Vec<Record> = samples.into_iter().map(Record::Sample).collect();
+    // Each sample is stored with its arm, typed, so reports never have to infer it.
+    let records: Vec<Record> = samples
+        .into_iter()
+        .map(|mut s| {
+            s.recorded_arm = Some(s.arm());
+            Record::Sample(s)
+        })
+        .collect();
     match session.store.append(&records) {
         Ok(()) => {
             log::info!("stored {count} sample(s) of run {run_id}");

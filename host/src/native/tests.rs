@@ -82,6 +82,31 @@ fn samples_are_stored_then_acknowledged_with_the_count() {
 }
 
 #[test]
+fn every_stored_sample_carries_its_arm_typed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = session(dir.path());
+    let mut attached = sample("r1");
+    attached["condition"] = json!("attached");
+    let mut parallel = sample("r1");
+    parallel["body"] = json!("parallel x4");
+    parallel["streams"] = json!(4);
+    let msg = json!({"type":"samples","run_id":"r1","samples":[attached, parallel]});
+    talk(&mut s, frame(msg.to_string().as_bytes()));
+    let text = std::fs::read_to_string(s.store.path()).unwrap();
+    let arms: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["arm"].clone())
+        .collect();
+    assert_eq!(
+        arms,
+        [
+            json!({"kind": "body", "body": "Blob", "condition": "attached"}),
+            json!({"kind": "parallel", "streams": 4})
+        ]
+    );
+}
+
+#[test]
 fn every_bad_input_gets_its_error_and_the_session_goes_on() {
     let dir = tempfile::tempdir().unwrap();
     let mut s = session(dir.path());

@@ -42,7 +42,7 @@ pub struct Difference {
 fn speeds(r: &RunReport, arm: &str) -> Vec<f64> {
     r.samples
         .iter()
-        .filter(|s| s.arm() == arm && s.status == SampleStatus::Ok)
+        .filter(|s| s.arm_label() == arm && s.status == SampleStatus::Ok)
         .filter_map(|s| s.mbps)
         .collect()
 }

@@ -4,6 +4,7 @@
 pub mod across;
 pub mod analysis;
 
+use crate::arm::{ArmKind, Condition};
 use crate::model::{Observed, RunInfo, RunState, RunStatus, Sample};
 use crate::stats::compare::{self, Comparison, Verdict};
 use crate::stats::{summarise, ArmSummary};
@@ -96,8 +97,6 @@ impl ControlRow {
 pub const SINK_BOUND_SHARE: f64 = 0.7;
 /// Page and sink timings further apart than this are flagged.
 pub const TIMING_TOLERANCE: f64 = 0.2;
-/// The arm others are compared with, when present.
-pub const DEFAULT_BASELINE: &str = "Uint8Array";
 
 /// The run record's fields, as the report needs them.
 struct Started {
@@ -228,14 +227,14 @@ fn build(run_id: String, g: Gathered) -> RunReport {
         let plain_upload = g
             .samples
             .iter()
-            .any(|s| s.arm() == arm.body && s.workload().is_none());
+            .any(|s| s.arm_label() == arm.body && !s.arm().is_workload());
         if let (true, Some(median)) = (plain_upload, arm.median_mbps) {
             sink_checks(arm, median, &run, &mut warnings);
         }
         let hash_bound = g
             .samples
             .iter()
-            .filter(|s| s.arm() == arm.body && s.hash_bound)
+            .filter(|s| s.arm_label() == arm.body && s.hash_bound)
             .count();
         if hash_bound > 0 {
             warnings.push(format!(
@@ -246,7 +245,7 @@ fn build(run_id: String, g: Gathered) -> RunReport {
         arm.timing_flags = g
             .samples
             .iter()
-            .filter(|s| s.arm() == arm.body && timing_disagrees(s))
+            .filter(|s| s.arm_label() == arm.body && timing_disagrees(s))
             .count();
     }
     let flagged: usize = summary.iter().map(|a| a.timing_flags).sum();
@@ -281,9 +280,10 @@ fn build(run_id: String, g: Gathered) -> RunReport {
             row.slowdown = row.slowdown.take().map(Comparison::as_auto_verdict);
         }
     }
-    let negative_control = comparisons
+    let negative_control = summary
         .iter()
-        .find(|c| c.body.ends_with(crate::model::NEGATIVE_CONTROL_SUFFIX))
+        .find(|a| a.arm.repeat)
+        .and_then(|a| comparisons.iter().find(|c| c.body == a.body))
         .cloned();
     if let Some(nc) = negative_control
         .as_ref()
@@ -377,7 +377,7 @@ fn browser_time_note(summary: &[ArmSummary]) -> Option<String> {
 
 fn control_rows(samples: &[Sample], horizon: f64) -> Vec<ControlRow> {
     let mut bodies: Vec<&str> = Vec::new();
-    for s in samples.iter().filter(|s| s.condition().is_some()) {
+    for s in samples.iter().filter(|s| s.arm().condition.is_some()) {
         if !bodies.contains(&s.body.as_str()) {
             bodies.push(&s.body);
         }
@@ -385,18 +385,18 @@ fn control_rows(samples: &[Sample], horizon: f64) -> Vec<ControlRow> {
     bodies
         .into_iter()
         .map(|body| {
-            let speeds = |cond: &str| -> Vec<f64> {
+            let speeds = |cond: Condition| -> Vec<f64> {
                 samples
                     .iter()
                     .filter(|s| {
                         s.body == body
-                            && s.condition() == Some(cond)
+                            && s.arm().condition == Some(cond)
                             && s.status == crate::model::SampleStatus::Ok
                     })
                     .filter_map(|s| s.mbps)
                     .collect()
             };
-            let (attached, detached) = (speeds("attached"), speeds("detached"));
+            let (attached, detached) = (speeds(Condition::Attached), speeds(Condition::Detached));
             ControlRow {
                 body: body.to_owned(),
                 attached_median_mbps: crate::stats::median(&attached),
@@ -419,7 +419,9 @@ fn encrypted_rows(summary: &[ArmSummary], samples: &[Sample]) -> Vec<EncryptedRo
         .filter_map(|a| {
             let arm: Vec<&Sample> = samples
                 .iter()
-                .filter(|s| s.arm() == a.body && s.workload() == Some("encrypted"))
+                .filter(|s| {
+                    s.arm_label() == a.body && matches!(s.arm().kind, ArmKind::Encrypted { .. })
+                })
                 .collect();
             let first = arm.first()?;
             let per = |key: &str| {
@@ -464,41 +466,21 @@ fn encrypted_rows(summary: &[ArmSummary], samples: &[Sample]) -> Vec<EncryptedRo
         .collect()
 }
 
-/// Which arm each arm is compared with: body kinds with Uint8Array, a pipelined
-/// schedule with the serial one of the same chunk size, parallel xN with x1.
-fn baseline_of(arm: &str, workload: Option<&str>, arms: &[String]) -> Option<String> {
-    let present = |a: &str| arms.iter().any(|x| x == a).then(|| a.to_owned());
-    if let Some(stem) = arm.strip_suffix(crate::model::NEGATIVE_CONTROL_SUFFIX) {
-        return present(stem);
-    }
-    match workload {
-        None if arm != DEFAULT_BASELINE => present(DEFAULT_BASELINE),
-        Some("encrypted") => arm
-            .strip_suffix(" pipelined")
-            .and_then(|stem| present(&format!("{stem} serial"))),
-        Some("parallel") if arm != "parallel x1" => present("parallel x1"),
-        _ => None,
-    }
-}
-
+/// Every arm against its baseline (`Arm::baseline`), where the run has both.
 fn compare_arms(summary: &[ArmSummary], samples: &[Sample], horizon: f64) -> Vec<Comparison> {
     let speeds = |arm: &str| -> Vec<f64> {
         samples
             .iter()
-            .filter(|s| s.arm() == arm && s.status == crate::model::SampleStatus::Ok)
+            .filter(|s| s.arm_label() == arm && s.status == crate::model::SampleStatus::Ok)
             .filter_map(|s| s.mbps)
             .collect()
     };
-    let arms: Vec<String> = summary.iter().map(|a| a.body.clone()).collect();
     summary
         .iter()
         .filter_map(|a| {
-            let workload = samples
-                .iter()
-                .find(|s| s.arm() == a.body)
-                .and_then(|s| s.workload());
-            let base = baseline_of(&a.body, workload, &arms)?;
-            compare::compare(&a.body, &speeds(&a.body), &base, &speeds(&base), horizon)
+            let wanted = a.arm.baseline()?;
+            let base = &summary.iter().find(|b| b.arm == wanted)?.body;
+            compare::compare(&a.body, &speeds(&a.body), base, &speeds(base), horizon)
         })
         .collect()
 }

@@ -75,6 +75,47 @@ pub fn run(opts: RunOptions) -> Result<RunOutcome> {
 }
 
 async fn run_async(opts: RunOptions) -> Result<RunOutcome> {
+    let prepared = prepare(&opts)?;
+    let mut running = spawn(&prepared)?;
+    let followed = follow(&opts, &prepared, &mut running).await;
+    stop(&opts, prepared.tmp, running).await;
+    let (status, reason) = match followed {
+        Followed::Ended { status, reason } => (status, reason),
+        Followed::Broke { error, .. } => return Err(error),
+    };
+    let report = stored_report(&prepared.store, &prepared.run_id)?;
+    if status != RunStatus::Complete {
+        bail!(RunError::Failed(format!(
+            "the run ended {}: {}",
+            status.as_str(),
+            reason.unwrap_or_default()
+        )));
+    }
+    Ok(RunOutcome {
+        report,
+        launch_command: prepared.launch_command,
+        browser_path: prepared.program,
+    })
+}
+
+/// Everything a run needs before a browser starts: the browser found, the store
+/// writable, the throwaway workspace with its extension copy and job file, and the
+/// command line. Any failure here has launched nothing.
+struct Prepared {
+    browser: &'static browsers::Launchable,
+    program: PathBuf,
+    state_dir: PathBuf,
+    store: Store,
+    tmp: tempfile::TempDir,
+    browser_tmp: PathBuf,
+    run_id: String,
+    job_path: PathBuf,
+    log_path: PathBuf,
+    launch: launch::Launch,
+    launch_command: Vec<String>,
+}
+
+fn prepare(opts: &RunOptions) -> Result<Prepared> {
     let browser = browsers::by_key(&opts.browser).ok_or_else(|| {
         let keys: Vec<_> = browsers::LAUNCHABLE.iter().map(|b| b.key).collect();
         RunError::BrowserMissing(format!(
@@ -157,14 +198,41 @@ async fn run_async(opts: RunOptions) -> Result<RunOutcome> {
     {
         eprintln!("note: running as root, so Chromium gets --no-sandbox");
     }
-    let log_path = tmp.path().join("browser.log");
-    let log_file = std::fs::File::create(&log_path)?;
-    let mut cmd = tokio::process::Command::new(&launch.program);
-    cmd.args(&launch.args)
-        .envs(launch.env.iter().map(|(k, v)| (k, v)))
-        .env(state::STATE_DIR_ENV, &state_dir)
-        .env(native::JOB_ENV, &job_path)
-        .env("TMPDIR", &browser_tmp)
+    let launch_command: Vec<String> = std::iter::once(launch.program.display().to_string())
+        .chain(launch.args.iter().cloned())
+        .collect();
+    Ok(Prepared {
+        browser,
+        program,
+        state_dir,
+        store,
+        log_path: tmp.path().join("browser.log"),
+        tmp,
+        browser_tmp,
+        run_id,
+        job_path,
+        launch,
+        launch_command,
+    })
+}
+
+/// The browser, started, and what watches it.
+struct Running {
+    child: tokio::process::Child,
+    pgid: i32,
+    /// Ends the browser if we are killed outright; ended by us when we end normally.
+    guard: Option<std::process::Child>,
+    tail: StoreTail,
+}
+
+fn spawn(p: &Prepared) -> Result<Running> {
+    let log_file = std::fs::File::create(&p.log_path)?;
+    let mut cmd = tokio::process::Command::new(&p.launch.program);
+    cmd.args(&p.launch.args)
+        .envs(p.launch.env.iter().map(|(k, v)| (k, v)))
+        .env(state::STATE_DIR_ENV, &p.state_dir)
+        .env(native::JOB_ENV, &p.job_path)
+        .env("TMPDIR", &p.browser_tmp)
         .stdin(std::process::Stdio::null())
         .stdout(log_file.try_clone()?)
         .stderr(log_file)
@@ -177,56 +245,92 @@ async fn run_async(opts: RunOptions) -> Result<RunOutcome> {
     unsafe {
         cmd.pre_exec(watchdog::die_with_parent);
     }
-    let launch_command: Vec<String> = std::iter::once(launch.program.display().to_string())
-        .chain(launch.args.iter().cloned())
-        .collect();
-    log::info!("launching: {}", launch_command.join(" "));
-    let mut tail = StoreTail::from_end(store.path().to_owned());
-    let mut child = cmd
+    log::info!("launching: {}", p.launch_command.join(" "));
+    // Followed from here, so nothing the run writes is missed.
+    let tail = StoreTail::from_end(p.store.path().to_owned());
+    let child = cmd
         .spawn()
-        .with_context(|| format!("cannot start {}", program.display()))?;
+        .with_context(|| format!("cannot start {}", p.program.display()))?;
     let pgid = child.id().map(|p| p as i32).unwrap_or(0);
-    // Cleans up after us if we are killed outright; ended by us when we end normally.
-    let mut guard = watchdog::spawn(pgid, tmp.path(), &run_id)
+    let guard = watchdog::spawn(pgid, p.tmp.path(), &p.run_id)
         .map_err(|e| log::warn!("no watchdog for the browser: {e}"))
         .ok();
+    Ok(Running {
+        child,
+        pgid,
+        guard,
+        tail,
+    })
+}
 
-    let progress = Progress::new(opts.quiet, opts.plan.measured_uploads(), browser.display);
-    let total_timeout = opts.timeout.unwrap_or_else(|| default_timeout(&opts.plan));
+/// How following a run ended: the extension recorded an end, or something broke first.
+enum Followed {
+    Ended {
+        status: RunStatus,
+        reason: Option<String>,
+    },
+    /// `connected`: the extension had begun the run (so it gets an end record).
+    Broke {
+        error: anyhow::Error,
+        connected: bool,
+    },
+}
+
+/// Follows the store until the run's end record, the browser's exit, a signal, a
+/// store failure, or a deadline, with progress on the way.
+async fn follow(opts: &RunOptions, p: &Prepared, r: &mut Running) -> Followed {
+    let progress = Progress::new(opts.quiet, opts.plan.measured_uploads(), p.browser.display);
+    let total_timeout = opts.timeout.unwrap_or_else(|| opts.plan.default_timeout());
     let started = Instant::now();
     let mut connected = false;
-    let mut end: Option<(RunStatus, Option<String>)> = None;
     let mut interval = tokio::time::interval(Duration::from_millis(200));
-    let mut signals = signals::Signals::listen()?;
-    let outcome: Result<()> = loop {
-        tokio::select! {
-            status = child.wait() => {
-                let code = status.map(|s| s.to_string()).unwrap_or_else(|e| e.to_string());
-                break Err(RunError::Failed(format!(
-                    "{} exited ({code}) before the run finished.\n{}", browser.display, log_tail(&log_path))).into());
+    let mut signals = match signals::Signals::listen() {
+        Ok(s) => s,
+        Err(error) => {
+            return Followed::Broke {
+                error: error.into(),
+                connected,
             }
-            signal = signals.recv() => break Err(RunError::Interrupted(signal).into()),
+        }
+    };
+    let followed = loop {
+        let broke = |e: RunError, connected| Followed::Broke {
+            error: e.into(),
+            connected,
+        };
+        tokio::select! {
+            status = r.child.wait() => {
+                let code = status.map(|s| s.to_string()).unwrap_or_else(|e| e.to_string());
+                break broke(RunError::Failed(format!(
+                    "{} exited ({code}) before the run finished.\n{}", p.browser.display, log_tail(&p.log_path))), connected);
+            }
+            signal = signals.recv() => break broke(RunError::Interrupted(signal), connected),
             _ = interval.tick() => {
-                for record in tail.poll()? {
-                    if record.run_id() != Some(run_id.as_str()) { continue; }
+                let records = match r.tail.poll() {
+                    Ok(records) => records,
+                    Err(error) => break Followed::Broke { error: error.into(), connected },
+                };
+                let mut end = None;
+                for record in records {
+                    if record.run_id() != Some(p.run_id.as_str()) { continue; }
                     match record {
                         Record::Run { .. } => { connected = true; progress.connected(); }
                         Record::Sample(s) => { connected = true; progress.sample(&s.body, s.rep, s.status.as_str()); }
-                        Record::RunEnd { status, reason, .. } => end = Some((status, reason)),
+                        Record::RunEnd { status, reason, .. } => end = Some(Followed::Ended { status, reason }),
                         Record::SinkEvent { .. } => {}
                     }
                 }
-                if end.is_some() { break Ok(()); }
-                if let Some(error) = store_failure(&job_path) {
-                    break Err(RunError::Failed(format!("the host could not store results: {error}")).into());
+                if let Some(end) = end { break end; }
+                if let Some(error) = store_failure(&p.job_path) {
+                    break broke(RunError::Failed(format!("the host could not store results: {error}")), connected);
                 }
                 if !connected && started.elapsed() > opts.connect_timeout {
-                    break Err(RunError::NoConnection(format!(
+                    break broke(RunError::NoConnection(format!(
                         "the extension did not start the run within {}s: the browser started, but nothing reached the host.\n{}",
-                        opts.connect_timeout.as_secs(), log_tail(&log_path))).into());
+                        opts.connect_timeout.as_secs(), log_tail(&p.log_path))), connected);
                 }
                 if started.elapsed() > total_timeout {
-                    break Err(RunError::TimedOut(format!("the run did not finish within {}s (use --timeout to allow more)", total_timeout.as_secs())).into());
+                    break broke(RunError::TimedOut(format!("the run did not finish within {}s (use --timeout to allow more)", total_timeout.as_secs())), connected);
                 }
             }
         }
@@ -234,14 +338,22 @@ async fn run_async(opts: RunOptions) -> Result<RunOutcome> {
     progress.finish();
     // Before the browser is ended: a dying extension must not get to record its own
     // version of how the run ended first.
-    if let Err(e) = &outcome {
-        record_end(&store, &run_id, connected && end.is_none(), e);
+    if let Followed::Broke { error, connected } = &followed {
+        record_end(&p.store, &p.run_id, *connected, error);
     }
-    if !process::end_group(pgid, Duration::from_secs(3)) {
-        log::warn!("some browser processes in group {pgid} outlived SIGKILL");
+    followed
+}
+
+/// Ends the browser, its watchdog and (unless kept) the workspace.
+async fn stop(opts: &RunOptions, tmp: tempfile::TempDir, mut r: Running) {
+    if !process::end_group(r.pgid, Duration::from_secs(3)) {
+        log::warn!(
+            "some browser processes in group {} outlived SIGKILL",
+            r.pgid
+        );
     }
-    let _ = child.wait().await;
-    if let Some(mut g) = guard.take() {
+    let _ = r.child.wait().await;
+    if let Some(mut g) = r.guard.take() {
         let _ = g.kill();
         let _ = g.wait();
     }
@@ -249,13 +361,15 @@ async fn run_async(opts: RunOptions) -> Result<RunOutcome> {
         let kept = tmp.keep();
         eprintln!("kept the throwaway profile in {}", kept.display());
     }
-    outcome?;
-    let (status, reason) = end.expect("loop ends with a result or an error");
+}
+
+/// The ended run, as every report computes it from the store.
+fn stored_report(store: &Store, run_id: &str) -> Result<RunReport> {
     let contents = store.read()?;
-    let report = report::select(
+    report::select(
         report::runs(&contents),
         &report::Filter {
-            run: Some(run_id.clone()),
+            run: Some(run_id.to_owned()),
             ..Default::default()
         },
     )
@@ -265,18 +379,6 @@ async fn run_async(opts: RunOptions) -> Result<RunOutcome> {
             "run {run_id} ended but nothing of it is in {}",
             store.path().display()
         )
-    })?;
-    if status != RunStatus::Complete {
-        bail!(RunError::Failed(format!(
-            "the run ended {}: {}",
-            status.as_str(),
-            reason.unwrap_or_default()
-        )));
-    }
-    Ok(RunOutcome {
-        report,
-        launch_command,
-        browser_path: program,
     })
 }
 
@@ -326,14 +428,6 @@ pub fn new_run_id() -> String {
         "{}-{}",
         chrono::Utc::now().format("%Y%m%d-%H%M%S"),
         hex::encode(r)
-    )
-}
-
-/// Two minutes of slack plus the whole plan at a slow 16 Mbit/s (and the --auto time budget).
-fn default_timeout(plan: &Plan) -> Duration {
-    let uploads = plan.measured_uploads() + plan.warmup as u64 * plan.bodies.len() as u64;
-    Duration::from_secs(
-        120 + uploads * plan.size_bytes / 2_000_000 + plan.auto.map_or(0, |a| a.max_seconds),
     )
 }
 

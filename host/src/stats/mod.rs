@@ -35,7 +35,10 @@ fn sorted(values: &[f64]) -> Vec<f64> {
 /// corrupted upload's speed describes the wrong bytes.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ArmSummary {
+    /// The arm's label ("Blob", "AES-GCM 16 MiB pipelined", "Uint8Array (attached)").
     pub body: String,
+    /// The arm, typed: what every rule about it matches on.
+    pub arm: crate::arm::Arm,
     pub n: usize,
     pub median_mbps: Option<f64>,
     pub min_mbps: Option<f64>,
@@ -67,13 +70,13 @@ impl ArmSummary {
 pub fn summarise(samples: &[Sample]) -> Vec<ArmSummary> {
     let mut order: Vec<String> = Vec::new();
     for s in samples {
-        if !order.contains(&s.arm()) {
-            order.push(s.arm());
+        if !order.contains(&s.arm_label()) {
+            order.push(s.arm_label());
         }
     }
     order
         .into_iter()
-        .map(|arm| summarise_arm(&arm, samples.iter().filter(|s| s.arm() == arm)))
+        .map(|arm| summarise_arm(&arm, samples.iter().filter(|s| s.arm_label() == arm)))
         .collect()
 }
 
@@ -96,6 +99,10 @@ fn summarise_arm<'a>(body: &str, samples: impl Iterator<Item = &'a Sample>) -> A
     }
     ArmSummary {
         body: body.to_owned(),
+        arm: samples
+            .first()
+            .map(|s| s.arm())
+            .unwrap_or_else(|| crate::arm::Arm::from_legacy(body, &Default::default(), false)),
         n: mbps.len(),
         median_mbps: quantile(&mbps, 0.5),
         min_mbps: mbps.first().copied(),

@@ -26,6 +26,7 @@ pub(crate) fn sample(run_id: &str, body: &str, rep: u32, mbps: f64) -> Sample {
         hash_bound: false,
         sink_request_ms: None,
         negative_control: false,
+        recorded_arm: None,
         observed: Observation::default(),
         extra: Default::default(),
     }
