@@ -6,7 +6,8 @@ use serde_json::Value;
 use std::process::Command;
 use std::sync::Mutex;
 
-const BIN: &str = env!("CARGO_BIN_EXE_unobserved");
+mod common;
+use common::BIN;
 /// Two browsers at once on two cores would make each slower and flakier; take turns.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 

@@ -5,7 +5,8 @@
 use std::path::Path;
 use std::process::Command;
 
-const BIN: &str = env!("CARGO_BIN_EXE_unobserved");
+mod common;
+use common::BIN;
 
 struct Fake {
     dir: tempfile::TempDir,

@@ -5,7 +5,8 @@ use serde_json::{json, Value};
 use std::path::Path;
 use std::process::Command;
 
-const BIN: &str = env!("CARGO_BIN_EXE_unobserved");
+mod common;
+use common::BIN;
 
 /// A run of Uint8Array and Blob with these Mbps per rep.
 fn store_run(state: &Path, id: &str, u8: &[f64], blob: &[f64]) {

@@ -11,7 +11,8 @@ use unobserved_installer::doctor::doctor;
 use unobserved_installer::layout::Layout;
 use unobserved_installer::plan::plan;
 
-const BIN: &str = env!("CARGO_BIN_EXE_unobserved");
+mod common;
+use common::BIN;
 
 fn layout(root: &Path, os: Os) -> Layout {
     let home = root.join("home");

@@ -1,10 +1,11 @@
 //! The HTML report, rendered by real headless Chromium (--dump-dom, no debugger): one
 //! bar per arm, and the numbers in the DOM are the store's.
 
+mod common;
+use common::BIN;
 use serde_json::json;
 use std::process::Command;
 
-const BIN: &str = env!("CARGO_BIN_EXE_unobserved");
 /// Chromium, found the way `unobserved run` finds it.
 fn chromium() -> std::path::PathBuf {
     unobserved::run::browsers::by_key("chromium")
@@ -53,18 +54,7 @@ fn store_with_a_run(state: &std::path::Path) {
 }
 
 fn report(state: &std::path::Path, format: &str) -> String {
-    let out = Command::new(BIN)
-        .args(["report", "--format", format, "--run", "last"])
-        .env("UNOBSERVED_STATE_DIR", state)
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    common::report(state, &["--format", format, "--run", "last"])
 }
 
 #[test]

@@ -4,8 +4,6 @@
 //! files only for a deliberate change of output, never to make this pass.
 
 mod common;
-use common::BIN;
-use std::process::Command;
 
 fn report(format: &str) -> String {
     let state = tempfile::tempdir().unwrap();
@@ -17,18 +15,7 @@ fn report(format: &str) -> String {
         state.path().join("results.jsonl"),
     )
     .unwrap();
-    let out = Command::new(BIN)
-        .args(["report", "--format", format])
-        .env("UNOBSERVED_STATE_DIR", state.path())
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    common::report(state.path(), &["--format", format])
 }
 
 fn expected(name: &str) -> String {

@@ -5,33 +5,31 @@
 
 use super::document::{self, RunDocument};
 use super::{exporter, Format};
-use crate::model::{Plan, RunInfo, Sample};
+use crate::model::Sample;
 use crate::report::{runs, RunReport};
-use crate::store::tests_support::sample;
+use crate::store::tests_support::{run_record, sample};
 use crate::store::{Record, StoreContents};
 use serde_json::json;
 
 fn report_of(samples: Vec<Sample>) -> RunReport {
-    let mut records = vec![Record::Run {
-        run: RunInfo {
-            run_id: "r".into(),
-            browser: "Chromium".into(),
-            browser_version: "156".into(),
-            os: "Linux".into(),
-            extension_version: "0.1.0".into(),
-            plan: Plan::default(),
-            source: "job".into(),
-            started_at: Some("2026-11-30T10:00:00Z".into()),
-            extra: Default::default(),
-        },
-        host_version: "0.1.0".into(),
-        recorded_at: "2026-11-30T10:00:00Z".into(),
+    let mut run = run_record("r");
+    if let Record::Run {
+        run: info,
+        sink_ceiling_mbps,
+        sink_ceiling_range,
+        sink_hash_mbps,
+        cpu,
+        ..
+    } = &mut run
+    {
+        info.started_at = Some("2026-11-30T10:00:00Z".into());
         // Low enough that an arm is sink-bound: a row flag and a warning.
-        sink_ceiling_mbps: Some(1000.0),
-        sink_ceiling_range: Some((900.0, 1100.0)),
-        sink_hash_mbps: Some(8000.0),
-        cpu: Some("AMD EPYC (aes avx2 sha_ni)".into()),
-    }];
+        *sink_ceiling_mbps = Some(1000.0);
+        *sink_ceiling_range = Some((900.0, 1100.0));
+        *sink_hash_mbps = Some(8000.0);
+        *cpu = Some("AMD EPYC (aes avx2 sha_ni)".into());
+    }
+    let mut records = vec![run];
     // The sink saw half of each page's span: a note on where the rest went.
     records.extend(samples.into_iter().map(|mut s| {
         s.sink_request_ms = Some(0.5);

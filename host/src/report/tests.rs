@@ -1,29 +1,22 @@
 use super::*;
 use crate::export::{csv::Csv, html::Html, markdown::Markdown, table::Table, Exporter};
-use crate::model::{Plan, RunInfo};
-use crate::store::tests_support::sample;
+use crate::store::tests_support::{run_record, sample};
 use crate::store::StoreContents;
 
 fn contents(ceiling: Option<f64>, samples: Vec<Sample>) -> StoreContents {
-    let mut records = vec![Record::Run {
-        run: RunInfo {
-            run_id: "r".into(),
-            browser: "Firefox".into(),
-            browser_version: "153".into(),
-            os: "Linux".into(),
-            extension_version: "0.1.0".into(),
-            plan: Plan::default(),
-            source: "job".into(),
-            started_at: Some("2026-11-30T10:00:00Z".into()),
-            extra: Default::default(),
-        },
-        host_version: "0.1.0".into(),
-        recorded_at: "2026-11-30T10:00:00Z".into(),
-        sink_ceiling_mbps: ceiling,
-        sink_ceiling_range: None,
-        sink_hash_mbps: None,
-        cpu: None,
-    }];
+    let mut run = run_record("r");
+    if let Record::Run {
+        run: info,
+        sink_ceiling_mbps,
+        ..
+    } = &mut run
+    {
+        info.browser = "Firefox".into();
+        info.browser_version = "153".into();
+        info.started_at = Some("2026-11-30T10:00:00Z".into());
+        *sink_ceiling_mbps = ceiling;
+    }
+    let mut records = vec![run];
     records.extend(samples.into_iter().map(Record::Sample));
     StoreContents {
         records: records.into_iter().enumerate().collect(),

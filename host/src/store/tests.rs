@@ -32,7 +32,8 @@ pub(crate) fn sample(run_id: &str, body: &str, rep: u32, mbps: f64) -> Sample {
     }
 }
 
-fn run_record(run_id: &str) -> Record {
+/// A run record as the extension sends it (Chromium 156, default plan, ceiling 9000).
+pub(crate) fn run_record(run_id: &str) -> Record {
     Record::Run {
         run: RunInfo {
             run_id: run_id.into(),

@@ -140,3 +140,21 @@ impl Drop for SinkProcess {
         let _ = self.child.wait();
     }
 }
+
+/// `unobserved report ARGS…` over the store in `state`; it must exit 0.
+#[allow(dead_code)] // not every test binary reports
+pub fn report(state: &std::path::Path, args: &[&str]) -> String {
+    let out = Command::new(BIN)
+        .arg("report")
+        .args(args)
+        .env("UNOBSERVED_STATE_DIR", state)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
