@@ -269,8 +269,13 @@ pub struct CompareArgs {
     pub a: String,
     /// The run under test, in the same forms.
     pub b: String,
+    /// Every format shows the same rows: table, csv, markdown and html (with grouped
+    /// bars) for people, json for programs.
     #[arg(long, value_enum, default_value = "table")]
-    pub format: CompareFormat,
+    pub format: Format,
+    /// Write to this file instead of stdout.
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
     /// Exit 6 when any arm of B is slower than A by more than PCT percent with its whole
     /// 95% interval: a regression gate for CI.
     #[arg(long, value_name = "PCT", value_parser = parse_horizon)]
@@ -278,12 +283,6 @@ pub struct CompareArgs {
     /// Differences smaller than this many percent count as "the same".
     #[arg(long, default_value_t = 5.0, value_name = "PCT", value_parser = parse_horizon)]
     pub horizon: f64,
-}
-
-#[derive(Clone, Copy, ValueEnum)]
-pub enum CompareFormat {
-    Table,
-    Json,
 }
 
 #[derive(Args)]

@@ -1,13 +1,15 @@
 //! `unobserved compare A B`: every arm of run B against the same arm of run A, from
 //! the store, with the same intervals and verdicts as within a run.
 
-use super::args::{CompareArgs, CompareFormat};
+use super::args::CompareArgs;
 use super::exit;
 use super::usage::usage;
+use crate::export;
 use crate::report::{self, across, RunReport};
 use crate::state;
 use crate::store::Store;
 use anyhow::{Context, Result};
+use std::io::IsTerminal;
 
 pub fn execute(a: CompareArgs) -> Result<i32> {
     let store = Store::in_dir(&state::state_dir()?);
@@ -18,9 +20,13 @@ pub fn execute(a: CompareArgs) -> Result<i32> {
     let pick = |which: &str| pick_run(&runs, which);
     let (first, second) = (pick(&a.a)?, pick(&a.b)?);
     let compared = across::compare_runs(&[first.clone(), second.clone()], a.horizon / 100.0);
-    match a.format {
-        CompareFormat::Table => print!("{}", compared.render(&[label(&first), label(&second)])),
-        CompareFormat::Json => println!("{}", serde_json::to_string_pretty(&compared)?),
+    let colour = a.output.is_none() && std::io::stdout().is_terminal();
+    let text = export::exporter(a.format, colour)
+        .render_compared(&compared, &[label(&first), label(&second)]);
+    match &a.output {
+        Some(path) => std::fs::write(path, text)
+            .with_context(|| format!("cannot write {}", path.display()))?,
+        None => print!("{text}"),
     }
     if let Some(pct) = a.fail_if_slower {
         let slower = compared.slower_than(pct);

@@ -73,7 +73,8 @@ pub fn execute(a: RunArgs) -> Result<i32> {
         let horizon = plan
             .horizon
             .unwrap_or(crate::stats::compare::DEFAULT_HORIZON);
-        println!("\n{}", across::compare_runs(&done, horizon).render(&labels));
+        let compared = across::compare_runs(&done, horizon);
+        println!("\n{}", Table { colour }.render_compared(&compared, &labels));
     }
     if let Some(path) = &a.json {
         let text = Json {

@@ -1,6 +1,7 @@
 //! CSV export: one row per sample, with the run's context on every row.
 
 use super::Exporter;
+use crate::report::across::RunsCompared;
 use crate::report::{timing_disagrees, RunReport};
 
 pub struct Csv;
@@ -8,6 +9,36 @@ pub struct Csv;
 impl Exporter for Csv {
     fn render(&self, runs: &[RunReport]) -> String {
         render(runs)
+    }
+
+    /// One row per arm and later run: both medians and the ratio with its interval.
+    fn render_compared(&self, c: &RunsCompared, labels: &[String]) -> String {
+        let mut out =
+            "arm,baseline_run,run,baseline_median_mbps,median_mbps,ratio,ci_low,ci_high,verdict\n"
+                .to_owned();
+        let num = |v: Option<f64>| v.map(|x| x.to_string()).unwrap_or_default();
+        for a in &c.arms {
+            for (i, cmp) in a.versus_first.iter().enumerate() {
+                let row = [
+                    a.arm.clone(),
+                    labels[0].clone(),
+                    labels[i + 1].clone(),
+                    num(a.medians[0]),
+                    num(a.medians[i + 1]),
+                    num(cmp.as_ref().map(|c| c.ratio)),
+                    num(cmp.as_ref().and_then(|c| c.ci_low)),
+                    num(cmp.as_ref().and_then(|c| c.ci_high)),
+                    // The verdict as the JSON writes it ("not-resolved").
+                    cmp.as_ref()
+                        .and_then(|c| serde_json::to_value(c.verdict).ok())
+                        .and_then(|v| v.as_str().map(str::to_owned))
+                        .unwrap_or_default(),
+                ];
+                out += &row.iter().map(|f| field(f)).collect::<Vec<_>>().join(",");
+                out.push('\n');
+            }
+        }
+        out
     }
 }
 

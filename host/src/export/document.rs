@@ -23,20 +23,20 @@ pub struct Cell {
 }
 
 impl Cell {
-    fn text(text: impl Into<String>) -> Cell {
+    pub fn text(text: impl Into<String>) -> Cell {
         Cell {
             text: text.into(),
             tone: Tone::Plain,
             numeric: false,
         }
     }
-    fn num(text: impl Into<String>) -> Cell {
+    pub fn num(text: impl Into<String>) -> Cell {
         Cell {
             numeric: true,
             ..Cell::text(text)
         }
     }
-    fn toned(text: impl Into<String>, tone: Tone) -> Cell {
+    pub fn toned(text: impl Into<String>, tone: Tone) -> Cell {
         Cell {
             tone,
             ..Cell::text(text)
@@ -49,6 +49,8 @@ pub enum SectionKind {
     Summary,
     Encrypted,
     Control,
+    /// Runs side by side (`unobserved compare`, the browser matrix).
+    Compared,
 }
 
 #[derive(Debug, Clone, PartialEq)]

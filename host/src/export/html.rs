@@ -2,9 +2,11 @@
 //! the sink's ceiling as a line), badges, the table, and the environment. No scripts,
 //! no external assets. Numbers carry data-* attributes so tests can read them back.
 
+use super::compared;
 use super::document::{self, Cell, RunDocument, Section, Tone};
 use super::Exporter;
 use crate::model::Observed;
+use crate::report::across::RunsCompared;
 use crate::report::{fmt_mbps, RunReport};
 
 fn esc(s: &str) -> String {
@@ -18,15 +20,28 @@ pub struct Html;
 
 impl Exporter for Html {
     fn render(&self, runs: &[RunReport]) -> String {
-        page(runs)
+        let body: String = runs
+            .iter()
+            .map(|r| run_section(r, &document::of(r)))
+            .collect();
+        page(&body)
+    }
+
+    fn render_compared(&self, compared: &RunsCompared, labels: &[String]) -> String {
+        let d = compared::of(compared, labels);
+        let mut body = format!(r#"<section class="compared"><h2>{}</h2>"#, esc(&d.title));
+        body += &grouped_bars(compared, labels);
+        body += &table(&d.section);
+        for line in &d.lines {
+            body += &format!(r#"<p class="note">{}</p>"#, esc(line));
+        }
+        body += "</section>";
+        page(&body)
     }
 }
 
-fn page(reports: &[RunReport]) -> String {
-    let mut body = String::new();
-    for r in reports {
-        body += &run_section(r, &document::of(r));
-    }
+/// The whole self-contained page around `body`.
+fn page(body: &str) -> String {
     format!(
         r#"<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Unobserved report</title>
@@ -215,6 +230,58 @@ fn chart(r: &RunReport) -> String {
             (cx - 60.0).max(label_w),
             height - 2.0
         );
+    }
+    s + "</svg>"
+}
+
+/// Grouped bars: per arm, one bar per run (the first run's colour first), each with its
+/// median; a run without intact samples of the arm gets no bar.
+fn grouped_bars(c: &RunsCompared, labels: &[String]) -> String {
+    const COLOURS: [&str; 4] = ["#3a7ca5", "#e07a2f", "#4f9d69", "#8e5ea2"];
+    let (label_w, bar_w, bar_h) = (150.0, 420.0, 14.0);
+    let group_h = bar_h * labels.len() as f64 + 10.0;
+    let top = c
+        .arms
+        .iter()
+        .flat_map(|a| a.medians.iter().flatten())
+        .fold(1.0_f64, |m, v| m.max(*v));
+    let legend_h = 18.0;
+    let height = c.arms.len() as f64 * group_h + legend_h + 4.0;
+    let mut s = format!(
+        r#"<svg class="grouped" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {} {height}" width="100%" role="img" aria-label="Median Mbps per arm and run">"#,
+        label_w + bar_w + 90.0
+    );
+    for (i, l) in labels.iter().enumerate() {
+        let x = label_w + i as f64 * 160.0;
+        s += &format!(
+            r#"<rect x="{x}" y="2" width="10" height="10" fill="{}"/><text x="{}" y="11" font-size="11">{}</text>"#,
+            COLOURS[i % COLOURS.len()],
+            x + 14.0,
+            esc(l)
+        );
+    }
+    for (g, a) in c.arms.iter().enumerate() {
+        let y0 = legend_h + g as f64 * group_h;
+        s += &format!(
+            r#"<text x="0" y="{}" font-size="12">{}</text>"#,
+            y0 + group_h / 2.0 + 4.0,
+            esc(&a.arm)
+        );
+        for (i, m) in a.medians.iter().enumerate() {
+            let Some(v) = m else { continue };
+            let y = y0 + i as f64 * bar_h;
+            let w = (v / top * bar_w).max(1.0);
+            s += &format!(
+                r#"<rect class="bar" data-arm="{}" data-run="{}" data-median="{v:.3}" x="{label_w}" y="{y}" width="{w:.1}" height="{}" fill="{}"/><text x="{:.1}" y="{}" font-size="10">{} Mbps</text>"#,
+                esc(&a.arm),
+                esc(&labels[i]),
+                bar_h - 2.0,
+                COLOURS[i % COLOURS.len()],
+                label_w + w + 4.0,
+                y + bar_h - 4.0,
+                fmt_mbps(Some(*v))
+            );
+        }
     }
     s + "</svg>"
 }

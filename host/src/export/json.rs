@@ -3,6 +3,7 @@
 //! is `schemas/report.schema.json`; a test validates real output against it.
 
 use super::Exporter;
+use crate::report::across::RunsCompared;
 use crate::report::RunReport;
 use serde::Serialize;
 
@@ -26,6 +27,10 @@ pub struct Json {
 impl Exporter for Json {
     fn render(&self, runs: &[RunReport]) -> String {
         render(runs, self.launch.clone())
+    }
+
+    fn render_compared(&self, compared: &RunsCompared, _labels: &[String]) -> String {
+        serde_json::to_string_pretty(compared).expect("comparisons serialise") + "\n"
     }
 }
 

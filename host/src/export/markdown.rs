@@ -1,7 +1,9 @@
 //! Markdown: one heading and pipe tables per run, ready to paste into an issue.
 
+use super::compared;
 use super::document::{self, RunDocument, Section};
 use super::Exporter;
+use crate::report::across::RunsCompared;
 use crate::report::RunReport;
 
 pub struct Markdown;
@@ -9,6 +11,16 @@ pub struct Markdown;
 impl Exporter for Markdown {
     fn render(&self, runs: &[RunReport]) -> String {
         runs.iter().map(|r| run(&document::of(r))).collect()
+    }
+
+    fn render_compared(&self, compared: &RunsCompared, labels: &[String]) -> String {
+        let d = compared::of(compared, labels);
+        let mut out = format!("### {}\n\n", d.title);
+        out += &section(&d.section);
+        for line in &d.lines {
+            out += &format!("- {}\n", cell(line));
+        }
+        out
     }
 }
 

@@ -3,6 +3,7 @@
 //! Markdown and HTML render the same `RunDocument`; JSON is the computed report itself
 //! and CSV its samples, one row each.
 
+pub mod compared;
 pub mod csv;
 pub mod document;
 pub mod html;
@@ -10,12 +11,15 @@ pub mod json;
 pub mod markdown;
 pub mod table;
 
+use crate::report::across::RunsCompared;
 use crate::report::RunReport;
 
 pub use document::human_bytes;
 
 pub trait Exporter {
     fn render(&self, runs: &[RunReport]) -> String;
+    /// Runs side by side; `labels` name them in `compared.runs` order.
+    fn render_compared(&self, compared: &RunsCompared, labels: &[String]) -> String;
 }
 
 /// The formats `report --format` offers.

@@ -1,8 +1,10 @@
 //! The terminal table: coloured on a tty, plain otherwise.
 
+use super::compared;
 use super::document::{self, Cell, RunDocument, Section, Tone};
 use super::Exporter;
 use crate::model::Observed;
+use crate::report::across::RunsCompared;
 use crate::report::RunReport;
 use console::Style;
 
@@ -16,6 +18,17 @@ impl Exporter for Table {
             .map(|r| self.run(&document::of(r)))
             .collect::<Vec<_>>()
             .join("\n")
+    }
+
+    fn render_compared(&self, compared: &RunsCompared, labels: &[String]) -> String {
+        let d = compared::of(compared, labels);
+        let mut out = self.paint(&d.title, Style::new().bold()) + "\n";
+        out += &self.section(&d.section);
+        for line in &d.lines {
+            out += line;
+            out.push('\n');
+        }
+        out
     }
 }
 

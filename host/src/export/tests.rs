@@ -152,3 +152,73 @@ fn a_control_run_shows_the_same_content_in_every_format() {
 fn an_encrypted_run_shows_the_same_content_in_every_format() {
     assert_same_content(encrypted_run(), document::SectionKind::Encrypted);
 }
+
+/// Two runs of the same plan: the second a little faster on Blob, missing one arm.
+fn two_runs() -> Vec<RunReport> {
+    let run = |id: &str, blob: f64, with_stream: bool| {
+        let mut samples = Vec::new();
+        for rep in 0..6 {
+            for (body, mbps) in [("Uint8Array", 1000.0), ("Blob", blob)] {
+                let mut s = sample(id, body, rep, mbps + rep as f64 * 3.0);
+                s.sink_request_ms = Some(0.5);
+                samples.push(s);
+            }
+            if with_stream {
+                samples.push(sample(id, "ReadableStream", rep, 500.0));
+            }
+        }
+        let mut r = report_of(samples);
+        r.run.run_id = id.into();
+        r
+    };
+    vec![run("a", 700.0, true), run("b", 900.0, false)]
+}
+
+#[test]
+fn a_comparison_shows_the_same_content_in_every_format() {
+    let runs = two_runs();
+    let compared = crate::report::across::compare_runs(&runs, 0.05);
+    let labels = vec!["a".to_owned(), "b".to_owned()];
+    let d = super::compared::of(&compared, &labels);
+    assert!(
+        !d.lines.is_empty(),
+        "the fixture has an arm only one run has"
+    );
+    let mut words = vec![d.title.clone()];
+    words.extend(d.section.columns.iter().cloned());
+    for row in &d.section.rows {
+        words.extend(row.cells.iter().map(|c| c.text.clone()));
+    }
+    words.extend(d.lines.iter().cloned());
+    for format in [Format::Table, Format::Markdown, Format::Html] {
+        let text = exporter(format, false).render_compared(&compared, &labels);
+        for word in &words {
+            assert!(
+                text.contains(&as_written(format, word)),
+                "{format:?} lacks {word:?}:\n{text}"
+            );
+        }
+    }
+    // CSV: one row per arm in both runs, with the verdict as the JSON spells it.
+    let csv = exporter(Format::Csv, false).render_compared(&compared, &labels);
+    assert_eq!(csv.lines().count(), 1 + compared.arms.len(), "{csv}");
+    let json: serde_json::Value =
+        serde_json::from_str(&exporter(Format::Json, false).render_compared(&compared, &labels))
+            .unwrap();
+    for (line, arm) in csv.lines().skip(1).zip(json["arms"].as_array().unwrap()) {
+        let verdict = arm["versus_first"][0]["verdict"].as_str().unwrap();
+        assert!(
+            line.ends_with(&format!(",{verdict}")),
+            "{line} vs {verdict}"
+        );
+    }
+    // HTML: grouped bars, one per arm and run, carrying the medians.
+    let html = exporter(Format::Html, false).render_compared(&compared, &labels);
+    let bars = html.matches(r#"<rect class="bar""#).count();
+    let medians: usize = compared
+        .arms
+        .iter()
+        .map(|a| a.medians.iter().flatten().count())
+        .sum();
+    assert_eq!(bars, medians, "{html}");
+}

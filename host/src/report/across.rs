@@ -151,56 +151,6 @@ impl RunsCompared {
             .map(|a| a.arm.clone())
             .collect()
     }
-
-    /// Plain text, the same content as the JSON: a table of arms × runs, then what only
-    /// some runs have, then what differs between them.
-    pub fn render(&self, labels: &[String]) -> String {
-        let w = self
-            .arms
-            .iter()
-            .map(|a| a.arm.len())
-            .max()
-            .unwrap_or(4)
-            .max(4);
-        let mut out = format!("{:<w$}", "Arm");
-        for (i, l) in labels.iter().enumerate() {
-            out += &format!("  {:>16}", l);
-            if i > 0 {
-                out += &format!("  {:<38}", format!("vs {}", labels[0]));
-            }
-        }
-        out += "\n";
-        for a in &self.arms {
-            out += &format!("{:<w$}", a.arm);
-            for (i, m) in a.medians.iter().enumerate() {
-                let cell = match m {
-                    Some(v) => super::fmt_mbps(Some(*v)),
-                    None => a.integrity[i]
-                        .as_ref()
-                        .map_or("–", Integrity::word)
-                        .to_owned(),
-                };
-                out += &format!("  {cell:>16}");
-                if i > 0 {
-                    let vs = a.versus_first[i - 1]
-                        .as_ref()
-                        .map_or("– (too few samples)".into(), |c| {
-                            format!("{} {}", c.ratio_text(2), c.verdict.words(c.horizon))
-                        });
-                    out += &format!("  {vs:<38}");
-                }
-            }
-            out += "\n";
-        }
-        out += "Mbps medians of intact uploads; ratio to the first [95% interval] (Hodges–Lehmann, exact Mann–Whitney).\n";
-        for (arm, runs) in &self.unmatched {
-            out += &format!("only in {}: {arm}\n", runs.join(", "));
-        }
-        for d in &self.differences {
-            out += &format!("differs: {}: {}\n", d.what, d.values.join(" | "));
-        }
-        out
-    }
 }
 
 #[cfg(test)]
