@@ -694,3 +694,68 @@ fn the_matrix_runs_chromium_and_firefox_and_prints_one_table_of_both() {
         );
     }
 }
+
+/// `--auto` across browsers: rounds interleave the browsers, the first round runs
+/// --reps and each later one two more, and no browser passes --max-reps. (When to stop
+/// is the seeded simulation's job: cli::matrix_auto's tests.)
+#[test]
+fn auto_across_browsers_adds_interleaved_rounds_within_the_budget() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let state = tempfile::tempdir().unwrap();
+    let json_path = state.path().join("matrix.json");
+    let out = Command::new(BIN)
+        .args(["run", "--browser", "chromium,firefox", "--auto"])
+        .args(["--reps", "4", "--max-reps", "8", "--size", "256KiB"])
+        .args([
+            "--warmup",
+            "0",
+            "--bodies",
+            "Uint8Array,Blob",
+            "--quiet",
+            "--json",
+        ])
+        .arg(&json_path)
+        .env("UNOBSERVED_STATE_DIR", state.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&std::fs::read(&json_path).unwrap()).unwrap();
+    assert_matches_schema(&doc);
+    let runs: Vec<(&str, u64)> = doc["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["run"]["browser"].as_str().unwrap(),
+                r["run"]["plan"]["reps"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert!(runs.len() >= 2 && runs.len().is_multiple_of(2), "{runs:?}");
+    for (i, (browser, reps)) in runs.iter().enumerate() {
+        let round = i / 2;
+        assert_eq!(
+            *browser,
+            ["Chromium", "Firefox"][i % 2],
+            "interleaved: {runs:?}"
+        );
+        assert_eq!(*reps, if round == 0 { 4 } else { 2 }, "{runs:?}");
+    }
+    for browser in ["Chromium", "Firefox"] {
+        let total: u64 = runs.iter().filter(|r| r.0 == browser).map(|r| r.1).sum();
+        assert!(total <= 8, "{browser}: {total} reps past --max-reps 8");
+    }
+    // Every round's run judged nothing itself.
+    assert!(doc["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|r| r["run"]["plan"]["auto"].is_null()));
+}

@@ -2,6 +2,7 @@
 
 mod args;
 mod compare_cmd;
+mod matrix_auto;
 mod pack;
 mod report_cmd;
 mod run_cmd;

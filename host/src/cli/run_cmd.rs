@@ -3,6 +3,7 @@
 
 use super::args::{BodyKind, FailOn, RunArgs, WorkloadKind};
 use super::exit;
+use super::matrix_auto;
 use super::usage::usage;
 use crate::export::{human_bytes, json::Json, table::Table, Exporter};
 use crate::model::{
@@ -32,50 +33,55 @@ pub fn execute(a: RunArgs) -> Result<i32> {
     }
     warn_about(&plan, &a);
     let colour = std::io::stdout().is_terminal();
-    let (mut done, mut launches, mut missing) = (Vec::new(), Vec::new(), Vec::new());
-    for (browser, path) in &targets {
-        let outcome = run::run(RunOptions {
-            browser: browser.clone(),
-            browser_path: path.clone(),
-            plan: plan.clone(),
-            headed: a.headed,
-            connect_timeout: Duration::from_secs(a.connect_timeout),
-            timeout: a.timeout.map(Duration::from_secs),
-            extension_dir: a.extension_dir.clone(),
-            quiet: a.quiet,
-            keep_profile: a.keep_profile,
-            sink_url: a.sink_url.clone(),
-        });
-        let outcome = match outcome {
-            // In a matrix a missing browser is skipped; alone, it is the error.
-            Err(e) if targets.len() > 1 && is_missing(&e) => {
-                eprintln!("skipped {browser}: {e:#}");
-                missing.push(browser.clone());
-                continue;
+    let mut m = Matrix::default();
+    let horizon = plan
+        .horizon
+        .unwrap_or(crate::stats::compare::DEFAULT_HORIZON);
+    match plan.auto.filter(|_| targets.len() > 1) {
+        // Across browsers, --auto adds rounds until the cross-browser ratios settle.
+        Some(budget) => {
+            let started = std::time::Instant::now();
+            let mut per_browser: Vec<Vec<RunReport>> = vec![Vec::new(); targets.len()];
+            let mut reps_done = 0;
+            let stop = loop {
+                let Some(round) = matrix_auto::next_round(&plan, budget, reps_done) else {
+                    break matrix_auto::Stop::BudgetReps;
+                };
+                for (i, target) in targets.iter().enumerate() {
+                    if let Some(report) = m.run_one(&a, target, &round, targets.len(), colour)? {
+                        per_browser[i].push(report);
+                    }
+                }
+                reps_done += round.reps;
+                let compared = matrix_auto::judge(&per_browser, horizon);
+                if let Some(stop) =
+                    matrix_auto::stop_after(compared.as_ref(), budget, reps_done, started)
+                {
+                    break stop;
+                }
+                if !a.quiet {
+                    eprintln!("auto: {reps_done} reps per browser, not settled yet; another round of {} each", matrix_auto::REPS_PER_ROUND);
+                }
+            };
+            let pooled: Vec<RunReport> = per_browser
+                .iter()
+                .filter_map(|runs| crate::report::pooled::pool(runs))
+                .collect();
+            print_matrix(&pooled, horizon, colour);
+            println!("auto: {} after {reps_done} reps per browser", stop.words());
+        }
+        None => {
+            for target in &targets {
+                m.run_one(&a, target, &plan, targets.len(), colour)?;
             }
-            other => other?,
-        };
-        print!(
-            "{}",
-            Table { colour }.render(std::slice::from_ref(&outcome.report))
-        );
-        launches.push(serde_json::json!({
-            "browser_path": outcome.browser_path,
-            "command": outcome.launch_command,
-        }));
-        done.push(outcome.report);
+            print_matrix(&m.done, horizon, colour);
+        }
     }
-    if done.len() > 1 {
-        let labels: Vec<String> = done
-            .iter()
-            .map(|r| format!("{} {}", r.run.browser, r.run.browser_version))
-            .collect();
-        let horizon = plan
-            .horizon
-            .unwrap_or(crate::stats::compare::DEFAULT_HORIZON);
-        let compared = across::compare_runs(&done, horizon);
-        println!("\n{}", Table { colour }.render_compared(&compared, &labels));
-    }
+    let Matrix {
+        done,
+        launches,
+        missing,
+    } = m;
     if let Some(path) = &a.json {
         let text = Json {
             launch: Some(serde_json::Value::Array(launches)),
@@ -96,6 +102,73 @@ pub fn execute(a: RunArgs) -> Result<i32> {
         return Ok(exit::BROWSER_MISSING);
     }
     Ok(code)
+}
+
+/// What the runs of one `unobserved run` produced, browser by browser.
+#[derive(Default)]
+struct Matrix {
+    done: Vec<RunReport>,
+    launches: Vec<serde_json::Value>,
+    missing: Vec<String>,
+}
+
+impl Matrix {
+    /// Runs one browser and prints its table. In a matrix a missing browser is skipped
+    /// (None); alone, it is the error.
+    fn run_one(
+        &mut self,
+        a: &RunArgs,
+        (browser, path): &(String, Option<std::path::PathBuf>),
+        plan: &Plan,
+        browsers: usize,
+        colour: bool,
+    ) -> Result<Option<RunReport>> {
+        let outcome = run::run(RunOptions {
+            browser: browser.clone(),
+            browser_path: path.clone(),
+            plan: plan.clone(),
+            headed: a.headed,
+            connect_timeout: Duration::from_secs(a.connect_timeout),
+            timeout: a.timeout.map(Duration::from_secs),
+            extension_dir: a.extension_dir.clone(),
+            quiet: a.quiet,
+            keep_profile: a.keep_profile,
+            sink_url: a.sink_url.clone(),
+        });
+        let outcome = match outcome {
+            Err(e) if browsers > 1 && is_missing(&e) => {
+                if !self.missing.contains(browser) {
+                    eprintln!("skipped {browser}: {e:#}");
+                    self.missing.push(browser.clone());
+                }
+                return Ok(None);
+            }
+            other => other?,
+        };
+        print!(
+            "{}",
+            Table { colour }.render(std::slice::from_ref(&outcome.report))
+        );
+        self.launches.push(serde_json::json!({
+            "browser_path": outcome.browser_path,
+            "command": outcome.launch_command,
+        }));
+        self.done.push(outcome.report.clone());
+        Ok(Some(outcome.report))
+    }
+}
+
+/// Browsers side by side, each against the first, when there are two or more.
+fn print_matrix(reports: &[RunReport], horizon: f64, colour: bool) {
+    if reports.len() < 2 {
+        return;
+    }
+    let labels: Vec<String> = reports
+        .iter()
+        .map(|r| format!("{} {}", r.run.browser, r.run.browser_version))
+        .collect();
+    let compared = across::compare_runs(reports, horizon);
+    println!("\n{}", Table { colour }.render_compared(&compared, &labels));
 }
 
 /// (browser, binary) for each run: one per --browser, or one per --browser-path of a

@@ -3,6 +3,7 @@
 
 pub mod across;
 pub mod analysis;
+pub mod pooled;
 
 use crate::arm::{ArmKind, Condition};
 use crate::model::{Observed, RunInfo, RunState, RunStatus, Sample};
