@@ -136,3 +136,45 @@ fn report_list_shows_each_run_once_and_limit_keeps_the_newest() {
         ["r3"]
     );
 }
+
+/// Three builds at once: every later run against the first, in every format; the HTML
+/// draws one bar per arm and run; the gate trips if any later run regressed.
+#[test]
+fn compare_takes_several_runs_and_every_format() {
+    let state = tempfile::tempdir().unwrap();
+    store_run(state.path(), "one", &BASE, &BLOB);
+    store_run(state.path(), "two", &BASE, &BLOB);
+    store_run(state.path(), "three", &SLOWER, &BLOB);
+    let s = state.path();
+    let (code, csv) = unobserved(s, &["compare", "one", "two", "three", "--format", "csv"]);
+    assert_eq!(code, Some(0));
+    // Two arms × two later runs.
+    assert_eq!(csv.lines().count(), 1 + 4, "{csv}");
+    assert!(
+        csv.lines()
+            .any(|l| l.starts_with("Uint8Array,one,three,") && l.ends_with(",slower")),
+        "{csv}"
+    );
+    let (_, html) = unobserved(s, &["compare", "one", "two", "three", "--format", "html"]);
+    assert_eq!(
+        html.matches(r#"<rect class="bar""#).count(),
+        2 * 3,
+        "{html}"
+    );
+    let (_, md) = unobserved(
+        s,
+        &["compare", "one", "two", "three", "--format", "markdown"],
+    );
+    assert!(
+        md.lines()
+            .any(|l| l.starts_with("| Arm | one | two | vs one | three | vs one |")),
+        "{md}"
+    );
+    let (code, _) = unobserved(
+        s,
+        &["compare", "one", "two", "three", "--fail-if-slower", "10"],
+    );
+    assert_eq!(code, Some(6), "the third run is 29% slower on Uint8Array");
+    let (code, _) = unobserved(s, &["compare", "one"]);
+    assert_eq!(code, Some(2), "one run is nothing to compare");
+}

@@ -265,10 +265,10 @@ pub struct ReportArgs {
 
 #[derive(Args)]
 pub struct CompareArgs {
-    /// The run to compare with: a run id, `last`, or `last~N` (N runs before the last).
-    pub a: String,
-    /// The run under test, in the same forms.
-    pub b: String,
+    /// The run to compare with, then the runs under test (one or more): each a run id,
+    /// `last`, or `last~N` (N runs before the last). Each is set against the first.
+    #[arg(required = true, num_args = 2.., value_name = "RUN")]
+    pub runs: Vec<String>,
     /// Every format shows the same rows: table, csv, markdown and html (with grouped
     /// bars) for people, json for programs.
     #[arg(long, value_enum, default_value = "table")]

@@ -17,12 +17,15 @@ pub fn execute(a: CompareArgs) -> Result<i32> {
         .read()
         .with_context(|| format!("cannot read {}", store.path().display()))?;
     let runs = report::runs(&contents);
-    let pick = |which: &str| pick_run(&runs, which);
-    let (first, second) = (pick(&a.a)?, pick(&a.b)?);
-    let compared = across::compare_runs(&[first.clone(), second.clone()], a.horizon / 100.0);
+    let picked = a
+        .runs
+        .iter()
+        .map(|which| pick_run(&runs, which))
+        .collect::<Result<Vec<_>>>()?;
+    let compared = across::compare_runs(&picked, a.horizon / 100.0);
     let colour = a.output.is_none() && std::io::stdout().is_terminal();
-    let text = export::exporter(a.format, colour)
-        .render_compared(&compared, &[label(&first), label(&second)]);
+    let labels: Vec<String> = picked.iter().map(label).collect();
+    let text = export::exporter(a.format, colour).render_compared(&compared, &labels);
     match &a.output {
         Some(path) => std::fs::write(path, text)
             .with_context(|| format!("cannot write {}", path.display()))?,
@@ -32,8 +35,8 @@ pub fn execute(a: CompareArgs) -> Result<i32> {
         let slower = compared.slower_than(pct);
         if !slower.is_empty() {
             eprintln!(
-                "--fail-if-slower {pct}: slower beyond {pct}% in {}: {}",
-                second.run.run_id,
+                "--fail-if-slower {pct}: slower than {} beyond {pct}%: {}",
+                labels[0],
                 slower.join(", ")
             );
             return Ok(exit::SLOWER);
