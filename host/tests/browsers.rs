@@ -621,31 +621,17 @@ fn auto_runs_until_a_budget_ends_it_and_says_which() {
 
 /// The cross-browser matrix: the same plan in Chromium and Firefox ESR, one stored run
 /// each, one table with both.
-#[test]
-fn the_matrix_runs_chromium_and_firefox_and_prints_one_table_of_both() {
-    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
-    let state = tempfile::tempdir().unwrap();
-    let json_path = state.path().join("matrix.json");
+/// `unobserved run --browser chromium,firefox` with Uint8Array and Blob and `extra`;
+/// it must exit 0. Returns its stdout and its --json document.
+fn run_matrix(state: &std::path::Path, extra: &[&str]) -> (String, Value) {
+    let json_path = state.join("matrix.json");
     let out = Command::new(BIN)
-        .args([
-            "run",
-            "--browser",
-            "chromium,firefox",
-            "--size",
-            "1MiB",
-            "--reps",
-            "4",
-        ])
-        .args([
-            "--warmup",
-            "0",
-            "--bodies",
-            "Uint8Array,Blob",
-            "--quiet",
-            "--json",
-        ])
+        .args(["run", "--browser", "chromium,firefox", "--warmup", "0"])
+        .args(["--bodies", "Uint8Array,Blob", "--quiet"])
+        .args(extra)
+        .arg("--json")
         .arg(&json_path)
-        .env("UNOBSERVED_STATE_DIR", state.path())
+        .env("UNOBSERVED_STATE_DIR", state)
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -657,6 +643,14 @@ fn the_matrix_runs_chromium_and_firefox_and_prints_one_table_of_both() {
     );
     let doc: Value = serde_json::from_slice(&std::fs::read(&json_path).unwrap()).unwrap();
     assert_matches_schema(&doc);
+    (stdout, doc)
+}
+
+#[test]
+fn the_matrix_runs_chromium_and_firefox_and_prints_one_table_of_both() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let state = tempfile::tempdir().unwrap();
+    let (stdout, doc) = run_matrix(state.path(), &["--size", "1MiB", "--reps", "4"]);
     let browsers: Vec<&str> = doc["runs"]
         .as_array()
         .unwrap()
@@ -702,31 +696,18 @@ fn the_matrix_runs_chromium_and_firefox_and_prints_one_table_of_both() {
 fn auto_across_browsers_adds_interleaved_rounds_within_the_budget() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     let state = tempfile::tempdir().unwrap();
-    let json_path = state.path().join("matrix.json");
-    let out = Command::new(BIN)
-        .args(["run", "--browser", "chromium,firefox", "--auto"])
-        .args(["--reps", "4", "--max-reps", "8", "--size", "256KiB"])
-        .args([
-            "--warmup",
-            "0",
-            "--bodies",
-            "Uint8Array,Blob",
-            "--quiet",
-            "--json",
-        ])
-        .arg(&json_path)
-        .env("UNOBSERVED_STATE_DIR", state.path())
-        .output()
-        .unwrap();
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
+    let (_, doc) = run_matrix(
+        state.path(),
+        &[
+            "--auto",
+            "--reps",
+            "4",
+            "--max-reps",
+            "8",
+            "--size",
+            "256KiB",
+        ],
     );
-    let doc: Value = serde_json::from_slice(&std::fs::read(&json_path).unwrap()).unwrap();
-    assert_matches_schema(&doc);
     let runs: Vec<(&str, u64)> = doc["runs"]
         .as_array()
         .unwrap()
