@@ -47,3 +47,8 @@ test('mbps is megabits per second', () => {
   assert.equal(mbps(125000, 1000), 1);
   assert.equal(mbps(1, 0), null);
 });
+
+test('a sample records the protocol the sink saw the upload arrive over', () => {
+  assert.equal(pairSample({ ...base, reply: { bytes: 1000, sha256: 'aa', protocol: 'h2' } }).protocol, 'h2');
+  assert.equal(pairSample({ ...base, reply: null, error: 'TypeError: Failed to fetch' }).protocol, null);
+});

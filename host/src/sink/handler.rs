@@ -27,10 +27,7 @@ pub async fn handle(req: Request<Incoming>, shared: Arc<Shared>) -> Reply {
         .map(str::to_owned);
     let allowed = shared.cors.allow(origin.as_deref());
     // DNS rebinding: a name that resolves to us is not a name we answer to.
-    if !shared
-        .hosts
-        .allows(req.headers().get("host").and_then(|v| v.to_str().ok()))
-    {
+    if !shared.hosts.allows(authority(&req).as_deref()) {
         shared.refusals.record(Refusal::Host);
         return json_error(421, "this sink does not answer to that Host");
     }
@@ -162,6 +159,28 @@ fn declared_length(req: &Request<Incoming>) -> Option<u64> {
         .ok()
 }
 
+/// The name the client addressed: HTTP/1.1's Host header, or HTTP/2's `:authority`
+/// (which hyper puts in the URI; an HTTP/2 request need not carry Host at all).
+fn authority<B>(req: &Request<B>) -> Option<String> {
+    match req.headers().get("host") {
+        Some(h) => h.to_str().ok().map(str::to_owned),
+        None if req.version() == hyper::Version::HTTP_2 => {
+            req.uri().authority().map(|a| a.as_str().to_owned())
+        }
+        None => None,
+    }
+}
+
+/// The protocol the upload arrived over, as ALPN names it: "h2" or "http/1.1".
+fn protocol_of(version: hyper::Version) -> &'static str {
+    match version {
+        hyper::Version::HTTP_2 => "h2",
+        hyper::Version::HTTP_3 => "h3",
+        hyper::Version::HTTP_10 => "http/1.0",
+        _ => "http/1.1",
+    }
+}
+
 async fn upload(req: Request<Incoming>, shared: &Shared, path: &str) -> Reply {
     let request_start = Instant::now();
     let declared = declared_length(&req);
@@ -177,6 +196,7 @@ async fn upload(req: Request<Incoming>, shared: &Shared, path: &str) -> Reply {
         .get("content-type")
         .and_then(|v| v.to_str().ok())
         .map(str::to_owned);
+    let protocol = protocol_of(req.version());
     let mut hasher = shared.hash_queue.start();
     let mut body = req.into_body();
     let (mut bytes, mut first, mut last) = (0u64, None::<Instant>, Instant::now());
@@ -258,6 +278,7 @@ async fn upload(req: Request<Incoming>, shared: &Shared, path: &str) -> Reply {
         let mut value = serde_json::to_value(&report).expect("report serialises");
         value["content_type"] = content_type.into();
         value["request_ms"] = request_ms.into();
+        value["protocol"] = protocol.into();
         value
     };
     deferred_json(

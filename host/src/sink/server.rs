@@ -4,14 +4,21 @@
 use super::connections::{Ledger, Refused, Slot};
 use super::refusals::Refusal;
 use super::{handler, Shared};
-use hyper::server::conn::http1;
+use hyper::server::conn::{http1, http2};
 use hyper::service::service_fn;
-use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::io::AsyncWriteExt;
 use tokio::sync::oneshot;
 use tokio_rustls::TlsAcceptor;
+
+const ALPN_H2: &[u8] = b"h2";
+
+/// HTTP/2 limits. Streams on one connection, like connections, are capped: each open
+/// upload holds a hash-queue share. Header lists are bounded as HTTP/1.1's are.
+pub const H2_MAX_CONCURRENT_STREAMS: u32 = 16;
+pub const H2_MAX_HEADER_LIST_BYTES: u32 = 16 * 1024;
 
 pub struct Running {
     stop: Option<oneshot::Sender<()>>,
@@ -34,12 +41,15 @@ pub fn tls_acceptor(cert_pem: &[u8], key_pem: &[u8]) -> anyhow::Result<TlsAccept
     let certs = rustls_pemfile::certs(&mut &cert_pem[..]).collect::<Result<Vec<_>, _>>()?;
     let key = rustls_pemfile::private_key(&mut &key_pem[..])?
         .ok_or_else(|| anyhow::anyhow!("no private key in the key file"))?;
-    let config = tokio_rustls::rustls::ServerConfig::builder_with_provider(Arc::new(
+    let mut config = tokio_rustls::rustls::ServerConfig::builder_with_provider(Arc::new(
         tokio_rustls::rustls::crypto::ring::default_provider(),
     ))
     .with_safe_default_protocol_versions()?
     .with_no_client_auth()
     .with_single_cert(certs, key)?;
+    // HTTP/2 when the client offers it (browsers do, and Chromium sends stream bodies
+    // only over it), HTTP/1.1 otherwise.
+    config.alpn_protocols = vec![ALPN_H2.to_vec(), b"http/1.1".to_vec()];
     Ok(TlsAcceptor::from(Arc::new(config)))
 }
 
@@ -149,6 +159,17 @@ async fn serve(
                 .await
         }
         Some(acceptor) => match tokio::time::timeout(idle, acceptor.accept(stream)).await {
+            Ok(Ok(tls_stream)) if tls_stream.get_ref().1.alpn_protocol() == Some(ALPN_H2) => {
+                http2::Builder::new(TokioExecutor::new())
+                    .timer(TokioTimer::new())
+                    .max_concurrent_streams(H2_MAX_CONCURRENT_STREAMS)
+                    .max_header_list_size(H2_MAX_HEADER_LIST_BYTES)
+                    // An idle HTTP/2 connection is pinged, and closed if it stops answering.
+                    .keep_alive_interval(Some(idle))
+                    .keep_alive_timeout(idle)
+                    .serve_connection(TokioIo::new(tls_stream), service)
+                    .await
+            }
             Ok(Ok(tls_stream)) => {
                 builder
                     .serve_connection(TokioIo::new(tls_stream), service)
