@@ -23,10 +23,7 @@ struct TlsSink {
 
 fn tls_sink(extra: &[&str]) -> TlsSink {
     let dir = tempfile::tempdir().unwrap();
-    let cert = rcgen::generate_simple_self_signed(vec!["localhost".into()]).unwrap();
-    let (cert_path, key_path) = (dir.path().join("cert.pem"), dir.path().join("key.pem"));
-    std::fs::write(&cert_path, cert.cert.pem()).unwrap();
-    std::fs::write(&key_path, cert.signing_key.serialize_pem()).unwrap();
+    let (cert_path, key_path, cert_der) = common::self_signed(dir.path());
     let mut args = vec![
         "--listen",
         "127.0.0.1:0",
@@ -44,7 +41,7 @@ fn tls_sink(extra: &[&str]) -> TlsSink {
         .to_owned();
     let (port, path) = rest.split_once('/').unwrap();
     TlsSink {
-        cert_der: cert.cert.der().to_vec(),
+        cert_der,
         cert_path: cert_path.to_str().unwrap().to_owned(),
         port: port.parse().unwrap(),
         path: format!("/{path}"),
@@ -198,12 +195,15 @@ fn settings(tls: &mut impl Read) -> Vec<(u16, u32)> {
         .collect()
 }
 
-/// Frames until the server resets or goes away; what ended it: (type, error code).
-fn refusal(tls: &mut impl Read) -> Option<(u8, u32)> {
-    while let Some((kind, _, _, payload)) = read_frame(tls) {
+/// Frames until the server resets `stream` or goes away: (type, error code). Other
+/// streams' frames (an answer, or a reset once answered) are passed over.
+fn refusal(tls: &mut impl Read, stream: u32) -> Option<(u8, u32)> {
+    while let Some((kind, _, id, payload)) = read_frame(tls) {
         match kind {
             // RST_STREAM: the error code; GOAWAY: last stream id, then the code.
-            0x3 => return Some((kind, u32::from_be_bytes(payload[0..4].try_into().unwrap()))),
+            0x3 if id == stream => {
+                return Some((kind, u32::from_be_bytes(payload[0..4].try_into().unwrap())))
+            }
             0x7 => return Some((kind, u32::from_be_bytes(payload[4..8].try_into().unwrap()))),
             _ => {}
         }
@@ -232,7 +232,7 @@ fn a_seventeenth_open_stream_is_refused() {
         write_frame(&mut tls, 0x1, 0x4, 2 * i + 1, &put_headers(&s, 0));
     }
     tls.flush().unwrap();
-    let ended = refusal(&mut tls).expect("the server refused something");
+    let ended = refusal(&mut tls, 33).expect("the server refused the 17th stream");
     // REFUSED_STREAM (7) on the extra stream, or the connection closed as a protocol error (1).
     assert!(matches!(ended, (0x3, 0x7) | (0x7, 0x1)), "{ended:?}");
 }

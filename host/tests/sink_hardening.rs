@@ -82,10 +82,7 @@ fn non_loopback_addresses() -> Vec<std::net::IpAddr> {
 #[test]
 fn tls_sink_serves_https() {
     let dir = tempfile::tempdir().unwrap();
-    let cert = rcgen::generate_simple_self_signed(vec!["localhost".into()]).unwrap();
-    let (cert_path, key_path) = (dir.path().join("cert.pem"), dir.path().join("key.pem"));
-    std::fs::write(&cert_path, cert.cert.pem()).unwrap();
-    std::fs::write(&key_path, cert.signing_key.serialize_pem()).unwrap();
+    let (cert_path, key_path, _) = common::self_signed(dir.path());
     let (_sink, url) = sink_command(&[
         "--listen",
         "127.0.0.1:0",

@@ -158,3 +158,13 @@ pub fn report(state: &std::path::Path, args: &[&str]) -> String {
     );
     String::from_utf8(out.stdout).unwrap()
 }
+
+/// A fresh self-signed certificate for `localhost` in `dir`: (cert.pem, key.pem, DER).
+#[allow(dead_code)] // only the TLS tests use it
+pub fn self_signed(dir: &std::path::Path) -> (std::path::PathBuf, std::path::PathBuf, Vec<u8>) {
+    let cert = rcgen::generate_simple_self_signed(vec!["localhost".into()]).unwrap();
+    let (cert_path, key_path) = (dir.join("cert.pem"), dir.join("key.pem"));
+    std::fs::write(&cert_path, cert.cert.pem()).unwrap();
+    std::fs::write(&key_path, cert.signing_key.serialize_pem()).unwrap();
+    (cert_path, key_path, cert.cert.der().to_vec())
+}
