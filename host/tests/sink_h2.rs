@@ -163,14 +163,16 @@ fn literal(block: &mut Vec<u8>, name: &str, value: &str) {
     }
 }
 
-/// The request headers of an upload to the sink, plus `extra` headers.
+/// The request headers of a real upload to the sink (one it accepts and then waits on
+/// for the body), plus `extra` headers.
 fn put_headers(s: &TlsSink, extra: usize) -> Vec<u8> {
     let mut block = Vec::new();
+    let authority = format!("localhost:{}", s.port);
     for (n, v) in [
         (":method", "PUT"),
         (":scheme", "https"),
         (":path", s.path.as_str()),
-        (":authority", "localhost"),
+        (":authority", authority.as_str()),
     ] {
         literal(&mut block, n, v);
     }
