@@ -38,23 +38,24 @@ pub fn manifest_for(source: &serde_json::Value, family: Family) -> serde_json::V
     manifest
 }
 
-/// Rewrites a written tree's manifest for `family`.
-pub fn adapt(tree: &Path, family: Family) -> Result<()> {
+/// Turns a written extension tree into `family`'s package: its manifest without the
+/// other family's fields and, for the control build, `debugger` required (Chromium
+/// will not grant it later, and no click can grant it in a throwaway profile).
+pub fn make_package(tree: &Path, family: Family, control: bool) -> Result<()> {
     edit_manifest(tree, |manifest| {
         *manifest = manifest_for(manifest, family);
         Ok(())
-    })
-}
-
-/// One installable package: the shipped tree with `family`'s manifest, and for the
-/// control build, `debugger` required (Chromium will not grant it later).
-pub fn write_package(dest: &Path, family: Family, control: bool) -> Result<()> {
-    write_tree(dest)?;
-    adapt(dest, family)?;
+    })?;
     if control {
-        grant_permission(dest, "debugger")?;
+        grant_permission(tree, "debugger")?;
     }
     Ok(())
+}
+
+/// One installable package from the embedded tree.
+pub fn write_package(dest: &Path, family: Family, control: bool) -> Result<()> {
+    write_tree(dest)?;
+    make_package(dest, family, control)
 }
 
 /// Only the shipped files: tests, node tooling and dotfiles stay out of packages.

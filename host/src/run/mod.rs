@@ -169,13 +169,8 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         Some(dir) => ws_copy_extension(dir, &ws.extension)?,
         None => extension_files::write_tree(&ws.extension)?,
     }
-    // Each family gets a manifest without the other's fields, as `pack` ships it.
-    extension_files::adapt(&ws.extension, browser.family)?;
-    if opts.plan.control {
-        // No click can grant an optional permission in a headless throwaway profile,
-        // so the control's copy of the extension asks for `debugger` up front.
-        extension_files::grant_permission(&ws.extension, "debugger")?;
-    }
+    // The package `pack` ships for this family (the control build for --control).
+    extension_files::make_package(&ws.extension, browser.family, opts.plan.control)?;
     let run_id = new_run_id();
     let job = Job {
         run_id: run_id.clone(),
