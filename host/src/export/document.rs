@@ -72,6 +72,13 @@ pub struct Section {
     pub footnotes: Vec<&'static str>,
 }
 
+impl Section {
+    /// A column of figures, aligned right: its cells are numbers (the first row says).
+    pub fn numeric_column(&self, i: usize) -> bool {
+        self.rows.first().is_some_and(|r| r.cells[i].numeric)
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct RunDocument {
     pub run_id: String,

@@ -61,13 +61,7 @@ fn section(s: &Section) -> String {
     }
     out += &format!("| {} |\n", s.columns.join(" | "));
     let align: Vec<&str> = (0..s.columns.len())
-        .map(|i| {
-            if s.rows.first().is_some_and(|r| r.cells[i].numeric) {
-                "---:"
-            } else {
-                "---"
-            }
-        })
+        .map(|i| if s.numeric_column(i) { "---:" } else { "---" })
         .collect();
     out += &format!("|{}|\n", align.join("|"));
     for row in &s.rows {

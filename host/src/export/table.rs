@@ -120,14 +120,7 @@ impl Table {
             .columns
             .iter()
             .enumerate()
-            .map(|(i, c)| {
-                pad(
-                    c,
-                    c.clone(),
-                    i,
-                    i > 0 && s.rows.first().is_some_and(|r| r.cells[i].numeric),
-                )
-            })
+            .map(|(i, c)| pad(c, c.clone(), i, s.numeric_column(i)))
             .collect();
         out += &self.paint(&header.join("  "), Style::new().bold());
         out.push('\n');
