@@ -84,9 +84,8 @@ pub fn stop_after(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::runs;
-    use crate::store::tests_support::{run_record, sample};
-    use crate::store::{Record, StoreContents};
+    use crate::store::tests_support::{report_of, run_record, sample};
+    use crate::store::Record;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
@@ -98,11 +97,7 @@ mod tests {
             let mbps = mean * (0.08 * z).exp();
             records.push(Record::Sample(sample(id, "Blob", rep, mbps)));
         }
-        let contents = StoreContents {
-            records: records.into_iter().enumerate().collect(),
-            warnings: vec![],
-        };
-        runs(&contents).pop().unwrap()
+        report_of(records)
     }
 
     /// Rounds as the matrix runs them, with simulated browsers of these means.

@@ -6,9 +6,9 @@
 use super::document::{self, RunDocument};
 use super::{exporter, Format};
 use crate::model::Sample;
-use crate::report::{runs, RunReport};
+use crate::report::RunReport;
 use crate::store::tests_support::{run_record, sample};
-use crate::store::{Record, StoreContents};
+use crate::store::Record;
 use serde_json::json;
 
 fn report_of(samples: Vec<Sample>) -> RunReport {
@@ -35,11 +35,7 @@ fn report_of(samples: Vec<Sample>) -> RunReport {
         s.sink_request_ms = Some(0.5);
         Record::Sample(s)
     }));
-    let contents = StoreContents {
-        records: records.into_iter().enumerate().collect(),
-        warnings: vec![],
-    };
-    runs(&contents).pop().unwrap()
+    crate::store::tests_support::report_of(records)
 }
 
 fn control_run() -> RunReport {

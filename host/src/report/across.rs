@@ -156,33 +156,14 @@ impl RunsCompared {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Plan, RunInfo};
-    use crate::store::tests_support::sample;
-    use crate::store::{Record, StoreContents};
+    use crate::store::tests_support::{report_of, run_record, sample};
+    use crate::store::Record;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
     /// A stored run of three arms, `reps` each, lognormal around `means` (8% spread).
     fn run(id: &str, means: [f64; 3], reps: u32, rng: &mut StdRng) -> RunReport {
-        let mut records = vec![Record::Run {
-            run: RunInfo {
-                run_id: id.into(),
-                browser: "Chromium".into(),
-                browser_version: "156".into(),
-                os: "Linux".into(),
-                extension_version: "0.1.0".into(),
-                source: "job".into(),
-                started_at: None,
-                plan: Plan::default(),
-                extra: Default::default(),
-            },
-            host_version: "0".into(),
-            recorded_at: "2026-11-30T00:00:00Z".into(),
-            sink_ceiling_mbps: None,
-            sink_ceiling_range: None,
-            sink_hash_mbps: None,
-            cpu: None,
-        }];
+        let mut records = vec![run_record(id)];
         for rep in 0..reps {
             for (arm, mean) in ["Uint8Array", "ArrayBuffer", "Blob"].iter().zip(means) {
                 let (u, v): (f64, f64) = (rng.random::<f64>().max(1e-12), rng.random());
@@ -195,11 +176,7 @@ mod tests {
                 )));
             }
         }
-        let contents = StoreContents {
-            records: records.into_iter().enumerate().collect(),
-            warnings: vec![],
-        };
-        crate::report::runs(&contents).pop().unwrap()
+        report_of(records)
     }
 
     #[test]

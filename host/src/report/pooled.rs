@@ -18,9 +18,8 @@ pub fn pool(runs: &[RunReport]) -> Option<RunReport> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::runs;
-    use crate::store::tests_support::{run_record, sample};
-    use crate::store::{Record, StoreContents};
+    use crate::store::tests_support::{report_of, run_record, sample};
+    use crate::store::Record;
 
     fn stored(id: &str, mbps: &[f64]) -> RunReport {
         let mut records = vec![run_record(id)];
@@ -29,11 +28,7 @@ mod tests {
                 .enumerate()
                 .map(|(rep, v)| Record::Sample(sample(id, "Blob", rep as u32, *v))),
         );
-        let contents = StoreContents {
-            records: records.into_iter().enumerate().collect(),
-            warnings: vec![],
-        };
-        runs(&contents).pop().unwrap()
+        report_of(records)
     }
 
     #[test]

@@ -1,6 +1,6 @@
 use super::*;
 use crate::export::{csv::Csv, html::Html, markdown::Markdown, table::Table, Exporter};
-use crate::store::tests_support::{run_record, sample};
+use crate::store::tests_support::{contents_of, run_record, sample};
 use crate::store::StoreContents;
 
 fn contents(ceiling: Option<f64>, samples: Vec<Sample>) -> StoreContents {
@@ -18,10 +18,7 @@ fn contents(ceiling: Option<f64>, samples: Vec<Sample>) -> StoreContents {
     }
     let mut records = vec![run];
     records.extend(samples.into_iter().map(Record::Sample));
-    StoreContents {
-        records: records.into_iter().enumerate().collect(),
-        warnings: vec![],
-    }
+    contents_of(records)
 }
 
 #[test]

@@ -55,6 +55,21 @@ pub(crate) fn run_record(run_id: &str) -> Record {
     }
 }
 
+/// These records as `Store::read` returns them.
+pub(crate) fn contents_of(records: Vec<Record>) -> StoreContents {
+    StoreContents {
+        records: records.into_iter().enumerate().collect(),
+        warnings: vec![],
+    }
+}
+
+/// The one run `records` hold, as every report computes it.
+pub(crate) fn report_of(records: Vec<Record>) -> crate::report::RunReport {
+    crate::report::runs(&contents_of(records))
+        .pop()
+        .expect("the records hold a run")
+}
+
 #[test]
 fn records_read_back_as_written() {
     let dir = tempfile::tempdir().unwrap();
