@@ -4,51 +4,12 @@
 //! written by hand) for what curl would never send.
 
 mod common;
-use common::SinkProcess;
+use common::{tls_sink, TlsSink};
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::process::Command;
 use std::sync::Arc;
 use tokio_rustls::rustls;
-
-/// A TLS sink with a fresh self-signed certificate for localhost.
-struct TlsSink {
-    _dir: tempfile::TempDir,
-    _sink: SinkProcess,
-    cert_der: Vec<u8>,
-    cert_path: String,
-    port: u16,
-    path: String,
-}
-
-fn tls_sink(extra: &[&str]) -> TlsSink {
-    let dir = tempfile::tempdir().unwrap();
-    let (cert_path, key_path, cert_der) = common::self_signed(dir.path());
-    let mut args = vec![
-        "--listen",
-        "127.0.0.1:0",
-        "--tls-cert",
-        cert_path.to_str().unwrap(),
-        "--tls-key",
-        key_path.to_str().unwrap(),
-    ];
-    args.extend_from_slice(extra);
-    let sink = SinkProcess::start(&args);
-    let rest = sink
-        .url
-        .strip_prefix("https://127.0.0.1:")
-        .unwrap()
-        .to_owned();
-    let (port, path) = rest.split_once('/').unwrap();
-    TlsSink {
-        cert_der,
-        cert_path: cert_path.to_str().unwrap().to_owned(),
-        port: port.parse().unwrap(),
-        path: format!("/{path}"),
-        _sink: sink,
-        _dir: dir,
-    }
-}
 
 /// curl PUT of `body` with `flag` (--http2 / --http1.1); (HTTP version curl used, reply).
 fn curl_put(s: &TlsSink, flag: &str, body: &str) -> (String, String) {

@@ -81,22 +81,14 @@ fn non_loopback_addresses() -> Vec<std::net::IpAddr> {
 
 #[test]
 fn tls_sink_serves_https() {
-    let dir = tempfile::tempdir().unwrap();
-    let (cert_path, key_path, _) = common::self_signed(dir.path());
-    let (_sink, url) = sink_command(&[
-        "--listen",
-        "127.0.0.1:0",
-        "--tls-cert",
-        cert_path.to_str().unwrap(),
-        "--tls-key",
-        key_path.to_str().unwrap(),
-    ]);
+    let sink = common::tls_sink(&[]);
+    let (url, cert_path) = (sink.url.clone(), &sink.cert_path);
     assert!(url.starts_with("https://"), "{url}");
     let url = url.replace("127.0.0.1", "localhost");
     let port = url.split(':').nth(2).unwrap().split('/').next().unwrap();
     let reply = curl(&[
         "--cacert",
-        cert_path.to_str().unwrap(),
+        cert_path,
         "--resolve",
         &format!("localhost:{port}:127.0.0.1"),
         "-X",

@@ -159,12 +159,52 @@ pub fn report(state: &std::path::Path, args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-/// A fresh self-signed certificate for `localhost` in `dir`: (cert.pem, key.pem, DER).
+/// `unobserved sink` over TLS on a free loopback port, with a fresh self-signed
+/// certificate for `localhost`.
 #[allow(dead_code)] // only the TLS tests use it
-pub fn self_signed(dir: &std::path::Path) -> (std::path::PathBuf, std::path::PathBuf, Vec<u8>) {
+pub struct TlsSink {
+    /// The upload URL it printed first.
+    pub url: String,
+    pub cert_der: Vec<u8>,
+    pub cert_path: String,
+    pub port: u16,
+    /// `/upload/<token>`
+    pub path: String,
+    _sink: SinkProcess,
+    _dir: tempfile::TempDir,
+}
+
+/// Starts a TLS sink with `extra` arguments.
+#[allow(dead_code)] // only the TLS tests use it
+pub fn tls_sink(extra: &[&str]) -> TlsSink {
+    let dir = tempfile::tempdir().unwrap();
     let cert = rcgen::generate_simple_self_signed(vec!["localhost".into()]).unwrap();
-    let (cert_path, key_path) = (dir.join("cert.pem"), dir.join("key.pem"));
+    let (cert_path, key_path) = (dir.path().join("cert.pem"), dir.path().join("key.pem"));
     std::fs::write(&cert_path, cert.cert.pem()).unwrap();
     std::fs::write(&key_path, cert.signing_key.serialize_pem()).unwrap();
-    (cert_path, key_path, cert.cert.der().to_vec())
+    let mut args = vec![
+        "--listen",
+        "127.0.0.1:0",
+        "--tls-cert",
+        cert_path.to_str().unwrap(),
+        "--tls-key",
+        key_path.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let sink = SinkProcess::start(&args);
+    let url = sink.url.clone();
+    let (port, path) = url
+        .strip_prefix("https://127.0.0.1:")
+        .and_then(|rest| rest.split_once('/'))
+        .map(|(port, path)| (port.parse().unwrap(), format!("/{path}")))
+        .unwrap_or_default();
+    TlsSink {
+        url,
+        cert_der: cert.cert.der().to_vec(),
+        cert_path: cert_path.to_str().unwrap().to_owned(),
+        port,
+        path,
+        _sink: sink,
+        _dir: dir,
+    }
 }
