@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian/Ubuntu machine lacks for Unobserved, when it can:
 #   ensure-deps.sh chromium        just Chromium (for the default suite)
-#   ensure-deps.sh all             Chromium, Firefox ESR, Wine, Xvfb and xdotool, Node.js
+#   ensure-deps.sh all             Chromium, Firefox ESR, NSS's certutil, Wine, Xvfb and xdotool, Node.js
 #                                  and the npm dev tools
 # Without root it installs nothing and prints the exact command to run instead.
 set -euo pipefail
@@ -16,6 +16,8 @@ have curl || packages+=(curl)
 have hostname || packages+=(hostname)
 if [ "$want" = all ]; then
   have firefox-esr || have firefox || packages+=(firefox-esr)
+  # install --local-https trusts its CA with NSS's certutil (tests/local_https.rs).
+  have certutil || packages+=(libnss3-tools)
   # The Windows end-to-end test: Wine and the MinGW linker.
   have wine || packages+=(wine wine64)
   have x86_64-w64-mingw32-gcc || packages+=(gcc-mingw-w64-x86-64)

@@ -4,7 +4,6 @@ import { api } from '../lib/api.js';
 import { connectHost } from './native-port.js';
 import { getRunState, setRunState, patchRunState } from './run-state.js';
 import { describeBrowser } from '../lib/environment.js';
-import { measuredCount } from '../lib/plan.js';
 import { toHex } from '../lib/bodies.js';
 import * as control from './debugger-control.js';
 import { SUMMARY_PAGE } from '../lib/defaults.js';
@@ -57,14 +56,19 @@ export async function startRun({ plan, source, runId, afterRun = 'close', sinkUr
       await host.request({ type: 'workload-key', run_id: run.run_id, key: workloadKey });
     }
     const ceiling = started.sink_ceiling_mbps ?? null;
-    active = { host, run, uploadUrl, afterRun, cameFrom: null, ceiling, workloadKey, tabId: null, samples: [], finished: false, relayed: Promise.resolve(), stateWrites: Promise.resolve() };
+    // Where each transport's uploads go: the TLS listeners the host started for this
+    // run, and h1's sink (or the remote one).
+    const uploadUrls = { ...started.upload_urls, h1: uploadUrl };
+    const plannedArms = started.arms;
+    const total = started.measured_uploads;
+    active = { host, run, uploadUrls, arms: plannedArms, total, afterRun, cameFrom: null, ceiling, workloadKey, tabId: null, samples: [], finished: false, relayed: Promise.resolve(), stateWrites: Promise.resolve() };
     host.onClose = (why, failure) => finish('incomplete', `the native host went away: ${why}`, failure);
     await setRunState({
       phase: 'running',
       run_id: run.run_id,
       browser: env.browser,
       done: 0,
-      total: measuredCount(plan),
+      total,
       step: null,
       samples: [],
       started_at: run.started_at,
@@ -109,7 +113,7 @@ function progress(run, patch) {
 const PAGE_HANDLERS = Object.freeze({
   async [PAGE.ready](run, port) {
     if (run.debuggerBefore === undefined) run.debuggerBefore = await control.debuggerAttached(run.tabId);
-    port.postMessage({ type: EXTENSION.plan, plan: run.run.plan, upload_url: run.uploadUrl, run_id: run.run.run_id, workload_key: run.workloadKey });
+    port.postMessage({ type: EXTENSION.plan, plan: run.run.plan, arms: run.arms, upload_urls: run.uploadUrls, run_id: run.run.run_id, workload_key: run.workloadKey });
   },
   async [PAGE.setCondition](run, port, msg) {
     let reply;
@@ -193,7 +197,7 @@ async function finish(status, reason, failure = null) {
     samples: run.samples,
     sink_ceiling_mbps: run.ceiling,
     done: run.samples.length,
-    total: measuredCount(run.run.plan),
+    total: run.total,
     finished_at: new Date().toISOString(),
   });
   try {

@@ -80,25 +80,24 @@ async function uploadOnce(kind, bytes, url) {
 }
 
 /** Every step of the plan; with --auto, more reps for as long as the host says so. */
-async function* planSteps(plan, state) {
-  yield* buildSteps(plan);
+async function* planSteps(plan, arms, state) {
+  yield* buildSteps(arms, plan);
   if (!plan.auto) return;
   for (let rep = plan.reps; ; rep++) {
     const decision = await request({ type: PAGE.autoCheck, reps_done: rep });
     state.autoReason = decision.reason;
     if (!decision.more) return;
-    yield* stepsForRep(plan, rep);
+    yield* stepsForRep(arms, plan, rep);
   }
 }
 
 /** Runs one workload arm and shapes its result like a sample. */
-async function runWorkload(step, ctx, bytes, sha) {
-  const w = step.workload;
+async function runWorkload(step, w, ctx, bytes, sha) {
   const result =
     w.kind === 'encrypted' ? await workloads.encryptedUpload(w, ctx)
     : w.kind === 'download' ? await workloads.download(w, ctx)
     : await workloads.parallel(w, ctx, bytes, sha);
-  return { body: step.body, rep: step.rep, head: null, content_type: null, observed: observation(step.condition), ...result };
+  return { body: step.label, arm: step.arm, rep: step.rep, head: null, content_type: null, observed: observation(step.arm.condition), ...result };
 }
 
 /**
@@ -121,23 +120,31 @@ async function checkSink(uploadUrl) {
   throw new Error(`the sink at ${new URL(uploadUrl).origin} did not take a 16-byte test upload (${why}); nothing was measured`);
 }
 
-async function run({ plan, upload_url: uploadUrl, workload_key: keyHex, run_id: runId }) {
+async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, run_id: runId }) {
   const state = { autoReason: null };
-  await checkSink(uploadUrl);
+  // Every sink the plan's transports use must take a test upload first: a TLS sink the
+  // browser does not trust fails here, loudly, not as arms that "cannot upload".
+  const transports = new Set(arms.map(({ arm }) => arm.transport ?? 'h1'));
+  for (const t of transports) {
+    if (!uploadUrls[t]) throw new Error(`the plan uploads over ${t}, but no ${t} sink was given; nothing was measured`);
+    await checkSink(uploadUrls[t]);
+  }
+  const uploadUrl = uploadUrls.h1;
   const ctx = { ...workloads.sinkRoutes(uploadUrl), uploadUrl, runId, key: null };
   if (keyHex) {
     const raw = new Uint8Array(keyHex.match(/../g).map((h) => parseInt(h, 16)));
     ctx.key = await crypto.subtle.importKey('raw', raw, 'AES-GCM', false, ['encrypt']);
   }
-  const steps = planSteps(plan, state);
+  const steps = planSteps(plan, arms, state);
   let bytes = null;
   let sha = null;
   let bytesKey = null;
   let condition = null;
   for await (const step of steps) {
-    if (step.condition && step.condition !== condition) {
-      await setCondition(step.condition);
-      condition = step.condition;
+    const wanted = step.arm.condition;
+    if (wanted && wanted !== condition) {
+      await setCondition(wanted);
+      condition = wanted;
     }
     // Every arm of a rep carries the same bytes; each rep gets fresh ones.
     const key = `${step.phase}:${step.rep}`;
@@ -147,29 +154,19 @@ async function run({ plan, upload_url: uploadUrl, workload_key: keyHex, run_id: 
       bytesKey = key;
     }
     post({ type: PAGE.progress, step });
-    show(`${step.phase === 'warmup' ? 'Warm-up' : 'Rep'} ${step.rep + 1}: ${step.body}${step.condition ? ` (${step.condition})` : ''}`);
-    if (step.workload) {
-      const sample = await runWorkload(step, ctx, bytes, sha);
-      if (step.phase !== 'measure') continue;
-      if (step.condition) sample.condition = step.condition;
-      log(`${step.body} rep ${step.rep + 1}: ${sample.status}${sample.mbps ? ` ${sample.mbps.toFixed(0)} Mbps` : ''}${sample.error ? ` (${sample.error})` : ''}`);
-      post({ type: PAGE.sample, sample });
-      continue;
+    const what = `${step.label}${wanted ? ` · debugger ${wanted}` : ''}`;
+    show(`${step.phase === 'warmup' ? 'Warm-up' : 'Rep'} ${step.rep + 1}: ${what}`);
+    const workload = workloads.workloadOf(step.arm, plan);
+    let sample;
+    if (workload) {
+      sample = await runWorkload(step, workload, ctx, bytes, sha);
+    } else {
+      const url = `${uploadUrls[step.arm.transport ?? 'h1']}?arm=${encodeURIComponent(step.label)}&rep=${step.rep}&phase=${step.phase}`;
+      const result = await uploadOnce(step.arm.body, bytes, url);
+      sample = { ...pairSample({ body: step.label, rep: step.rep, bytesSent: bytes.length, shaSent: sha, observed: observation(wanted), ...result }), arm: step.arm };
     }
-    const url = `${uploadUrl}?body=${step.body}&rep=${step.rep}&phase=${step.phase}`;
-    const result = await uploadOnce(step.body, bytes, url);
     if (step.phase !== 'measure') continue;
-    const sample = pairSample({
-      body: step.body,
-      rep: step.rep,
-      bytesSent: bytes.length,
-      shaSent: sha,
-      observed: observation(step.condition),
-      ...result,
-    });
-    if (step.condition) sample.condition = step.condition;
-    if (step.negative_control) sample.negative_control = true;
-    log(`${step.body}${step.negative_control ? ' (A/A)' : ''} rep ${step.rep + 1}: ${sample.status}${sample.mbps ? ` ${sample.mbps.toFixed(0)} Mbps` : ''}${sample.error ? ` (${sample.error})` : ''}`);
+    log(`${what} rep ${step.rep + 1}: ${sample.status}${sample.mbps ? ` ${sample.mbps.toFixed(0)} Mbps` : ''}${sample.error ? ` (${sample.error})` : ''}`);
     post({ type: PAGE.sample, sample });
   }
   if (condition === 'attached') await setCondition('detached');

@@ -5,6 +5,24 @@ import { randomBytes, sha256Hex, toHex } from '../lib/bodies.js';
 import { mbps } from '../lib/pairing.js';
 import { median } from '../lib/stats.js';
 
+/**
+ * What a workload arm needs to run: its own fields (the host's typed arm) and the
+ * plan's sizes. Every other arm is a body kind.
+ */
+export function workloadOf(arm, plan) {
+  const w = plan.workloads ?? {};
+  switch (arm.kind) {
+    case 'encrypted':
+      return { kind: 'encrypted', fileBytes: w.encrypted.file_bytes, chunkBytes: arm.chunk_bytes, schedule: arm.schedule };
+    case 'download':
+      return { kind: 'download', bytes: w.download.bytes };
+    case 'parallel':
+      return { kind: 'parallel', bytes: w.parallel.bytes, streams: arm.streams };
+    default:
+      return null;
+  }
+}
+
 /** Where the chunk and download routes are, from the upload URL .../upload/<token>. */
 export function sinkRoutes(uploadUrl) {
   const u = new URL(uploadUrl);
@@ -90,8 +108,6 @@ export async function encryptedUpload(w, ctx) {
     page_ms: totalMs,
     sink_ms: null,
     mbps: intact ? mbps(fileBytes, totalMs) : null,
-    schedule,
-    chunk_bytes: chunkBytes,
     chunks,
     tags_ok: tagsOk,
     client_ms: median(clientMs),
@@ -124,7 +140,6 @@ export async function download(w, ctx) {
     page_ms: ms,
     sink_ms: null,
     mbps: intact ? mbps(w.bytes, ms) : null,
-    direction: 'download',
   };
 }
 
@@ -150,6 +165,5 @@ export async function parallel(w, ctx, bytes, sha) {
     page_ms: ms,
     sink_ms: null,
     mbps: intact ? mbps(total, ms) : null,
-    streams: w.streams,
   };
 }

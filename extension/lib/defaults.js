@@ -4,11 +4,22 @@ export const HOST_NAME = 'org.unobserved.host';
 export const BODY_KINDS = ['Uint8Array', 'ArrayBuffer', 'Blob', 'ReadableStream'];
 export const MIB = 1024 * 1024;
 
+/**
+ * The transports a run can upload over (host/src/arm.rs, Transport). TLS ones need the
+ * local CA of `unobserved install --local-https` in an everyday browser.
+ */
+export const TRANSPORTS = Object.freeze({
+  h1: 'HTTP/1.1 in the clear',
+  'h1-tls': 'HTTP/1.1 over TLS (needs local HTTPS)',
+  h2: 'HTTP/2 over TLS: Chromium streams a ReadableStream only over this (needs local HTTPS)',
+});
+
 export const DEFAULT_OPTIONS = Object.freeze({
   sizeMiB: 32,
   reps: 6,
   warmup: 1,
   bodies: BODY_KINDS,
+  transports: ['h1'],
   // Empty means: the sink of the local host, as reported by `hello`.
   sinkUrl: '',
   // What the benchmark tab does when a popup run ends (AFTER_RUN).
@@ -37,6 +48,7 @@ export function planFromOptions(options) {
     reps: Number(o.reps),
     warmup: Number(o.warmup),
     bodies: o.bodies.filter((b) => BODY_KINDS.includes(b)),
+    transports: o.transports.filter((t) => Object.hasOwn(TRANSPORTS, t)),
   };
 }
 
@@ -46,6 +58,9 @@ export function validateOptions(o) {
   if (!(Number.isInteger(Number(o.reps)) && Number(o.reps) >= 1 && Number(o.reps) <= 1000)) errors.push('Repetitions must be a whole number from 1 to 1000.');
   if (!(Number.isInteger(Number(o.warmup)) && Number(o.warmup) >= 0 && Number(o.warmup) <= 100)) errors.push('Warm-up must be a whole number from 0 to 100.');
   if (!Array.isArray(o.bodies) || o.bodies.length === 0) errors.push('Pick at least one body kind.');
+  const transports = o.transports ?? DEFAULT_OPTIONS.transports;
+  if (!Array.isArray(transports) || transports.length === 0) errors.push('Pick at least one transport.');
+  if (o.sinkUrl && transports.some((t) => t !== 'h1')) errors.push("A remote sink's transport is its URL's: keep only HTTP/1.1 in the clear, or clear the sink URL.");
   if (o.afterRun !== undefined && !Object.hasOwn(AFTER_RUN, o.afterRun)) errors.push('Pick what the benchmark tab does after a run.');
   if (o.sinkUrl && !/^https?:\/\/[^/]+\/upload\/[A-Za-z0-9]+$/.test(o.sinkUrl)) {
     errors.push('Sink URL must look like http://HOST:PORT/upload/TOKEN (as printed by `unobserved sink`), or be empty.');

@@ -18,7 +18,8 @@ export function progressText(state) {
   const remaining = Math.max(total - done, 0);
   if (!step) return `Starting… ${remaining} uploads to go`;
   const what = step.phase === 'warmup' ? `warm-up ${step.rep + 1}` : `rep ${step.rep + 1}`;
-  return `${step.body}, ${what} · ${done}/${total} measured · ${remaining} remaining`;
+  const condition = step.arm?.condition ? ` (debugger ${step.arm.condition})` : '';
+  return `${step.label}${condition}, ${what} · ${done}/${total} measured · ${remaining} remaining`;
 }
 
 /**

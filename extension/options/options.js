@@ -1,5 +1,5 @@
 import { api } from '../lib/api.js';
-import { AFTER_RUN, BODY_KINDS, DEFAULT_OPTIONS, validateOptions } from '../lib/defaults.js';
+import { AFTER_RUN, BODY_KINDS, DEFAULT_OPTIONS, TRANSPORTS, validateOptions } from '../lib/defaults.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -15,6 +15,17 @@ function fill(o) {
     input.checked = o.bodies.includes(kind);
     label.append(input, ` ${kind}`);
     box.append(label);
+  }
+  const transports = $('transports');
+  transports.querySelectorAll('label').forEach((l) => l.remove());
+  for (const [value, words] of Object.entries(TRANSPORTS)) {
+    const label = document.createElement('label');
+    const input = document.createElement('input');
+    input.type = 'checkbox';
+    input.value = value;
+    input.checked = (o.transports ?? DEFAULT_OPTIONS.transports).includes(value);
+    label.append(input, ` ${value}: ${words}`);
+    transports.append(label);
   }
   const after = $('afterRun');
   after.querySelectorAll('label').forEach((l) => l.remove());
@@ -36,6 +47,7 @@ function read() {
     reps: Number($('reps').value),
     warmup: Number($('warmup').value),
     bodies: [...$('bodies').querySelectorAll('input:checked')].map((i) => i.value),
+    transports: [...$('transports').querySelectorAll('input:checked')].map((i) => i.value),
     sinkUrl: $('sinkUrl').value.trim(),
     afterRun: $('afterRun').querySelector('input:checked')?.value,
   };

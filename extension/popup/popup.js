@@ -96,6 +96,7 @@ function drawControl(analysis) {
 function drawFindings(analysis) {
   const items = [
     ...integrityFindings(analysis.arms).map((text) => ['Integrity', text, 'warning']),
+    ...(analysis?.transports ?? []).map((t) => ['Transport', t, 'note']),
     ...(analysis?.negative_control ? [['Negative control', analysis.negative_control, 'note']] : []),
     ...(analysis?.warnings ?? []).map((w) => ['Warning', w, 'warning']),
     ...(analysis?.notes ?? []).map((n) => ['Note', n, 'note']),

@@ -5,8 +5,8 @@ import { HOST_FAILURE, disconnectFailure, replyFailure } from '../lib/host-failu
 import { chartModel, explainHostError, explainRunError, formatMbps, formatRange, integrityFindings, progressText } from '../lib/format.js';
 
 test('progress names the arm, the rep and what remains', () => {
-  assert.equal(progressText({ done: 5, total: 24, step: { phase: 'measure', rep: 1, body: 'Blob' } }), 'Blob, rep 2 · 5/24 measured · 19 remaining');
-  assert.equal(progressText({ done: 0, total: 24, step: { phase: 'warmup', rep: 0, body: 'Uint8Array' } }), 'Uint8Array, warm-up 1 · 0/24 measured · 24 remaining');
+  assert.equal(progressText({ done: 5, total: 24, step: { phase: 'measure', rep: 1, label: 'Blob', arm: { kind: 'body', body: 'Blob' } } }), 'Blob, rep 2 · 5/24 measured · 19 remaining');
+  assert.equal(progressText({ done: 0, total: 24, step: { phase: 'warmup', rep: 0, label: 'Uint8Array h2', arm: { kind: 'body', body: 'Uint8Array', transport: 'h2', condition: 'attached' } } }), 'Uint8Array h2 (debugger attached), warm-up 1 · 0/24 measured · 24 remaining');
   assert.equal(progressText({ done: 0, total: 8 }), 'Starting… 8 uploads to go');
 });
 

@@ -32,6 +32,77 @@ pub enum Schedule {
     Pipelined,
 }
 
+/// How the upload travels to the sink. The bench page is always served over plain
+/// HTTP/1.1; a TLS arm uploads cross-origin to a TLS listener of the same sink.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    clap::ValueEnum,
+)]
+pub enum Transport {
+    /// HTTP/1.1 in the clear: what every run measured before transports existed.
+    #[serde(rename = "h1")]
+    #[value(name = "h1")]
+    H1,
+    /// HTTP/1.1 over TLS: the TLS half of the difference between h1 and h2.
+    #[serde(rename = "h1-tls")]
+    #[value(name = "h1-tls")]
+    H1Tls,
+    /// HTTP/2 over TLS (ALPN h2): the only way Chromium sends a ReadableStream body.
+    #[serde(rename = "h2")]
+    #[value(name = "h2")]
+    H2,
+}
+
+impl Transport {
+    pub const ALL: [Transport; 3] = [Transport::H1, Transport::H1Tls, Transport::H2];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Transport::H1 => "h1",
+            Transport::H1Tls => "h1-tls",
+            Transport::H2 => "h2",
+        }
+    }
+
+    /// Served over TLS, so the run needs a certificate the browser trusts.
+    pub fn is_tls(self) -> bool {
+        self != Transport::H1
+    }
+
+    /// The protocol the sink should see on this transport (its verdict's `protocol`).
+    pub fn protocol(self) -> &'static str {
+        match self {
+            Transport::H1 | Transport::H1Tls => "http/1.1",
+            Transport::H2 => "h2",
+        }
+    }
+
+    /// What this transport is compared with, nearest first: h2 with HTTP/1.1 over TLS
+    /// (the protocol alone) and in the clear; h1-tls with h1 (TLS alone).
+    pub fn baselines(self) -> &'static [Transport] {
+        match self {
+            Transport::H1 => &[],
+            Transport::H1Tls => &[Transport::H1],
+            Transport::H2 => &[Transport::H1Tls, Transport::H1],
+        }
+    }
+}
+
+impl std::fmt::Display for Transport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
 /// The positive control's two halves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -44,11 +115,46 @@ pub enum Condition {
 pub struct Arm {
     #[serde(flatten)]
     pub kind: ArmKind,
+    /// Set in runs that chose their transports (`--transport`); None is h1, as every
+    /// run before transports was, and keeps the arm's label as it always was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transport: Option<Transport>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub condition: Option<Condition>,
     /// The negative control: the baseline body uploaded again in the same rep.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub repeat: bool,
+}
+
+/// The negative control's arm is its body kind with this after it.
+pub const NEGATIVE_CONTROL_SUFFIX: &str = " (A/A)";
+
+/// 1048576 -> "1 MiB"; sizes that are not whole MiB in bytes.
+fn size_label(bytes: u64) -> String {
+    const MIB: u64 = 1024 * 1024;
+    if bytes.is_multiple_of(MIB) {
+        format!("{} MiB", bytes / MIB)
+    } else {
+        format!("{bytes} B")
+    }
+}
+
+impl Schedule {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Schedule::Serial => "serial",
+            Schedule::Pipelined => "pipelined",
+        }
+    }
+}
+
+impl Condition {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Condition::Attached => "attached",
+            Condition::Detached => "detached",
+        }
+    }
 }
 
 /// Every body kind is compared with this one.
@@ -82,9 +188,51 @@ impl Arm {
         };
         Arm {
             kind,
+            transport: None,
             condition,
             repeat: negative_control,
         }
+    }
+
+    /// The arm's name in every report and on the page: "Blob", "AES-GCM 1 MiB
+    /// pipelined", "parallel x4", "download", then the transport when the run chose
+    /// one ("Blob h2"), then the control's condition ("Blob (attached)") or the
+    /// negative control's mark ("Uint8Array (A/A)").
+    pub fn label(&self) -> String {
+        let mut label = match &self.kind {
+            ArmKind::Body { body } => body.clone(),
+            ArmKind::Encrypted {
+                chunk_bytes,
+                schedule,
+            } => format!("AES-GCM {} {}", size_label(*chunk_bytes), schedule.as_str()),
+            ArmKind::Download => "download".into(),
+            ArmKind::Parallel { streams } => format!("parallel x{streams}"),
+        };
+        if let Some(t) = self.transport {
+            label = format!("{label} {t}");
+        }
+        match self.condition {
+            Some(c) => format!("{label} ({})", c.as_str()),
+            None if self.repeat => format!("{label}{NEGATIVE_CONTROL_SUFFIX}"),
+            None => label,
+        }
+    }
+
+    /// The transport it travels over: h1 unless the run chose.
+    pub fn travels_over(&self) -> Transport {
+        self.transport.unwrap_or(Transport::H1)
+    }
+
+    /// The same upload over the transports this one is compared with, nearest first.
+    pub fn transport_baselines(&self) -> Vec<Arm> {
+        self.travels_over()
+            .baselines()
+            .iter()
+            .map(|&t| Arm {
+                transport: Some(t),
+                ..self.clone()
+            })
+            .collect()
     }
 
     /// A workload arm (encrypted, download, parallel) rather than a plain body kind.
@@ -92,13 +240,15 @@ impl Arm {
         !matches!(self.kind, ArmKind::Body { .. })
     }
 
-    /// The arm this one is compared with, if any: a body kind with Uint8Array, the
+    /// The arm this one is compared with, if any, over the same transport: a body kind
+    /// with Uint8Array, the
     /// negative control with its own body, a pipelined schedule with the serial one of the
     /// same chunk size, parallel xN with x1. A control run's halves have none here:
     /// they are compared attached against detached, in the control section.
     pub fn baseline(&self) -> Option<Arm> {
         let with = |kind: ArmKind| Arm {
             kind,
+            transport: self.transport,
             condition: None,
             repeat: false,
         };
@@ -144,6 +294,7 @@ mod tests {
                 kind: ArmKind::Body {
                     body: "Blob".into()
                 },
+                transport: None,
                 condition: Some(Condition::Attached),
                 repeat: false
             }
@@ -173,6 +324,7 @@ mod tests {
     fn baselines_by_kind() {
         let body = |b: &str| Arm {
             kind: ArmKind::Body { body: b.into() },
+            transport: None,
             condition: None,
             repeat: false,
         };
@@ -192,6 +344,7 @@ mod tests {
                 chunk_bytes: 8,
                 schedule,
             },
+            transport: None,
             condition: None,
             repeat: false,
         };
@@ -202,6 +355,7 @@ mod tests {
         assert_eq!(enc(Schedule::Serial).baseline(), None);
         let par = |streams| Arm {
             kind: ArmKind::Parallel { streams },
+            transport: None,
             condition: None,
             repeat: false,
         };
@@ -222,6 +376,7 @@ mod tests {
     fn an_arm_serialises_flat_with_its_kind() {
         let arm = Arm {
             kind: ArmKind::Parallel { streams: 2 },
+            transport: None,
             condition: Some(Condition::Detached),
             repeat: false,
         };
@@ -231,5 +386,86 @@ mod tests {
             json!({"kind": "parallel", "streams": 2, "condition": "detached"})
         );
         assert_eq!(serde_json::from_value::<Arm>(v).unwrap(), arm);
+    }
+
+    fn arm(kind: ArmKind) -> Arm {
+        Arm {
+            kind,
+            transport: None,
+            condition: None,
+            repeat: false,
+        }
+    }
+
+    #[test]
+    fn labels_name_the_kind_then_the_transport_then_the_condition() {
+        let blob = arm(ArmKind::Body {
+            body: "Blob".into(),
+        });
+        assert_eq!(
+            blob.label(),
+            "Blob",
+            "no transport chosen: the label as always"
+        );
+        let h2 = Arm {
+            transport: Some(Transport::H2),
+            ..blob.clone()
+        };
+        assert_eq!(h2.label(), "Blob h2");
+        let attached = Arm {
+            condition: Some(Condition::Attached),
+            ..h2.clone()
+        };
+        assert_eq!(attached.label(), "Blob h2 (attached)");
+        let again = Arm {
+            repeat: true,
+            ..blob
+        };
+        assert_eq!(again.label(), "Blob (A/A)");
+        assert_eq!(
+            arm(ArmKind::Encrypted {
+                chunk_bytes: 1 << 20,
+                schedule: Schedule::Pipelined
+            })
+            .label(),
+            "AES-GCM 1 MiB pipelined"
+        );
+        assert_eq!(
+            arm(ArmKind::Encrypted {
+                chunk_bytes: 1000,
+                schedule: Schedule::Serial
+            })
+            .label(),
+            "AES-GCM 1000 B serial"
+        );
+        assert_eq!(arm(ArmKind::Download).label(), "download");
+        assert_eq!(arm(ArmKind::Parallel { streams: 4 }).label(), "parallel x4");
+    }
+
+    #[test]
+    fn a_transport_is_compared_with_the_same_upload_over_the_nearer_transports() {
+        let over = |t| Arm {
+            transport: Some(t),
+            ..arm(ArmKind::Body {
+                body: "Uint8Array".into(),
+            })
+        };
+        assert_eq!(
+            over(Transport::H2).transport_baselines(),
+            vec![over(Transport::H1Tls), over(Transport::H1)]
+        );
+        assert_eq!(
+            over(Transport::H1Tls).transport_baselines(),
+            vec![over(Transport::H1)]
+        );
+        assert!(over(Transport::H1).transport_baselines().is_empty());
+        // Body kinds are compared within one transport.
+        let blob_h2 = Arm {
+            transport: Some(Transport::H2),
+            ..arm(ArmKind::Body {
+                body: "Blob".into(),
+            })
+        };
+        assert_eq!(blob_h2.baseline(), Some(over(Transport::H2)));
     }
 }

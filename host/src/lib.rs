@@ -7,6 +7,8 @@ pub mod cli;
 pub mod cpu;
 pub mod export;
 pub mod extension_files;
+pub mod local_ca;
+pub mod local_tls;
 pub mod log_file;
 pub mod logging;
 pub mod mode;

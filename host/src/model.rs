@@ -1,7 +1,8 @@
 //! The records that travel from the extension to the host and into the store.
 //! Field names match the extension's (`extension/lib/pairing.js`) and PROTOCOL.md.
 
-pub use crate::arm::Arm;
+pub use crate::arm::{Arm, Transport};
+use crate::arm::{ArmKind, Schedule};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -77,6 +78,9 @@ pub struct Sample {
     /// under its own label, so the run shows what "no difference" looks like here.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub negative_control: bool,
+    /// What the upload arrived over, as the sink saw it: "http/1.1" or "h2".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<String>,
     /// The arm, typed, as the host recorded it when it stored the sample. Samples stored
     /// before arms were recorded have none; `arm()` derives it from their fields.
     #[serde(default, rename = "arm", skip_serializing_if = "Option::is_none")]
@@ -87,9 +91,9 @@ pub struct Sample {
 }
 
 impl Sample {
-    /// "attached" / "detached" in a control run, as the page sent it.
-    pub fn condition(&self) -> Option<&str> {
-        self.extra.get("condition").and_then(Value::as_str)
+    /// Attached or detached, in a control run.
+    pub fn condition(&self) -> Option<crate::arm::Condition> {
+        self.arm().condition
     }
 
     /// The arm, typed: as recorded, or derived from the fields of an older sample.
@@ -103,19 +107,11 @@ impl Sample {
         self.extra.get(key).and_then(Value::as_f64)
     }
 
-    /// The arm's label in reports: the page's name for it, plus its condition in a
-    /// control run, or the negative control's mark.
+    /// The arm's label in reports (`Arm::label`).
     pub fn arm_label(&self) -> String {
-        match self.condition() {
-            Some(c) => format!("{} ({c})", self.body),
-            None if self.negative_control => format!("{}{NEGATIVE_CONTROL_SUFFIX}", self.body),
-            None => self.body.clone(),
-        }
+        self.arm().label()
     }
 }
-
-/// The negative control's arm is its body kind with this after it.
-pub const NEGATIVE_CONTROL_SUFFIX: &str = " (A/A)";
 
 /// What the page could tell about being watched. `webdriver` is `navigator.webdriver`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -201,6 +197,10 @@ pub struct Plan {
     /// Real workloads run as extra arms beside (or instead of) the body kinds.
     #[serde(default, skip_serializing_if = "Workloads::is_empty")]
     pub workloads: Workloads,
+    /// The transports every body kind runs over (`--transport`). Empty: h1 only, with
+    /// labels as they always were. Workloads always travel over h1.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub transports: Vec<Transport>,
 }
 
 /// The write-up's investigation as arms: encrypted chunked uploads (serial and
@@ -237,14 +237,39 @@ impl Workloads {
         self.encrypted.is_none() && self.download.is_none() && self.parallel.is_none()
     }
 
-    /// How many arms these add: two schedules per chunk size, one download, one per
-    /// stream count. Must agree with `armsOf` in extension/lib/plan.js.
-    pub fn arms(&self) -> usize {
-        self.encrypted
-            .as_ref()
-            .map_or(0, |e| 2 * e.chunk_sizes.len())
-            + usize::from(self.download.is_some())
-            + self.parallel.as_ref().map_or(0, |p| p.streams.len())
+    /// The workload arms, in the order a rep runs them: both schedules per chunk size,
+    /// the download, then one per stream count.
+    fn arms(&self) -> Vec<ArmKind> {
+        let mut arms = Vec::new();
+        for &chunk_bytes in self.encrypted.iter().flat_map(|e| &e.chunk_sizes) {
+            for schedule in [Schedule::Serial, Schedule::Pipelined] {
+                arms.push(ArmKind::Encrypted {
+                    chunk_bytes,
+                    schedule,
+                });
+            }
+        }
+        if self.download.is_some() {
+            arms.push(ArmKind::Download);
+        }
+        for &streams in self.parallel.iter().flat_map(|p| &p.streams) {
+            arms.push(ArmKind::Parallel {
+                streams: u64::from(streams),
+            });
+        }
+        arms
+    }
+
+    /// The bytes one run of this workload arm moves.
+    fn bytes_of(&self, kind: &ArmKind) -> u64 {
+        match kind {
+            ArmKind::Encrypted { .. } => self.encrypted.as_ref().map_or(0, |e| e.file_bytes),
+            ArmKind::Download => self.download.as_ref().map_or(0, |d| d.bytes),
+            ArmKind::Parallel { streams } => {
+                streams * self.parallel.as_ref().map_or(0, |p| p.bytes)
+            }
+            ArmKind::Body { .. } => 0,
+        }
     }
 }
 
@@ -266,6 +291,7 @@ impl Default for Plan {
             negative_control: false,
             horizon: None,
             workloads: Workloads::default(),
+            transports: Vec::new(),
         }
     }
 }
@@ -285,26 +311,61 @@ impl Plan {
         }
     }
 
-    pub fn measured_uploads(&self) -> u64 {
-        let arms = self.bodies.len() + self.workloads.arms() + usize::from(self.negative_control);
-        self.max_reps() * arms as u64 * self.conditions()
+    /// Every arm of one rep, in the order the page runs them: the body kinds over
+    /// each transport (the negative control after the first transport's), then the
+    /// workloads. The page builds its steps from exactly this list.
+    pub fn arms(&self) -> Vec<Arm> {
+        let plain = |kind: ArmKind, transport: Option<Transport>, repeat: bool| Arm {
+            kind,
+            transport,
+            condition: None,
+            repeat,
+        };
+        // h1 alone is the default said out loud: labels stay as they always were.
+        let chosen: Vec<Option<Transport>> =
+            if self.transports.is_empty() || self.transports == [Transport::H1] {
+                vec![None]
+            } else {
+                self.transports.iter().copied().map(Some).collect()
+            };
+        let mut arms = Vec::new();
+        for (i, &transport) in chosen.iter().enumerate() {
+            for body in &self.bodies {
+                let kind = ArmKind::Body { body: body.clone() };
+                arms.push(plain(kind, transport, false));
+            }
+            if self.negative_control && i == 0 && !self.bodies.is_empty() {
+                let body = if self.bodies.iter().any(|b| b == crate::arm::BASELINE_BODY) {
+                    crate::arm::BASELINE_BODY.to_owned()
+                } else {
+                    self.bodies[0].clone()
+                };
+                arms.push(plain(ArmKind::Body { body }, transport, true));
+            }
+        }
+        arms.extend(
+            self.workloads
+                .arms()
+                .into_iter()
+                .map(|kind| plain(kind, None, false)),
+        );
+        arms
     }
 
-    /// Bytes one rep moves, every arm once: the bodies, the negative control, and each
-    /// workload at its own size (a whole file per encrypted schedule, N bodies at once).
+    pub fn measured_uploads(&self) -> u64 {
+        self.max_reps() * self.arms().len() as u64 * self.conditions()
+    }
+
+    /// Bytes one rep moves, every arm once: a body per body arm, and each workload at
+    /// its own size (a whole file per encrypted schedule, N bodies at once).
     fn bytes_per_rep(&self) -> u64 {
-        let bodies =
-            (self.bodies.len() as u64 + u64::from(self.negative_control)) * self.size_bytes;
-        let w = &self.workloads;
-        let encrypted = w
-            .encrypted
-            .as_ref()
-            .map_or(0, |e| 2 * e.chunk_sizes.len() as u64 * e.file_bytes);
-        let download = w.download.as_ref().map_or(0, |d| d.bytes);
-        let parallel = w.parallel.as_ref().map_or(0, |p| {
-            p.streams.iter().map(|&n| u64::from(n) * p.bytes).sum()
-        });
-        bodies + encrypted + download + parallel
+        self.arms()
+            .iter()
+            .map(|arm| match &arm.kind {
+                ArmKind::Body { .. } => self.size_bytes,
+                kind => self.workloads.bytes_of(kind),
+            })
+            .sum()
     }
 
     /// How long `unobserved run` waits by default: two minutes of slack, every byte of
@@ -330,6 +391,29 @@ pub struct Job {
     /// Close the benchmark tab when done (the CLI then ends the browser itself).
     #[serde(default = "yes")]
     pub close_tab: bool,
+    /// The run's TLS listeners (--transport h1-tls/h2): the certificate its throwaway
+    /// profile trusts, and the ports it trusts it at.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tls: Option<JobTls>,
+}
+
+/// A TLS sink's own receive ceiling, measured as the plain sink's is.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct TransportCeiling {
+    pub receive_mbps: f64,
+    pub receive_range: (f64, f64),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JobTls {
+    pub cert: crate::local_tls::LocalCert,
+    pub listeners: Vec<TlsListener>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct TlsListener {
+    pub transport: Transport,
+    pub port: u16,
 }
 
 fn yes() -> bool {
@@ -430,12 +514,38 @@ pub fn valid_run_id(id: &str) -> bool {
 mod tests {
     use super::*;
 
+    /// The arms `run-started` hands the page, as JSON.
+    fn planned(plan: &Plan) -> Value {
+        let arms: Vec<_> = plan
+            .arms()
+            .into_iter()
+            .map(|arm| crate::protocol::messages::PlannedArm {
+                label: arm.label(),
+                arm,
+            })
+            .collect();
+        serde_json::to_value(arms).unwrap()
+    }
+
     #[test]
-    fn the_measured_count_agrees_with_the_extension_on_the_shared_fixture() {
-        let fixture: Value =
+    fn plans_give_the_arms_and_counts_of_the_shared_fixture() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/fixtures/plan-counts.json"
+        );
+        let mut fixture: Value =
             serde_json::from_str(include_str!("../../tests/fixtures/plan-counts.json")).unwrap();
+        if std::env::var_os("UNOBSERVED_WRITE_FIXTURES").is_some() {
+            for case in fixture["plans"].as_array_mut().unwrap() {
+                let plan: Plan = serde_json::from_value(case["plan"].clone()).unwrap();
+                case["arms"] = planned(&plan);
+                case["measured"] = plan.measured_uploads().into();
+            }
+            std::fs::write(path, serde_json::to_string_pretty(&fixture).unwrap() + "\n").unwrap();
+        }
         for case in fixture["plans"].as_array().unwrap() {
             let plan: Plan = serde_json::from_value(case["plan"].clone()).unwrap();
+            assert_eq!(planned(&plan), case["arms"], "{plan:?}");
             assert_eq!(
                 plan.measured_uploads(),
                 case["measured"].as_u64().unwrap(),

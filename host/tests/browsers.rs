@@ -232,11 +232,11 @@ fn chromium_negative_control_compares_the_baseline_with_itself_and_stores_it() {
         .as_array()
         .unwrap()
         .iter()
-        .filter(|s| s["negative_control"] == true)
+        .filter(|s| s["arm"]["repeat"] == true)
         .collect();
     assert_eq!(replicas.len(), 4, "one A/A upload per rep");
     for s in &replicas {
-        assert_eq!(s["body"], "Uint8Array");
+        assert_eq!(s["arm"]["body"], "Uint8Array");
         assert_eq!(s["status"], "ok", "{s}");
     }
     let nc = &j["negative_control"];
@@ -323,7 +323,7 @@ fn chromium_control_reproduces_the_debugger_slowdown() {
     for s in j["samples"].as_array().unwrap() {
         assert_eq!(
             s["observed"]["debugger_attached"],
-            s["condition"] == "attached",
+            s["arm"]["condition"] == "attached",
             "{s}"
         );
         assert_eq!(s["status"], "ok");
@@ -367,7 +367,7 @@ fn chromium_workloads_verify_every_chunk_and_download() {
     }
     let encrypted: Vec<_> = samples
         .iter()
-        .filter(|s| s["schedule"].is_string())
+        .filter(|s| s["arm"]["kind"] == "encrypted")
         .collect();
     assert_eq!(encrypted.len(), 8);
     // The workloads' own comparisons: pipelined against serial, x2 against x1, each with
@@ -402,7 +402,7 @@ fn chromium_workloads_verify_every_chunk_and_download() {
     }
     let downloads: Vec<_> = samples
         .iter()
-        .filter(|s| s["direction"] == "download")
+        .filter(|s| s["arm"]["kind"] == "download")
         .collect();
     assert_eq!(downloads.len(), 4);
     assert!(downloads

@@ -2,8 +2,9 @@
 //! `unobserved run` can build, for every browser and mode, is free of such flags.
 
 use std::path::Path;
+use unobserved::local_tls::LocalCert;
 use unobserved::run::browsers::LAUNCHABLE;
-use unobserved::run::launch::{prepare, Workspace};
+use unobserved::run::launch::{prepare, Mode, Trust, Workspace};
 
 /// Substrings of flags that open a debugging or automation channel.
 const FORBIDDEN: &[&str] = &[
@@ -32,33 +33,49 @@ fn no_launch_ever_carries_a_debugger_or_automation_flag() {
         false,
     )
     .unwrap();
+    let (_, pins) = LocalCert::generate().unwrap();
     for browser in LAUNCHABLE {
-        for headed in [false, true] {
-            for as_root in [false, true] {
-                let launch = prepare(
-                    browser,
-                    Path::new("/bin/browser"),
-                    &ws,
-                    Path::new("/bin/host"),
-                    headed,
-                    as_root,
-                )
-                .unwrap();
-                for arg in &launch.args {
-                    let lower = arg.to_lowercase();
-                    assert!(
-                        !FORBIDDEN.iter().any(|f| lower.contains(f)),
-                        "{}: {arg}",
-                        browser.key
-                    );
-                }
-                for (key, _) in &launch.env {
-                    assert!(
-                        !key.contains("MARIONETTE") && !key.contains("REMOTE"),
-                        "{}: env {key}",
-                        browser.key
-                    );
-                }
+        for (headed, as_root, tls) in (0..8).map(|i| (i & 1 != 0, i & 2 != 0, i & 4 != 0)) {
+            let trust = tls.then(|| Trust {
+                pins: &pins,
+                ports: vec![4433],
+            });
+            let mode = Mode {
+                headed,
+                as_root,
+                trust,
+            };
+            let launch = prepare(
+                browser,
+                Path::new("/bin/browser"),
+                &ws,
+                Path::new("/bin/host"),
+                mode,
+            )
+            .unwrap();
+            // Trust reaches this run's certificate only, never every certificate.
+            assert!(
+                !launch
+                    .args
+                    .iter()
+                    .any(|a| a == "--ignore-certificate-errors"),
+                "{}",
+                browser.key
+            );
+            for arg in &launch.args {
+                let lower = arg.to_lowercase();
+                assert!(
+                    !FORBIDDEN.iter().any(|f| lower.contains(f)),
+                    "{}: {arg}",
+                    browser.key
+                );
+            }
+            for (key, _) in &launch.env {
+                assert!(
+                    !key.contains("MARIONETTE") && !key.contains("REMOTE"),
+                    "{}: env {key}",
+                    browser.key
+                );
             }
         }
     }

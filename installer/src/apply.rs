@@ -3,7 +3,7 @@
 //! the registry keys, and any foreign manifest it replaced under `--force` (restored).
 
 use crate::layout::Layout;
-use crate::plan::{FileWrite, Plan, RegistryWrite};
+use crate::plan::{FileWrite, Plan, RegistryWrite, TrustWrite};
 use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -20,6 +20,9 @@ pub struct Receipt {
     /// (the key as written by us, its previous value), restored by uninstall.
     #[serde(default)]
     pub registry_backups: Vec<(RegistryWrite, String)>,
+    /// Roots added to NSS databases (`--local-https`), removed by uninstall.
+    #[serde(default)]
+    pub trust: Vec<TrustWrite>,
 }
 
 impl Receipt {
@@ -100,7 +103,18 @@ pub fn install(layout: &Layout, plan: &Plan, opts: &InstallOptions) -> Result<Ve
                 .iter()
                 .map(|r| format!("would set {}\\{} = {}", r.hive, r.key, r.value)),
         );
+        lines.extend(plan.trust.iter().map(|t| {
+            format!(
+                "would trust {} as {:?} in {}",
+                t.cert_path.display(),
+                t.nickname,
+                t.nssdb.display()
+            )
+        }));
         return Ok(lines);
+    }
+    if !plan.trust.is_empty() && !crate::trust::available() {
+        bail!("--local-https needs NSS's certutil to add the local CA for Chromium-family browsers: install it (Debian/Ubuntu: `sudo apt-get install libnss3-tools`, Fedora: nss-tools) and run this again; nothing was written");
     }
     create_dirs(&layout.data_dir, &mut receipt.dirs_created)?;
     if let Some(src) = opts.copy_binary_from {
@@ -134,7 +148,8 @@ pub fn install(layout: &Layout, plan: &Plan, opts: &InstallOptions) -> Result<Ve
         create_dirs(f.path.parent().unwrap(), &mut receipt.dirs_created)?;
         let unchanged = std::fs::read_to_string(&f.path).is_ok_and(|c| c == f.contents);
         if !unchanged {
-            write_file(&f.path, &f.contents)?;
+            // A private file (a key) is never readable by others, not even for a moment.
+            write_file(&f.path, &f.contents, if f.private { 0o600 } else { 0o644 })?;
         }
         if f.private {
             make_private(&f.path, &receipt.dirs_created[created_before..])?;
@@ -168,9 +183,22 @@ pub fn install(layout: &Layout, plan: &Plan, opts: &InstallOptions) -> Result<Ve
         }
         lines.push(format!("registry  {}\\{} = {}", r.hive, r.key, r.value));
     }
+    for t in &plan.trust {
+        crate::trust::add(t)?;
+        if !receipt.trust.contains(t) {
+            receipt.trust.push(t.clone());
+        }
+        lines.push(format!(
+            "trusted   {} as {:?} in {}",
+            t.cert_path.display(),
+            t.nickname,
+            t.nssdb.display()
+        ));
+    }
     write_file(
         &layout.receipt_path(),
         &(serde_json::to_string_pretty(&receipt)? + "\n"),
+        0o644,
     )?;
     Ok(lines)
 }
@@ -186,6 +214,18 @@ pub fn uninstall(layout: &Layout, dry_run: bool) -> Result<Vec<String>> {
             done.to_owned()
         }
     };
+    // Trust first: the root leaves the browser's database before its file goes.
+    for t in &receipt.trust {
+        if !dry_run {
+            crate::trust::remove(t)?;
+        }
+        lines.push(format!(
+            "{} {:?} from {}",
+            verb("untrusted", "untrust"),
+            t.nickname,
+            t.nssdb.display()
+        ));
+    }
     for f in &receipt.files {
         match std::fs::read_to_string(&f.path) {
             Ok(c) if c == f.contents => {
@@ -308,12 +348,22 @@ fn make_private(file: &Path, new_dirs: &[PathBuf]) -> Result<()> {
 
 /// Writes beside the target and renames over it: a symlink at `path` is replaced, never
 /// written through (`--force` must not clobber whatever a link points at), and the file
-/// gets 0644 whatever the umask.
-fn write_file(path: &Path, contents: &str) -> Result<()> {
-    let tmp = path.with_extension("json.unobserved-tmp");
+/// has `mode` whatever the umask, from its creation on.
+fn write_file(path: &Path, contents: &str, mode: u32) -> Result<()> {
+    use std::io::Write;
+    let tmp = path.with_extension("unobserved-tmp");
     let _ = std::fs::remove_file(&tmp);
-    std::fs::write(&tmp, contents).with_context(|| format!("cannot write {}", tmp.display()))?;
-    set_mode(&tmp, 0o644)?;
+    let mut open = std::fs::OpenOptions::new();
+    open.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut open, mode);
+    let mut file = open
+        .open(&tmp)
+        .with_context(|| format!("cannot write {}", tmp.display()))?;
+    file.write_all(contents.as_bytes())
+        .with_context(|| format!("cannot write {}", tmp.display()))?;
+    drop(file);
+    set_mode(&tmp, mode)?;
     std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))
 }
 

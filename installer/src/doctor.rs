@@ -35,6 +35,9 @@ pub fn doctor(layout: &Layout, system: bool, probe: HelloProbe) -> Vec<Check> {
         .map(|b| check_browser(layout, b, system, probe))
         .collect();
     checks.push(check_state_dir(&layout.state_dir));
+    if let Ok(receipt) = crate::apply::Receipt::load(layout) {
+        checks.extend(receipt.trust.iter().map(check_trust));
+    }
     for note in crate::sandbox::detect(layout) {
         checks.push(Check {
             subject: format!("{} ({})", note.browser, note.kind),
@@ -168,9 +171,91 @@ fn check_state_dir(dir: &Path) -> Check {
     c
 }
 
+/// The local CA of `install --local-https`: its files, its key's mode, and the trust.
+fn check_trust(t: &crate::plan::TrustWrite) -> Check {
+    let mut c = Check {
+        subject: format!("local HTTPS ({})", t.nickname),
+        ..Default::default()
+    };
+    let reinstall = "run `unobserved install --local-https` again".to_owned();
+    if t.cert_path.is_file() {
+        c.ok.push(format!("CA certificate {}", t.cert_path.display()));
+    } else {
+        c.problems.push((
+            format!("{} is missing", t.cert_path.display()),
+            reinstall.clone(),
+        ));
+    }
+    match key_mode(&t.key_path) {
+        Some(0o600) => c.ok.push(format!("CA key {} is owner-only", t.key_path.display())),
+        Some(mode) => c.problems.push((
+            format!("the CA key {} has mode {mode:o}: others may read it and mint certificates for 127.0.0.1 and localhost", t.key_path.display()),
+            format!("chmod 600 {}", t.key_path.display()),
+        )),
+        None => c.problems.push((
+            format!("the CA key {} is missing", t.key_path.display()),
+            reinstall.clone(),
+        )),
+    }
+    if crate::trust::is_trusted(t) {
+        c.ok.push(format!("trusted in {}", t.nssdb.display()));
+    } else {
+        c.problems.push((
+            format!(
+                "{} does not hold {:?} (or certutil is missing)",
+                t.nssdb.display(),
+                t.nickname
+            ),
+            format!("{reinstall}; it needs certutil (Debian/Ubuntu: libnss3-tools)"),
+        ));
+    }
+    c
+}
+
+fn key_mode(path: &Path) -> Option<u32> {
+    let meta = std::fs::metadata(path).ok()?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        Some(meta.permissions().mode() & 0o777)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        Some(0o600)
+    }
+}
+
 #[cfg(test)]
 mod state_dir_tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_local_ca_key_others_can_read_is_a_problem() {
+        use std::os::unix::fs::PermissionsExt;
+        let tmp = tempfile::tempdir().unwrap();
+        let t = crate::plan::TrustWrite {
+            nssdb: tmp.path().join("nssdb"),
+            nickname: "test".into(),
+            cert_path: tmp.path().join("ca.pem"),
+            key_path: tmp.path().join("ca.key"),
+        };
+        std::fs::write(&t.cert_path, "cert").unwrap();
+        std::fs::write(&t.key_path, "key").unwrap();
+        let problems_with = |mode| {
+            std::fs::set_permissions(&t.key_path, std::fs::Permissions::from_mode(mode)).unwrap();
+            check_trust(&t).problems.len()
+        };
+        let owner_only = problems_with(0o600);
+        assert_eq!(problems_with(0o644), owner_only + 1);
+        std::fs::remove_file(&t.key_path).unwrap();
+        assert_eq!(
+            check_trust(&t).problems.len(),
+            owner_only + 1,
+            "a missing key too"
+        );
+    }
 
     #[test]
     fn a_state_dir_that_is_a_file_gets_advice_about_the_file_not_permissions() {

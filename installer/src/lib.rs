@@ -10,3 +10,4 @@ pub mod manifest;
 pub mod plan;
 pub mod registry;
 pub mod sandbox;
+pub mod trust;

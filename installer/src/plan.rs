@@ -29,10 +29,24 @@ pub struct RegistryWrite {
     pub value: String,
 }
 
+/// A certificate to trust as a root in an NSS database (`trust.rs`): the local CA of
+/// `install --local-https`, for Chromium-family browsers on Linux.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TrustWrite {
+    pub nssdb: PathBuf,
+    pub nickname: String,
+    /// The certificate file, written by the same plan.
+    pub cert_path: PathBuf,
+    /// Its private key, which must stay owner-only (doctor checks).
+    pub key_path: PathBuf,
+}
+
 #[derive(Debug, Default, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Plan {
     pub files: Vec<FileWrite>,
     pub registry: Vec<RegistryWrite>,
+    #[serde(default)]
+    pub trust: Vec<TrustWrite>,
 }
 
 pub fn plan(

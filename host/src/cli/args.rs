@@ -121,6 +121,14 @@ pub struct RunArgs {
     /// Body kinds, comma-separated. Default: all four, or none when --workloads is given.
     #[arg(long, value_delimiter = ',', value_enum, ignore_case = true)]
     pub bodies: Option<Vec<BodyKind>>,
+    /// Transports every body kind runs over, comma-separated and interleaved:
+    /// h1 (HTTP/1.1 in the clear, the default), h1-tls (HTTP/1.1 over TLS), h2 (HTTP/2
+    /// over TLS; Chromium sends ReadableStream bodies only over it). TLS uses a fresh
+    /// certificate for 127.0.0.1 and localhost that only this run's throwaway profile
+    /// trusts. Each transport is compared with the nearer ones (h2 vs h1-tls vs h1).
+    /// Workloads always travel over h1.
+    #[arg(long, value_delimiter = ',', value_enum)]
+    pub transport: Vec<crate::arm::Transport>,
     /// Real workloads, comma-separated: encrypted (AES-256-GCM chunked upload, serial and
     /// pipelined), download (streamed GET, verified), parallel (concurrent uploads).
     #[arg(long, value_delimiter = ',', value_enum)]
@@ -309,6 +317,13 @@ pub struct InstallArgs {
     /// manifests from `DIR/NativeMessagingHosts/` only: install there (Linux, macOS).
     #[arg(long, value_name = "DIR")]
     pub profile: Option<PathBuf>,
+    /// Let your everyday Chromium-family browsers measure over TLS (h1-tls, h2; the
+    /// only way Chromium uploads a ReadableStream): create a local CA that can certify
+    /// only 127.0.0.1 and localhost, keep its key owner-only in the state dir, and trust
+    /// it in your NSS database (~/.pki/nssdb; needs certutil from libnss3-tools). Linux
+    /// only. `uninstall` removes it; SECURITY.md says what it allows.
+    #[arg(long)]
+    pub local_https: bool,
 }
 
 #[derive(Args)]

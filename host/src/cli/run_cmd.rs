@@ -5,6 +5,7 @@ use super::args::{BodyKind, FailOn, RunArgs, WorkloadKind};
 use super::exit;
 use super::matrix_auto;
 use super::usage::usage;
+use crate::arm::Transport;
 use crate::export::{human_bytes, json::Json, table::Table, Exporter};
 use crate::model::{
     AutoBudget, DownloadWorkload, EncryptedWorkload, ParallelWorkload, Plan, SampleStatus,
@@ -250,6 +251,21 @@ fn plan_of(a: &RunArgs) -> Result<Plan> {
             return Err(usage("--chunk-sizes must each be between 1KiB and 64MiB: the sink holds one chunk in memory to decrypt it"));
         }
     }
+    let mut transports: Vec<Transport> = Vec::new();
+    for &t in &a.transport {
+        if transports.contains(&t) {
+            return Err(usage(format!("--transport names {t} twice")));
+        }
+        transports.push(t);
+    }
+    if transports.iter().any(|t| t.is_tls()) {
+        if a.sink_url.is_some() {
+            return Err(usage("--transport h1-tls/h2 needs the local sink: a remote sink's transport is its URL's (serve it with `unobserved sink --tls-cert/--tls-key` and give an https:// --sink-url)"));
+        }
+        if bodies.is_empty() {
+            return Err(usage("--transport applies to body kinds, and workloads always travel over h1: give --bodies"));
+        }
+    }
     if a.negative_control && bodies.is_empty() {
         return Err(usage(
             "--negative-control repeats a body kind; give --bodies (e.g. Uint8Array)",
@@ -279,6 +295,7 @@ fn plan_of(a: &RunArgs) -> Result<Plan> {
         negative_control: a.negative_control,
         horizon: Some(a.horizon / 100.0),
         workloads,
+        transports,
     })
 }
 

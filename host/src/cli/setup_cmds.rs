@@ -48,7 +48,10 @@ pub fn install(a: InstallArgs) -> Result<i32> {
     } else {
         layout.binary_dest()
     };
-    let plan = plan::plan(&layout, &chosen, &host_path, a.system, &a.extension_ids);
+    let mut plan = plan::plan(&layout, &chosen, &host_path, a.system, &a.extension_ids);
+    if a.local_https {
+        plan_local_https(&mut plan, &layout, &chosen, a.system)?;
+    }
     let opts = apply::InstallOptions {
         force: a.force,
         dry_run: a.dry_run,
@@ -67,6 +70,61 @@ pub fn install(a: InstallArgs) -> Result<i32> {
         println!("\nNext: load the extension in each browser (see README), restart the browser, then check with `unobserved doctor`.");
     }
     Ok(super::exit::OK)
+}
+
+/// The local CA's files and its trust in the user's NSS database. An installed CA is
+/// kept (its leaves stay valid, and browsers keep one root), a missing one is made.
+fn plan_local_https(
+    plan: &mut plan::Plan,
+    layout: &Layout,
+    chosen: &[&Browser],
+    system: bool,
+) -> Result<()> {
+    use crate::local_ca;
+    if !cfg!(target_os = "linux") {
+        return Err(super::usage::usage("--local-https is for Linux, where Chromium-family browsers read trust from ~/.pki/nssdb; on macOS and Windows use `unobserved run --transport`, whose throwaway profile trusts its own certificate"));
+    }
+    if system {
+        return Err(super::usage::usage(
+            "--local-https trusts a CA for you alone; drop --system",
+        ));
+    }
+    let users: Vec<String> = chosen
+        .iter()
+        .filter(|b| b.family == Family::Chromium)
+        .map(|b| b.key.to_owned())
+        .collect();
+    if users.is_empty() {
+        return Err(super::usage::usage("--local-https is for Chromium-family browsers; Firefox keeps its own certificates (README: Local HTTPS)"));
+    }
+    let (cert_path, key_path) = (
+        local_ca::cert_path(&layout.state_dir),
+        local_ca::key_path(&layout.state_dir),
+    );
+    let ca = match (
+        std::fs::read_to_string(&cert_path),
+        std::fs::read_to_string(&key_path),
+    ) {
+        (Ok(cert_pem), Ok(key_pem)) => crate::local_tls::LocalCert { cert_pem, key_pem },
+        _ => local_ca::generate()?,
+    };
+    let home =
+        dirs::home_dir().ok_or_else(|| anyhow::anyhow!("no home folder for ~/.pki/nssdb"))?;
+    for (path, contents) in [(&cert_path, ca.cert_pem), (&key_path, ca.key_pem)] {
+        plan.files.push(plan::FileWrite {
+            path: path.clone(),
+            contents,
+            browsers: users.clone(),
+            private: true,
+        });
+    }
+    plan.trust.push(plan::TrustWrite {
+        nssdb: home.join(".pki").join("nssdb"),
+        nickname: local_ca::NICKNAME.into(),
+        cert_path,
+        key_path,
+    });
+    Ok(())
 }
 
 pub fn uninstall(a: UninstallArgs) -> Result<i32> {

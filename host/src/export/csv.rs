@@ -42,7 +42,7 @@ impl Exporter for Csv {
     }
 }
 
-const COLUMNS: [&str; 21] = [
+const COLUMNS: [&str; 23] = [
     "run_id",
     "browser",
     "browser_version",
@@ -64,6 +64,8 @@ const COLUMNS: [&str; 21] = [
     "error",
     "sink_bound",
     "timing_disagrees",
+    "transport",
+    "protocol",
 ];
 
 fn render(reports: &[RunReport]) -> String {
@@ -82,7 +84,7 @@ fn render(reports: &[RunReport]) -> String {
                 r.run.os.clone(),
                 s.arm_label(),
                 s.body.clone(),
-                s.condition().unwrap_or_default().to_owned(),
+                s.condition().map(|c| c.as_str()).unwrap_or_default().into(),
                 s.rep.to_string(),
                 s.status.as_str().into(),
                 s.intact.to_string(),
@@ -97,6 +99,8 @@ fn render(reports: &[RunReport]) -> String {
                 s.error.clone().unwrap_or_default(),
                 sink_bound.to_string(),
                 timing_disagrees(s).to_string(),
+                s.arm().travels_over().to_string(),
+                s.protocol.clone().unwrap_or_default(),
             ];
             out += &row.iter().map(|f| field(f)).collect::<Vec<_>>().join(",");
             out.push('\n');

@@ -3,6 +3,7 @@
 //! environment, as text cells with a tone. The formats only lay this out, so none can
 //! show more or less than another (tests/export_content checks it).
 
+use crate::arm::Transport;
 use crate::model::Observed;
 use crate::report::{fmt_mbps, fmt_range, ratio_cell, RunReport};
 
@@ -49,6 +50,8 @@ pub enum SectionKind {
     Summary,
     Encrypted,
     Control,
+    /// The same upload over each transport the run chose.
+    Transports,
     /// Runs side by side (`unobserved compare`, the browser matrix).
     Compared,
 }
@@ -113,7 +116,7 @@ pub fn of(r: &RunReport) -> RunDocument {
             },
         ),
         plan: plan_line(r),
-        sections: [Some(summary(r)), encrypted(r), control(r)]
+        sections: [Some(summary(r)), transports(r), encrypted(r), control(r)]
             .into_iter()
             .flatten()
             .collect(),
@@ -147,6 +150,13 @@ fn plan_line(r: &RunReport) -> Option<String> {
         if let Some(h) = m.sink_hash_mbps {
             line += &format!(", hashing {h:.0} Mbps");
         }
+    }
+    for (t, c) in &m.transport_ceilings {
+        let (lo, hi) = c.receive_range;
+        line += &format!(
+            " · {t} sink ceiling {:.0} Mbps ({lo:.0}–{hi:.0})",
+            c.receive_mbps
+        );
     }
     Some(line)
 }
@@ -249,6 +259,47 @@ fn encrypted(r: &RunReport) -> Option<Section> {
             })
             .collect(),
         footnotes: vec![],
+    })
+}
+
+fn transports(r: &RunReport) -> Option<Section> {
+    if r.transports.is_empty() {
+        return None;
+    }
+    Some(Section {
+        kind: SectionKind::Transports,
+        title: Some(
+            "Transports: the same upload over each (h2 and h1-tls over TLS, h1 in the clear)",
+        ),
+        columns: ["Arm", "Compared with", "Ratio [95% CI]"]
+            .map(String::from)
+            .to_vec(),
+        rows: r
+            .transports
+            .iter()
+            .map(|c| Row {
+                arm: c.body.clone(),
+                cells: vec![
+                    Cell::text(&c.body),
+                    Cell::text(&c.baseline),
+                    Cell::text(format!(
+                        "{} {}",
+                        c.ratio_text(2),
+                        c.verdict.words(c.horizon)
+                    )),
+                ],
+                flags: vec![],
+            })
+            .collect(),
+        footnotes: vec![if r
+            .summary
+            .iter()
+            .any(|a| a.arm.travels_over() == Transport::H1Tls)
+        {
+            "h2 vs h1-tls is HTTP/2 itself; h1-tls vs h1 is the cost of TLS."
+        } else {
+            "h2 vs h1 is HTTP/2 and TLS together: add h1-tls to --transport to tell them apart."
+        }],
     })
 }
 

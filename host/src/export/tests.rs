@@ -5,7 +5,7 @@
 
 use super::document::{self, RunDocument};
 use super::{exporter, Format};
-use crate::model::Sample;
+use crate::model::{Arm, Sample, Transport};
 use crate::report::RunReport;
 use crate::store::tests_support::{run_record, sample};
 use crate::store::Record;
@@ -78,6 +78,28 @@ fn encrypted_run() -> RunReport {
     report_of(samples)
 }
 
+/// Body kinds over h1 and h2, as `--transport h1,h2` records them.
+fn transport_run() -> RunReport {
+    let mut samples = Vec::new();
+    for rep in 0..5 {
+        for (body, transport, mbps) in [
+            ("Uint8Array", Transport::H1, 1000.0),
+            ("Uint8Array", Transport::H2, 800.0),
+            ("Blob", Transport::H1, 900.0),
+            ("Blob", Transport::H2, 700.0),
+        ] {
+            let mut s = sample("r", body, rep, mbps + rep as f64);
+            s.protocol = Some(transport.protocol().into());
+            s.recorded_arm = Some(Arm {
+                transport: Some(transport),
+                ..s.arm()
+            });
+            samples.push(s);
+        }
+    }
+    report_of(samples)
+}
+
 /// Every piece of text the document holds.
 fn words(d: &RunDocument) -> Vec<String> {
     let mut out = vec![d.title.clone(), d.run_id.clone(), d.status.text.clone()];
@@ -142,6 +164,17 @@ fn a_control_run_shows_the_same_content_in_every_format() {
         "and a flagged row"
     );
     assert_same_content(report, document::SectionKind::Control);
+}
+
+#[test]
+fn a_run_over_two_transports_shows_the_same_content_in_every_format() {
+    let report = transport_run();
+    assert_eq!(
+        report.transports.len(),
+        2,
+        "each body kind over h2 against h1"
+    );
+    assert_same_content(report, document::SectionKind::Transports);
 }
 
 #[test]

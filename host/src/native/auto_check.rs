@@ -57,7 +57,7 @@ pub fn decide(
     if reps_done < plan.reps {
         return (true, format!("minimum of {} reps not reached", plan.reps));
     }
-    let comparisons: Vec<_> = if run.control.is_empty() {
+    let mut comparisons: Vec<_> = if run.control.is_empty() {
         run.comparisons.clone()
     } else {
         run.control
@@ -65,6 +65,8 @@ pub fn decide(
             .filter_map(|c| c.slowdown.clone())
             .collect()
     };
+    // Transports are compared too, and settle like every other comparison.
+    comparisons.extend(run.transports.iter().cloned());
     let unresolved: Vec<&str> = comparisons
         .iter()
         .filter(|c| !c.settled())
@@ -134,6 +136,7 @@ mod tests {
             sink_ceiling_range: None,
             sink_hash_mbps: None,
             cpu: None,
+            transport_ceilings: Default::default(),
         }];
         records.extend(samples.into_iter().map(Record::Sample));
         report::runs(&StoreContents {
@@ -200,5 +203,48 @@ mod tests {
         let now = chrono::Utc::now();
         let r = run(arms(&[(100.0, 900.0), (110.0, 950.0)]), &now.to_rfc3339());
         assert!(decide(&r, 2, now).0);
+    }
+
+    #[test]
+    fn transport_comparisons_must_settle_too() {
+        let over = |rep: u32, transport, mbps| {
+            let mut s = sample("r", "Uint8Array", rep, mbps);
+            s.recorded_arm = Some(crate::model::Arm {
+                transport: Some(transport),
+                ..s.arm()
+            });
+            s
+        };
+        let now = chrono::Utc::now();
+        let close = (0..4)
+            .flat_map(|i| {
+                let wobble = [100.0, 103.0, 98.0, 101.0][i as usize];
+                [
+                    over(i, crate::model::Transport::H1, wobble),
+                    over(i, crate::model::Transport::H2, 201.0 - wobble),
+                ]
+            })
+            .collect();
+        let r = run(close, &now.to_rfc3339());
+        assert!(
+            r.comparisons.is_empty(),
+            "one body kind: nothing but transports"
+        );
+        assert_eq!(
+            decide(&r, 4, now),
+            (true, "not settled: Uint8Array h2".into())
+        );
+        let apart = (0..4)
+            .flat_map(|i| {
+                [
+                    over(i, crate::model::Transport::H1, 100.0 + i as f64),
+                    over(i, crate::model::Transport::H2, 300.0 + i as f64),
+                ]
+            })
+            .collect();
+        assert_eq!(
+            decide(&run(apart, &now.to_rfc3339()), 4, now),
+            (false, "settled".into())
+        );
     }
 }

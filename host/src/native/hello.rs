@@ -10,6 +10,8 @@ pub fn handle(
     browser: Option<String>,
 ) -> Outgoing {
     log::info!("hello from extension {extension_version:?} in {browser:?}");
+    let job = claim_job(session);
+    session.job_tls = job.as_ref().and_then(|j| j.tls.clone());
     Outgoing::Hello {
         version: env!("CARGO_PKG_VERSION").into(),
         sink: SinkInfo {
@@ -17,7 +19,7 @@ pub fn handle(
             upload_url: session.sink.upload_url(),
             page_url: session.sink.page_url(),
         },
-        job: claim_job(session),
+        job: job.map(Box::new),
     }
 }
 

@@ -7,6 +7,7 @@ mod hello;
 mod run_finished;
 mod run_started;
 mod samples;
+mod tls_sinks;
 mod workload_key;
 
 use crate::mode::Caller;
@@ -34,6 +35,10 @@ pub struct Session {
     pub store: Store,
     pub sink: Sink,
     pub job_file: Option<PathBuf>,
+    /// The TLS listeners runs asked for, started at `run-started`.
+    pub tls: tls_sinks::TlsSinks,
+    /// The certificate and ports of the claimed job's TLS listeners, if it has any.
+    pub job_tls: Option<crate::model::JobTls>,
 }
 
 /// Set when the session serves a job of `unobserved run`: where to tell it that the
@@ -70,15 +75,7 @@ pub fn main(caller: Caller) -> i32 {
     }
     log::info!("native session for {caller:?}");
     let store = Store::in_dir(&state_dir);
-    let hook_store = store.clone();
-    let config = SinkConfig {
-        on_event: Some(Arc::new(move |e: SinkEvent| {
-            record_sink_event(&hook_store, e)
-        })),
-        slow_hash: crate::sink::hash_queue::simulated_slow_cpu(),
-        ..SinkConfig::default()
-    };
-    let sink = match Sink::start(config) {
+    let sink = match Sink::start(sink_config(&store)) {
         Ok(s) => s,
         Err(e) => {
             log::error!("{e:#}");
@@ -95,12 +92,26 @@ pub fn main(caller: Caller) -> i32 {
         store,
         sink,
         job_file,
+        tls: Default::default(),
+        job_tls: None,
     };
     serve(
         &mut session,
         &mut std::io::stdin().lock(),
         &mut std::io::stdout().lock(),
     )
+}
+
+/// A sink of this session: its events go to the store.
+pub(crate) fn sink_config(store: &Store) -> SinkConfig {
+    let hook_store = store.clone();
+    SinkConfig {
+        on_event: Some(Arc::new(move |e: SinkEvent| {
+            record_sink_event(&hook_store, e)
+        })),
+        slow_hash: crate::sink::hash_queue::simulated_slow_cpu(),
+        ..SinkConfig::default()
+    }
 }
 
 fn record_sink_event(store: &Store, event: SinkEvent) {

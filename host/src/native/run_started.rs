@@ -1,8 +1,11 @@
 //! `run-started`: record the run's browser, plan and origin before any sample.
 
+use super::tls_sinks::Source;
 use super::{invalid_run_id, store_failed, Session};
+use crate::arm::Transport;
 use crate::model::{valid_run_id, RunInfo};
-use crate::protocol::Outgoing;
+use crate::protocol::messages::PlannedArm;
+use crate::protocol::{ErrorCode, Outgoing};
 use crate::store::{records::now, Record};
 
 pub fn handle(session: &mut Session, run: RunInfo) -> Outgoing {
@@ -10,6 +13,13 @@ pub fn handle(session: &mut Session, run: RunInfo) -> Outgoing {
         return invalid_run_id(&run.run_id, "run-started");
     }
     let run_id = run.run_id.clone();
+    if let Err(why) = start_tls_sinks(session, &run.plan.transports) {
+        return Outgoing::error(
+            ErrorCode::TransportUnavailable,
+            format!("{why}; nothing was recorded"),
+            Some("run-started"),
+        );
+    }
     let remote = run.extra.get("sink").and_then(|v| v.as_str()) == Some("remote");
     let ceiling = if remote {
         None
@@ -26,6 +36,10 @@ pub fn handle(session: &mut Session, run: RunInfo) -> Outgoing {
             }
         }
     };
+    let (planned, measured_uploads) = (run.plan.arms(), run.plan.measured_uploads());
+    let transport_ceilings = session.tls.ceilings(run.plan.size_bytes);
+    let mut upload_urls = session.tls.upload_urls();
+    upload_urls.insert(Transport::H1, session.sink.upload_url());
     let record = Record::Run {
         run,
         host_version: env!("CARGO_PKG_VERSION").into(),
@@ -34,6 +48,7 @@ pub fn handle(session: &mut Session, run: RunInfo) -> Outgoing {
         sink_ceiling_range: ceiling.map(|c| c.receive_range),
         sink_hash_mbps: ceiling.map(|c| c.hash_mbps),
         cpu: crate::cpu::describe(),
+        transport_ceilings,
     };
     match session.store.append(&[record]) {
         Ok(()) => {
@@ -41,8 +56,33 @@ pub fn handle(session: &mut Session, run: RunInfo) -> Outgoing {
             Outgoing::RunStarted {
                 run_id,
                 sink_ceiling_mbps: ceiling.map(|c| c.receive_mbps),
+                arms: planned
+                    .into_iter()
+                    .map(|arm| PlannedArm {
+                        label: arm.label(),
+                        arm,
+                    })
+                    .collect(),
+                measured_uploads,
+                upload_urls,
             }
         }
         Err(e) => store_failed(e, "run-started"),
     }
+}
+
+/// The TLS listeners the plan's transports need: with the job's certificate in a run
+/// of `unobserved run`, else with a leaf of the installed local CA.
+fn start_tls_sinks(session: &mut Session, transports: &[Transport]) -> Result<(), String> {
+    if !transports.iter().any(|t| t.is_tls()) {
+        return Ok(());
+    }
+    let source = match &session.job_tls {
+        Some(job) => Source::Job(job),
+        None => Source::LocalCa(crate::local_ca::session_leaf()?),
+    };
+    let (page_origin, store) = (session.sink.base_url(), session.store.clone());
+    session.tls.ensure(transports, &source, &page_origin, || {
+        super::sink_config(&store)
+    })
 }

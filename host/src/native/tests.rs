@@ -8,6 +8,8 @@ fn session(dir: &std::path::Path) -> Session {
         store: Store::in_dir(dir),
         sink: Sink::start(SinkConfig::default()).unwrap(),
         job_file: None,
+        tls: Default::default(),
+        job_tls: None,
     }
 }
 

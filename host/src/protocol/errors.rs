@@ -19,6 +19,8 @@ pub enum ErrorCode {
     InvalidRunId = 11,
     CallerNotAllowed = 12,
     SinkUnavailable = 13,
+    /// The plan asks for a transport this host has no listener for.
+    TransportUnavailable = 14,
 }
 
 impl ErrorCode {
@@ -44,6 +46,7 @@ mod tests {
         assert_eq!(ErrorCode::FrameTooLarge.number(), 1);
         assert_eq!(ErrorCode::InvalidField.number(), 8);
         assert_eq!(ErrorCode::SinkUnavailable.number(), 13);
+        assert_eq!(ErrorCode::TransportUnavailable.number(), 14);
         assert_eq!(ErrorCode::UnknownType.name(), "unknown-type");
     }
 }

@@ -66,12 +66,18 @@ pub enum Outgoing {
     Hello {
         version: String,
         sink: SinkInfo,
-        job: Option<Job>,
+        job: Option<Box<Job>>,
     },
     RunStarted {
         run_id: String,
         /// The sink's own ingest ceiling for this body size (None if it could not be measured).
         sink_ceiling_mbps: Option<f64>,
+        /// Every arm of one rep, in order: the page builds its steps from these.
+        arms: Vec<PlannedArm>,
+        /// How many uploads the run will measure, at most (progress bars).
+        measured_uploads: u64,
+        /// Where each of the plan's transports uploads: h1's sink and each TLS one.
+        upload_urls: std::collections::BTreeMap<crate::arm::Transport, String>,
     },
     SamplesAck {
         run_id: String,
@@ -107,6 +113,13 @@ pub struct SinkInfo {
     pub base_url: String,
     pub upload_url: String,
     pub page_url: String,
+}
+
+/// One arm of the plan as the page runs it: the arm, typed, and its label.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlannedArm {
+    pub arm: crate::arm::Arm,
+    pub label: String,
 }
 
 impl Outgoing {

@@ -13,6 +13,8 @@ pub struct Analysis {
     /// Per arm, in the table's order: "1.48x [1.18–3.05] faster", "baseline" or "–".
     pub arms: Vec<ArmLine>,
     pub control: Vec<ControlLine>,
+    /// "Blob h2 vs Blob h1: 1.10x [1.02–1.21] faster", one per transport comparison.
+    pub transports: Vec<String>,
     pub negative_control: Option<String>,
     pub warnings: Vec<String>,
     pub notes: Vec<String>,
@@ -67,7 +69,7 @@ pub fn of(report: &RunReport) -> Analysis {
                     integrity: a.integrity.clone(),
                     word: a.integrity.word(),
                     detail: a.integrity.detail(),
-                    why: a.integrity.why(&a.body),
+                    why: a.integrity.why(&a.arm),
                 },
             })
             .collect(),
@@ -79,6 +81,19 @@ pub fn of(report: &RunReport) -> Analysis {
                 attached_mbps: c.attached_median_mbps,
                 detached_mbps: c.detached_median_mbps,
                 slowdown: c.slowdown_text(),
+            })
+            .collect(),
+        transports: report
+            .transports
+            .iter()
+            .map(|c| {
+                format!(
+                    "{} vs {}: {} {}",
+                    c.body,
+                    c.baseline,
+                    c.ratio_text(2),
+                    c.verdict.words(c.horizon)
+                )
             })
             .collect(),
         negative_control: report.negative_control.as_ref().map(|c| {

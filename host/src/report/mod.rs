@@ -5,7 +5,7 @@ pub mod across;
 pub mod analysis;
 pub mod pooled;
 
-use crate::arm::{ArmKind, Condition};
+use crate::arm::{ArmKind, Condition, Transport};
 use crate::model::{Observed, RunInfo, RunState, RunStatus, Sample};
 use crate::stats::compare::{self, Comparison, Verdict};
 use crate::stats::{summarise, ArmSummary};
@@ -29,6 +29,35 @@ pub struct RunReport {
     pub control: Vec<ControlRow>,
     /// Encrypted chunked uploads: client work against PUT time per arm.
     pub encrypted: Vec<EncryptedRow>,
+    /// The same upload over different transports (h2 vs h1-tls vs h1), when the run
+    /// chose several.
+    pub transports: Vec<Comparison>,
+    /// Uploads of a TLS arm that arrived over another protocol than the arm's.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub protocol_mismatches: Vec<ProtocolMismatch>,
+}
+
+/// A browser that used another protocol than the arm's transport (say, HTTP/1.1 on
+/// the h2 listener): those uploads describe that protocol, not the arm's.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ProtocolMismatch {
+    pub arm: String,
+    pub transport: Transport,
+    pub arrived_over: String,
+    pub uploads: usize,
+}
+
+impl ProtocolMismatch {
+    pub fn warning(&self) -> String {
+        format!(
+            "{} upload(s) of {} arrived over {}, not {}: the browser chose another protocol, so those figures do not describe {}.",
+            self.uploads,
+            self.arm,
+            self.arrived_over,
+            self.transport.protocol(),
+            self.transport
+        )
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -76,6 +105,9 @@ pub struct RunMeta {
     pub sink_ceiling_mbps: Option<f64>,
     pub sink_ceiling_range: Option<(f64, f64)>,
     pub sink_hash_mbps: Option<f64>,
+    /// The TLS sinks' own ceilings, per transport, when the run used TLS transports.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub transport_ceilings: std::collections::BTreeMap<Transport, crate::model::TransportCeiling>,
 }
 
 impl ControlRow {
@@ -108,6 +140,7 @@ struct Started {
     sink_ceiling_range: Option<(f64, f64)>,
     sink_hash_mbps: Option<f64>,
     cpu: Option<String>,
+    transport_ceilings: std::collections::BTreeMap<Transport, crate::model::TransportCeiling>,
 }
 
 struct Ended {
@@ -142,8 +175,10 @@ pub fn runs(contents: &StoreContents) -> Vec<RunReport> {
                 sink_ceiling_range,
                 sink_hash_mbps,
                 cpu,
+                transport_ceilings,
             } => {
                 g.run = Some(Started {
+                    transport_ceilings: transport_ceilings.clone(),
                     info: run.clone(),
                     host_version: host_version.clone(),
                     recorded_at: recorded_at.clone(),
@@ -218,6 +253,9 @@ fn build(run_id: String, g: Gathered) -> RunReport {
         sink_ceiling_mbps: started.and_then(|s| s.sink_ceiling_mbps),
         sink_ceiling_range: started.and_then(|s| s.sink_ceiling_range),
         sink_hash_mbps: started.and_then(|s| s.sink_hash_mbps),
+        transport_ceilings: started
+            .map(|s| s.transport_ceilings.clone())
+            .unwrap_or_default(),
         run_id,
     };
     let mut summary = summarise(&g.samples);
@@ -225,11 +263,7 @@ fn build(run_id: String, g: Gathered) -> RunReport {
     for arm in &mut summary {
         // The ceiling is one upload of the run's size: it says nothing about downloads,
         // parallel aggregates or decrypting chunks.
-        let plain_upload = g
-            .samples
-            .iter()
-            .any(|s| s.arm_label() == arm.body && !s.arm().is_workload());
-        if let (true, Some(median)) = (plain_upload, arm.median_mbps) {
+        if let (false, Some(median)) = (arm.arm.is_workload(), arm.median_mbps) {
             sink_checks(arm, median, &run, &mut warnings);
         }
         let hash_bound = g
@@ -249,6 +283,8 @@ fn build(run_id: String, g: Gathered) -> RunReport {
             .filter(|s| s.arm_label() == arm.body && timing_disagrees(s))
             .count();
     }
+    let protocol_mismatches = protocol_mismatches(&g.samples);
+    warnings.extend(protocol_mismatches.iter().map(ProtocolMismatch::warning));
     let flagged: usize = summary.iter().map(|a| a.timing_flags).sum();
     if flagged > 0 {
         warnings.push(format!(
@@ -281,6 +317,13 @@ fn build(run_id: String, g: Gathered) -> RunReport {
             row.slowdown = row.slowdown.take().map(Comparison::as_auto_verdict);
         }
     }
+    let mut transports = compare_transports(&summary, &g.samples, horizon);
+    if run.plan.as_ref().is_some_and(|p| p.auto.is_some()) {
+        transports = transports
+            .into_iter()
+            .map(Comparison::as_auto_verdict)
+            .collect();
+    }
     let negative_control = summary
         .iter()
         .find(|a| a.arm.repeat)
@@ -308,13 +351,22 @@ fn build(run_id: String, g: Gathered) -> RunReport {
         notes,
         control,
         encrypted,
+        transports,
+        protocol_mismatches,
     }
 }
 
 /// Sink-bound, a ceiling measured too low to trust, and a hasher slower than the arm.
 fn sink_checks(arm: &mut ArmSummary, median: f64, run: &RunMeta, warnings: &mut Vec<String>) {
-    if let Some(ceiling) = run.sink_ceiling_mbps {
-        let fastest = run.sink_ceiling_range.map_or(ceiling, |(_, hi)| hi);
+    // Each transport has its own sink and its own ceiling.
+    let (ceiling, range) = match arm.arm.travels_over() {
+        Transport::H1 => (run.sink_ceiling_mbps, run.sink_ceiling_range),
+        t => run.transport_ceilings.get(&t).map_or((None, None), |c| {
+            (Some(c.receive_mbps), Some(c.receive_range))
+        }),
+    };
+    if let Some(ceiling) = ceiling {
+        let fastest = range.map_or(ceiling, |(_, hi)| hi);
         if median > fastest {
             warnings.push(format!(
                 "{}'s median {median:.0} Mbps is above every round of the sink's measured ceiling ({ceiling:.0} Mbps): the ceiling measurement was disturbed (the machine was busy when it ran), so no sink-bound verdict is given for this arm.",
@@ -418,13 +470,14 @@ fn encrypted_rows(summary: &[ArmSummary], samples: &[Sample]) -> Vec<EncryptedRo
     summary
         .iter()
         .filter_map(|a| {
-            let arm: Vec<&Sample> = samples
-                .iter()
-                .filter(|s| {
-                    s.arm_label() == a.body && matches!(s.arm().kind, ArmKind::Encrypted { .. })
-                })
-                .collect();
-            let first = arm.first()?;
+            let ArmKind::Encrypted {
+                chunk_bytes,
+                schedule,
+            } = a.arm.kind
+            else {
+                return None;
+            };
+            let arm: Vec<&Sample> = samples.iter().filter(|s| s.arm_label() == a.body).collect();
             let per = |key: &str| {
                 crate::stats::median(
                     &arm.iter()
@@ -443,17 +496,8 @@ fn encrypted_rows(summary: &[ArmSummary], samples: &[Sample]) -> Vec<EncryptedRo
                 .sum();
             Some(EncryptedRow {
                 arm: a.body.clone(),
-                chunk_bytes: first
-                    .extra
-                    .get("chunk_bytes")
-                    .and_then(|v| v.as_u64())
-                    .unwrap_or(0),
-                schedule: first
-                    .extra
-                    .get("schedule")
-                    .and_then(|v| v.as_str())
-                    .unwrap_or("")
-                    .to_owned(),
+                chunk_bytes,
+                schedule: schedule.as_str().to_owned(),
                 median_mbps: a.median_mbps,
                 pipelining_ceiling: client_ms
                     .zip(put_ms)
@@ -469,13 +513,7 @@ fn encrypted_rows(summary: &[ArmSummary], samples: &[Sample]) -> Vec<EncryptedRo
 
 /// Every arm against its baseline (`Arm::baseline`), where the run has both.
 fn compare_arms(summary: &[ArmSummary], samples: &[Sample], horizon: f64) -> Vec<Comparison> {
-    let speeds = |arm: &str| -> Vec<f64> {
-        samples
-            .iter()
-            .filter(|s| s.arm_label() == arm && s.status == crate::model::SampleStatus::Ok)
-            .filter_map(|s| s.mbps)
-            .collect()
-    };
+    let speeds = |arm: &str| ok_speeds(samples, arm);
     summary
         .iter()
         .filter_map(|a| {
@@ -486,10 +524,71 @@ fn compare_arms(summary: &[ArmSummary], samples: &[Sample], horizon: f64) -> Vec
         .collect()
 }
 
+/// Uploads of a TLS arm that arrived over another protocol than the arm's (a browser
+/// that would not speak h2, say): its figures describe that protocol, not the arm's.
+fn protocol_mismatches(samples: &[Sample]) -> Vec<ProtocolMismatch> {
+    let mut seen: Vec<ProtocolMismatch> = Vec::new();
+    for s in samples {
+        let arm = s.arm();
+        let (Some(transport), Some(got)) = (arm.transport, s.protocol.as_deref()) else {
+            continue;
+        };
+        if got == transport.protocol() {
+            continue;
+        }
+        let label = arm.label();
+        match seen
+            .iter_mut()
+            .find(|m| m.arm == label && m.arrived_over == got)
+        {
+            Some(m) => m.uploads += 1,
+            None => seen.push(ProtocolMismatch {
+                arm: label,
+                transport,
+                arrived_over: got.to_owned(),
+                uploads: 1,
+            }),
+        }
+    }
+    seen
+}
+
+/// Every arm over a TLS transport against the same upload over each nearer transport
+/// the run has (`Transport::baselines`).
+fn compare_transports(summary: &[ArmSummary], samples: &[Sample], horizon: f64) -> Vec<Comparison> {
+    summary
+        .iter()
+        .flat_map(|a| {
+            a.arm
+                .transport_baselines()
+                .into_iter()
+                .filter_map(|wanted| {
+                    let base = &summary.iter().find(|b| b.arm == wanted)?.body;
+                    compare::compare(
+                        &a.body,
+                        &ok_speeds(samples, &a.body),
+                        base,
+                        &ok_speeds(samples, base),
+                        horizon,
+                    )
+                })
+        })
+        .collect()
+}
+
+/// The throughput of an arm's intact uploads.
+fn ok_speeds(samples: &[Sample], arm: &str) -> Vec<f64> {
+    samples
+        .iter()
+        .filter(|s| s.arm_label() == arm && s.status == crate::model::SampleStatus::Ok)
+        .filter_map(|s| s.mbps)
+        .collect()
+}
+
 /// Why an arm's bytes did not arrive intact, for every case the tool can explain.
 fn integrity_reasons(summary: &[ArmSummary]) -> impl Iterator<Item = String> + '_ {
     summary.iter().filter_map(|a| {
-        let why = a.integrity.why(&a.body)?;
+        let why = a.integrity.why(&a.arm)?;
         Some(format!("Why {} is {}: {why}", a.body, a.integrity.word()))
     })
 }

@@ -68,7 +68,7 @@ fn an_arm_at_70_percent_of_the_sink_ceiling_is_flagged_everywhere() {
         .lines()
         .next()
         .unwrap()
-        .ends_with(",sink_bound,timing_disagrees"));
+        .ends_with(",sink_bound,timing_disagrees,transport,protocol"));
     assert_eq!(
         csv.lines()
             .filter(|l| l.contains(",Blob,") && l.contains(",true,false"))
@@ -260,4 +260,79 @@ fn the_popup_analysis_matches_the_shared_fixture() {
     let expected: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     assert_eq!(actual, expected);
+}
+
+#[test]
+fn uploads_of_a_tls_arm_that_arrived_over_another_protocol_are_warned_of() {
+    use crate::arm::{Arm, Transport};
+    let over = |rep, protocol: &str| {
+        let mut s = sample("r", "Blob", rep, 500.0);
+        s.protocol = Some(protocol.into());
+        s.recorded_arm = Some(Arm {
+            transport: Some(Transport::H2),
+            ..s.arm()
+        });
+        s
+    };
+    let report = crate::store::tests_support::report_of(vec![
+        run_record("r"),
+        Record::Sample(over(0, "h2")),
+        Record::Sample(over(1, "http/1.1")),
+        Record::Sample(over(2, "http/1.1")),
+    ]);
+    assert_eq!(
+        report.protocol_mismatches,
+        vec![ProtocolMismatch {
+            arm: "Blob h2".into(),
+            transport: Transport::H2,
+            arrived_over: "http/1.1".into(),
+            uploads: 2,
+        }]
+    );
+    assert!(report
+        .warnings
+        .contains(&report.protocol_mismatches[0].warning()));
+}
+
+#[test]
+fn an_arm_over_tls_is_held_against_its_own_sinks_ceiling() {
+    use crate::arm::{Arm, Transport};
+    use crate::model::TransportCeiling;
+    let over = |transport, rep| {
+        let mut s = sample("r", "Uint8Array", rep, 800.0 + rep as f64);
+        s.recorded_arm = Some(Arm {
+            transport: Some(transport),
+            ..s.arm()
+        });
+        s
+    };
+    let mut run = run_record("r");
+    if let Record::Run {
+        sink_ceiling_mbps,
+        transport_ceilings,
+        ..
+    } = &mut run
+    {
+        // The plain sink is far above the arm; the h2 sink only just above it.
+        *sink_ceiling_mbps = Some(10_000.0);
+        transport_ceilings.insert(
+            Transport::H2,
+            TransportCeiling {
+                receive_mbps: 1000.0,
+                receive_range: (950.0, 1050.0),
+            },
+        );
+    }
+    let mut records = vec![run];
+    for rep in 0..4 {
+        records.push(Record::Sample(over(Transport::H1, rep)));
+        records.push(Record::Sample(over(Transport::H2, rep)));
+    }
+    let report = crate::store::tests_support::report_of(records);
+    let bound: Vec<(&str, bool)> = report
+        .summary
+        .iter()
+        .map(|a| (a.body.as_str(), a.sink_bound))
+        .collect();
+    assert_eq!(bound, [("Uint8Array h1", false), ("Uint8Array h2", true)]);
 }

@@ -13,6 +13,20 @@ pub struct Workspace {
     pub extension: PathBuf,
 }
 
+/// How the browser is started: headed or not, as root or not, and the run's TLS
+/// certificate to trust, if it has one.
+pub struct Mode<'a> {
+    pub headed: bool,
+    pub as_root: bool,
+    pub trust: Option<Trust<'a>>,
+}
+
+/// Trust the run's certificate at these loopback ports, in this profile only.
+pub struct Trust<'a> {
+    pub pins: &'a crate::local_tls::Pins,
+    pub ports: Vec<u16>,
+}
+
 pub struct Launch {
     pub program: PathBuf,
     pub args: Vec<String>,
@@ -25,9 +39,13 @@ pub fn prepare(
     program: &Path,
     ws: &Workspace,
     host: &Path,
-    headed: bool,
-    as_root: bool,
+    mode: Mode,
 ) -> Result<Launch> {
+    let Mode {
+        headed,
+        as_root,
+        trust,
+    } = mode;
     let manifest_dir = match browser.family {
         // With a custom --user-data-dir, Chromium reads host manifests only from there.
         Family::Chromium => ws.profile.join("NativeMessagingHosts"),
@@ -40,9 +58,29 @@ pub fn prepare(
 
     let mut env = vec![("HOME".to_owned(), ws.home.to_string_lossy().into_owned())];
     let args = match browser.family {
-        Family::Chromium => chromium_args(ws, headed, as_root),
+        Family::Chromium => {
+            let mut args = chromium_args(ws, headed, as_root);
+            if let Some(t) = &trust {
+                // An ordinary switch (not a debugging one): accept a certificate whose
+                // key has this hash. It needs --user-data-dir, which a run always has.
+                args.insert(
+                    0,
+                    format!(
+                        "--ignore-certificate-errors-spki-list={}",
+                        t.pins.spki_sha256_base64
+                    ),
+                );
+            }
+            args
+        }
         Family::Firefox => {
             install_xpi(ws)?;
+            if let Some(t) = &trust {
+                std::fs::write(
+                    ws.profile.join("cert_override.txt"),
+                    crate::local_tls::firefox_overrides(t.pins, &t.ports),
+                )?;
+            }
             env.push(("MOZ_CRASHREPORTER_DISABLE".into(), "1".into()));
             firefox_args(ws, headed)
         }
@@ -127,8 +165,11 @@ mod tests {
             Path::new("/b"),
             &ws,
             Path::new("/host"),
-            false,
-            false,
+            Mode {
+                headed: false,
+                as_root: false,
+                trust: None,
+            },
         )
         .unwrap();
         assert!(l.args.contains(&"--headless".to_string()));
@@ -144,8 +185,11 @@ mod tests {
             Path::new("/b"),
             &ws,
             Path::new("/host"),
-            true,
-            true,
+            Mode {
+                headed: true,
+                as_root: true,
+                trust: None,
+            },
         )
         .unwrap();
         assert!(
@@ -164,8 +208,11 @@ mod tests {
             Path::new("/b"),
             &ws,
             Path::new("/host"),
-            false,
-            true,
+            Mode {
+                headed: false,
+                as_root: true,
+                trust: None,
+            },
         )
         .unwrap();
         assert!(ws

@@ -11,7 +11,7 @@ pub mod process;
 pub mod signals;
 pub mod watchdog;
 
-use crate::model::{Job, Plan, RunStatus};
+use crate::model::{Job, JobTls, Plan, RunStatus, TlsListener};
 use crate::report::{self, RunReport};
 use crate::store::{Record, Store, StoreTail};
 use crate::{extension_files, native, state};
@@ -172,11 +172,16 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
     // The package `pack` ships for this family (the control build for --control).
     extension_files::make_package(&ws.extension, browser.family, opts.plan.control)?;
     let run_id = new_run_id();
+    let (tls, pins) = match local_tls_of(&opts.plan)? {
+        Some((tls, pins)) => (Some(tls), Some(pins)),
+        None => (None, None),
+    };
     let job = Job {
         run_id: run_id.clone(),
         plan: opts.plan.clone(),
         close_tab: true,
         sink_url: opts.sink_url.clone(),
+        tls: tls.clone(),
     };
     if let Some(url) = &opts.sink_url {
         // Headless throwaway profiles cannot click "allow": the copy asks up front.
@@ -188,7 +193,24 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
 
     let host = std::env::current_exe().context("cannot find the unobserved binary itself")?;
     let as_root = process::running_as_root();
-    let launch = launch::prepare(browser, &program, &ws, &host, opts.headed, as_root)?;
+    let trust = tls
+        .as_ref()
+        .zip(pins.as_ref())
+        .map(|(t, pins)| launch::Trust {
+            pins,
+            ports: t.listeners.iter().map(|l| l.port).collect(),
+        });
+    let launch = launch::prepare(
+        browser,
+        &program,
+        &ws,
+        &host,
+        launch::Mode {
+            headed: opts.headed,
+            as_root,
+            trust,
+        },
+    )?;
     if as_root && browser.family == unobserved_installer::manifest::Family::Chromium && !opts.quiet
     {
         eprintln!("note: running as root, so Chromium gets --no-sandbox");
@@ -413,6 +435,27 @@ fn ws_copy_extension(from: &std::path::Path, to: &std::path::Path) -> Result<()>
         std::fs::copy(&entry, &dest)?;
     }
     Ok(())
+}
+
+/// A run over TLS transports gets a fresh certificate and a loopback port per TLS
+/// listener, chosen now because Firefox trusts a certificate per port and reads that
+/// at start. The host binds them when it claims the job.
+fn local_tls_of(plan: &Plan) -> Result<Option<(JobTls, crate::local_tls::Pins)>> {
+    let tls: Vec<_> = plan.transports.iter().filter(|t| t.is_tls()).collect();
+    if tls.is_empty() {
+        return Ok(None);
+    }
+    let (cert, pins) = crate::local_tls::LocalCert::generate()?;
+    let mut listeners = Vec::new();
+    for &&transport in &tls {
+        let probe = std::net::TcpListener::bind(("127.0.0.1", 0))
+            .context("cannot find a free loopback port for the TLS sink")?;
+        listeners.push(TlsListener {
+            transport,
+            port: probe.local_addr()?.port(),
+        });
+    }
+    Ok(Some((JobTls { cert, listeners }, pins)))
 }
 
 /// Sortable and unique enough: time plus 16 random bits.

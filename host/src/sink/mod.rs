@@ -7,6 +7,7 @@
 //! BENCHMARKS.md and SECURITY.md have the figures.)
 
 pub mod ceiling;
+pub mod ceiling_tls;
 pub mod chunks;
 pub mod connections;
 pub mod cors;
@@ -47,6 +48,8 @@ pub struct SinkConfig {
     pub idle_timeout: Duration,
     /// PEM certificate chain and private key: serve HTTPS instead of HTTP.
     pub tls: Option<(Vec<u8>, Vec<u8>)>,
+    /// Over TLS, offer HTTP/2 in ALPN (else HTTP/1.1 only: the h1-tls transport).
+    pub http2: bool,
     /// Origins (besides the sink's own) that may call it from a page: the extension's.
     pub cors_origins: Vec<String>,
     /// Bytes received but not yet hashed, across all uploads (`hash_queue.rs`).
@@ -71,6 +74,7 @@ impl Default for SinkConfig {
             on_event: None,
             idle_timeout: Duration::from_secs(30),
             tls: None,
+            http2: true,
             cors_origins: cors::extension_origins(),
             hash_queue_bytes: hash_queue::default_capacity(),
             slow_hash: None,
@@ -110,7 +114,7 @@ impl Sink {
         let tls = config
             .tls
             .as_ref()
-            .map(|(cert, key)| server::tls_acceptor(cert, key))
+            .map(|(cert, key)| server::tls_acceptor(cert, key, config.http2))
             .transpose()?;
         let scheme = if tls.is_some() { "https" } else { "http" };
         let shared = Arc::new(Shared {

@@ -37,7 +37,7 @@ impl Running {
     }
 }
 
-pub fn tls_acceptor(cert_pem: &[u8], key_pem: &[u8]) -> anyhow::Result<TlsAcceptor> {
+pub fn tls_acceptor(cert_pem: &[u8], key_pem: &[u8], http2: bool) -> anyhow::Result<TlsAcceptor> {
     let certs = rustls_pemfile::certs(&mut &cert_pem[..]).collect::<Result<Vec<_>, _>>()?;
     let key = rustls_pemfile::private_key(&mut &key_pem[..])?
         .ok_or_else(|| anyhow::anyhow!("no private key in the key file"))?;
@@ -48,8 +48,12 @@ pub fn tls_acceptor(cert_pem: &[u8], key_pem: &[u8]) -> anyhow::Result<TlsAccept
     .with_no_client_auth()
     .with_single_cert(certs, key)?;
     // HTTP/2 when the client offers it (browsers do, and Chromium sends stream bodies
-    // only over it), HTTP/1.1 otherwise.
-    config.alpn_protocols = vec![ALPN_H2.to_vec(), b"http/1.1".to_vec()];
+    // only over it), HTTP/1.1 otherwise; only HTTP/1.1 for the h1-tls transport.
+    config.alpn_protocols = if http2 {
+        vec![ALPN_H2.to_vec(), b"http/1.1".to_vec()]
+    } else {
+        vec![b"http/1.1".to_vec()]
+    };
     Ok(TlsAcceptor::from(Arc::new(config)))
 }
 

@@ -90,13 +90,15 @@ impl Integrity {
 
     /// Why this happened, for the findings the tool knows how to explain; `body` is the
     /// arm's body kind.
-    pub fn why(&self, body: &str) -> Option<&'static str> {
+    pub fn why(&self, arm: &crate::arm::Arm) -> Option<&'static str> {
+        let stream_over_http1 = matches!(&arm.kind, crate::arm::ArmKind::Body { body } if body == "ReadableStream")
+            && arm.travels_over().protocol() == "http/1.1";
         match self {
             Integrity::Corrupted { head, .. } if head.starts_with(STRINGIFIED_STREAM) => Some(
                 "Firefox does not support a ReadableStream as a fetch() body: it uploads the stream's name as text, and fetch() still answers 200. An app that streams its uploads sends garbage in Firefox without any error.",
             ),
-            Integrity::Unsupported { .. } if body.starts_with("ReadableStream") => Some(
-                "Chromium sends a ReadableStream body only over HTTP/2 or HTTP/3, and this sink spoke HTTP/1.1, so fetch() rejected it before sending anything.",
+            Integrity::Unsupported { .. } if stream_over_http1 => Some(
+                "Chromium sends a ReadableStream body only over HTTP/2 or HTTP/3, and this sink spoke HTTP/1.1, so fetch() rejected it before sending anything. Run with --transport h1,h2 to measure it over HTTP/2.",
             ),
             _ => None,
         }

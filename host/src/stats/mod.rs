@@ -125,6 +125,7 @@ fn summarise_arm<'a>(body: &str, samples: impl Iterator<Item = &'a Sample>) -> A
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arm::Transport;
     use crate::store::tests_support::sample;
 
     /// The page's medians (extension/lib/stats.js) use the same fixture.
@@ -194,7 +195,7 @@ mod tests {
             arms[2].integrity.to_string(),
             "corrupted: received 23 bytes `[object ReadableStream]`"
         );
-        assert!(arms[2].integrity.why("ReadableStream").is_some());
+        assert!(arms[2].integrity.why(&arms[2].arm).is_some());
         // The JSON report keeps the text under its old name.
         let json = serde_json::to_value(&arms[2]).unwrap();
         assert_eq!(
@@ -213,9 +214,21 @@ mod tests {
             integrity.to_string(),
             "unsupported: TypeError: Failed to fetch"
         );
-        assert!(integrity.why("ReadableStream").is_some());
+        let over = |body: &str, transport| crate::arm::Arm {
+            transport,
+            ..sample("r", body, 0, 0.0).arm()
+        };
+        assert!(integrity.why(&over("ReadableStream", None)).is_some());
+        assert!(integrity
+            .why(&over("ReadableStream", Some(Transport::H1Tls)))
+            .is_some());
         assert_eq!(
-            integrity.why("Blob"),
+            integrity.why(&over("ReadableStream", Some(Transport::H2))),
+            None,
+            "over h2 the known cause does not apply"
+        );
+        assert_eq!(
+            integrity.why(&over("Blob", None)),
             None,
             "no guess where the cause is unknown"
         );

@@ -25,6 +25,10 @@ pub enum Record {
         /// The host machine's CPU, for the report's environment section.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         cpu: Option<String>,
+        /// The TLS sinks' own ceilings, per transport (runs with `transports`).
+        #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+        transport_ceilings:
+            std::collections::BTreeMap<crate::arm::Transport, crate::model::TransportCeiling>,
     },
     /// One measured upload.
     Sample(Sample),

@@ -26,6 +26,7 @@ pub(crate) fn sample(run_id: &str, body: &str, rep: u32, mbps: f64) -> Sample {
         hash_bound: false,
         sink_request_ms: None,
         negative_control: false,
+        protocol: None,
         recorded_arm: None,
         observed: Observation::default(),
         extra: Default::default(),
@@ -52,6 +53,7 @@ pub(crate) fn run_record(run_id: &str) -> Record {
         sink_ceiling_range: None,
         sink_hash_mbps: None,
         cpu: None,
+        transport_ceilings: Default::default(),
     }
 }
 
