@@ -56,9 +56,9 @@ sleep 2
 shot options
 key ctrl+a; type_text 4 # the size field has the focus
 key Tab ctrl+a; type_text 4
-# Past warm-up, the four body kinds and the sink URL to the after-run choice; Down picks
-# "go back to the tab I was on"; Tab to Save.
-key Tab Tab Tab Tab Tab Tab Tab Down Tab Return
+# Past warm-up, the four body kinds, the three transports and the sink URL to the
+# after-run choice; Down picks "go back to the tab I was on"; Tab to Save.
+key Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab Down Tab Return
 sleep 1
 shot options-saved
 open_popup

@@ -166,7 +166,7 @@ fn summary(r: &RunReport) -> Section {
     let single = baselines.windows(2).all(|w| w[0] == w[1]);
     let mut footnotes = vec!["Mbps (10^6 bits/s) over intact uploads; [95% interval] of the ratio (Hodges–Lehmann, exact Mann–Whitney)."];
     if !single {
-        footnotes.push("Baselines: body kinds vs Uint8Array, pipelined vs serial at the same chunk size, parallel xN vs x1.");
+        footnotes.push("Baselines: body kinds vs Uint8Array over the same transport, pipelined vs serial at the same chunk size, parallel xN vs x1.");
     }
     Section {
         kind: SectionKind::Summary,

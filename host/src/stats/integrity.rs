@@ -98,7 +98,7 @@ impl Integrity {
                 "Firefox does not support a ReadableStream as a fetch() body: it uploads the stream's name as text, and fetch() still answers 200. An app that streams its uploads sends garbage in Firefox without any error.",
             ),
             Integrity::Unsupported { .. } if stream_over_http1 => Some(
-                "Chromium sends a ReadableStream body only over HTTP/2 or HTTP/3, and this sink spoke HTTP/1.1, so fetch() rejected it before sending anything. Run with --transport h1,h2 to measure it over HTTP/2.",
+                "Chromium sends a ReadableStream body only over HTTP/2 or HTTP/3, and this sink spoke HTTP/1.1, so fetch() rejected it before sending anything. An h2 arm (`--transport h2`) measures it over HTTP/2.",
             ),
             _ => None,
         }
