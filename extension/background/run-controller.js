@@ -156,6 +156,8 @@ const PAGE_HANDLERS = Object.freeze({
     try {
       const d = await run.host.request({ type: 'auto-check', run_id: run.run.run_id, reps_done: msg.reps_done });
       reply = { more: d.more, reason: d.reason };
+      // Why --auto stopped, as the host typed it, for the run's end record.
+      run.autoStop = d.stop ?? null;
     } catch (e) {
       reply = { more: false, reason: `auto-check failed: ${e.message}` };
     }
@@ -164,7 +166,8 @@ const PAGE_HANDLERS = Object.freeze({
   async [PAGE.done](run, port, msg) {
     await run.relayed.catch(() => {});
     run.debuggerAfter = await control.debuggerAttached(run.tabId);
-    finish('complete', msg.auto_reason ? `auto: ${msg.auto_reason} after ${run.samples.length} samples` : null);
+    const reason = msg.auto_reason ? `auto: ${msg.auto_reason} after ${run.samples.length} samples` : null;
+    finish('complete', reason, null, run.autoStop ?? null);
   },
   async [PAGE.failed](run, port, msg) {
     finish('failed', msg.error);
@@ -176,7 +179,7 @@ async function onPageMessage(run, port, msg) {
   if (Object.hasOwn(PAGE_HANDLERS, msg?.type)) await PAGE_HANDLERS[msg.type](run, port, msg);
 }
 
-async function finish(status, reason, failure = null) {
+async function finish(status, reason, failure = null, autoStop = null) {
   const run = active;
   if (!run || run.finished) return;
   run.finished = true;
@@ -202,7 +205,7 @@ async function finish(status, reason, failure = null) {
   });
   try {
     const observation = { debugger_before: run.debuggerBefore ?? null, debugger_after: run.debuggerAfter ?? null };
-    const ending = { type: 'run-finished', run_id: run.run.run_id, status, reason, observation };
+    const ending = { type: 'run-finished', run_id: run.run.run_id, status, reason, observation, auto_stop: autoStop };
     if (run.host.closed) {
       // The host died mid-run: start a fresh one just to record how the run ended.
       // Samples it acknowledged before dying are already on disk.

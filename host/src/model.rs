@@ -273,6 +273,26 @@ impl Workloads {
     }
 }
 
+/// Why `--auto` stopped adding reps (or rounds, across browsers).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AutoStop {
+    /// Every comparison's interval lies entirely inside or outside the horizon.
+    Settled,
+    BudgetReps,
+    BudgetTime,
+}
+
+impl AutoStop {
+    pub fn words(self) -> &'static str {
+        match self {
+            AutoStop::Settled => "every comparison is settled",
+            AutoStop::BudgetReps => "budget: --max-reps reached",
+            AutoStop::BudgetTime => "budget: --max-time reached",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct AutoBudget {
     pub max_reps: u32,

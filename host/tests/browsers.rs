@@ -593,10 +593,7 @@ fn auto_runs_until_a_budget_ends_it_and_says_which() {
         &[&common[..], &["--reps", "3", "--max-reps", "5"]].concat(),
     );
     assert_eq!(arm(&by_reps.json, "Uint8Array").len(), 5);
-    assert_eq!(
-        by_reps.json["run"]["reason"],
-        "auto: budget: reps after 5 samples"
-    );
+    assert_eq!(by_reps.json["run"]["auto_stop"], "budget-reps");
     assert!(
         by_reps.stdout.contains("× 5 reps (--auto from 3)"),
         "{}",
@@ -613,10 +610,7 @@ fn auto_runs_until_a_budget_ends_it_and_says_which() {
     );
     let n = arm(&by_time.json, "Uint8Array").len();
     assert!((3..100_000).contains(&n), "{n}");
-    assert_eq!(
-        by_time.json["run"]["reason"],
-        format!("auto: budget: time after {n} samples")
-    );
+    assert_eq!(by_time.json["run"]["auto_stop"], "budget-time");
 }
 
 /// The cross-browser matrix: the same plan in Chromium and Firefox ESR, one stored run

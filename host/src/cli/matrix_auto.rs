@@ -14,23 +14,8 @@ use std::time::{Duration, Instant};
 /// Reps each later round adds per browser (the first round runs --reps).
 pub const REPS_PER_ROUND: u32 = 2;
 
-/// Why the rounds stopped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stop {
-    Settled,
-    BudgetReps,
-    BudgetTime,
-}
-
-impl Stop {
-    pub fn words(self) -> &'static str {
-        match self {
-            Stop::Settled => "every cross-browser ratio is settled",
-            Stop::BudgetReps => "budget: --max-reps reached",
-            Stop::BudgetTime => "budget: --max-time reached",
-        }
-    }
-}
+/// Why the rounds stopped: the same reasons as within one run.
+pub use crate::model::AutoStop as Stop;
 
 /// The plan of the next round after `reps_done` reps per browser, or None when the rep
 /// budget is spent. Each round's run judges nothing itself: no --auto inside it.

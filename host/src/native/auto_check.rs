@@ -3,7 +3,7 @@
 //! use, so the stopping rule and the final verdicts agree.
 
 use super::{invalid_run_id, Session};
-use crate::model::valid_run_id;
+use crate::model::{valid_run_id, AutoStop};
 use crate::protocol::{ErrorCode, Outgoing};
 use crate::report;
 
@@ -32,12 +32,49 @@ pub fn handle(session: &mut Session, run_id: String, reps_done: u32) -> Outgoing
             Some("auto-check"),
         );
     };
-    let (more, reason) = decide(&run, reps_done, chrono::Utc::now());
-    log::info!("auto-check {run_id} after {reps_done} reps: more={more} ({reason})");
+    let decision = decide(&run, reps_done, chrono::Utc::now());
+    let reason = decision.reason();
+    log::info!("auto-check {run_id} after {reps_done} reps: {reason}");
     Outgoing::AutoDecision {
         run_id,
-        more,
+        more: decision.stop.is_none(),
+        stop: decision.stop,
         reason,
+    }
+}
+
+/// Another rep, or why not.
+#[derive(Debug, PartialEq)]
+pub struct Decision {
+    /// None: add a rep.
+    pub stop: Option<AutoStop>,
+    /// Going on: the comparisons not settled yet (empty before the plan's minimum reps
+    /// or before there is anything to compare).
+    pub unsettled: Vec<String>,
+}
+
+impl Decision {
+    fn go_on(unsettled: Vec<String>) -> Decision {
+        Decision {
+            stop: None,
+            unsettled,
+        }
+    }
+
+    fn stop(why: AutoStop) -> Decision {
+        Decision {
+            stop: Some(why),
+            unsettled: vec![],
+        }
+    }
+
+    /// For the page and the log.
+    pub fn reason(&self) -> String {
+        match (self.stop, self.unsettled.is_empty()) {
+            (Some(stop), _) => stop.words().to_owned(),
+            (None, true) => "nothing settled to compare yet".into(),
+            (None, false) => format!("not settled: {}", self.unsettled.join(", ")),
+        }
     }
 }
 
@@ -47,15 +84,13 @@ pub fn decide(
     run: &report::RunReport,
     reps_done: u32,
     now: chrono::DateTime<chrono::Utc>,
-) -> (bool, String) {
-    let Some(plan) = &run.run.plan else {
-        return (false, "no plan recorded".into());
+) -> Decision {
+    // A run without an --auto budget has nothing to add: its reps are spent.
+    let Some(budget) = run.run.plan.as_ref().and_then(|p| p.auto) else {
+        return Decision::stop(AutoStop::BudgetReps);
     };
-    let Some(budget) = plan.auto else {
-        return (false, "not an --auto run".into());
-    };
-    if reps_done < plan.reps {
-        return (true, format!("minimum of {} reps not reached", plan.reps));
+    if run.run.plan.as_ref().is_some_and(|p| reps_done < p.reps) {
+        return Decision::go_on(vec![]);
     }
     let mut comparisons: Vec<_> = if run.control.is_empty() {
         run.comparisons.clone()
@@ -67,16 +102,16 @@ pub fn decide(
     };
     // Transports are compared too, and settle like every other comparison.
     comparisons.extend(run.transports.iter().cloned());
-    let unresolved: Vec<&str> = comparisons
+    let unsettled: Vec<String> = comparisons
         .iter()
         .filter(|c| !c.settled())
-        .map(|c| c.body.as_str())
+        .map(|c| c.body.clone())
         .collect();
-    if !comparisons.is_empty() && unresolved.is_empty() {
-        return (false, "settled".into());
+    if !comparisons.is_empty() && unsettled.is_empty() {
+        return Decision::stop(AutoStop::Settled);
     }
     if reps_done >= budget.max_reps {
-        return (false, "budget: reps".into());
+        return Decision::stop(AutoStop::BudgetReps);
     }
     let started = run
         .run
@@ -86,19 +121,9 @@ pub fn decide(
     if started.is_some_and(|s| {
         (now - s.with_timezone(&chrono::Utc)).num_seconds() as u64 >= budget.max_seconds
     }) {
-        return (false, "budget: time".into());
+        return Decision::stop(AutoStop::BudgetTime);
     }
-    (
-        true,
-        format!(
-            "not settled: {}",
-            if unresolved.is_empty() {
-                "nothing to compare yet".to_owned()
-            } else {
-                unresolved.join(", ")
-            }
-        ),
-    )
+    Decision::go_on(unsettled)
 }
 
 #[cfg(test)]
@@ -172,7 +197,7 @@ mod tests {
             ]),
             &now.to_rfc3339(),
         );
-        assert_eq!(decide(&r, 4, now), (false, "settled".into()));
+        assert_eq!(decide(&r, 4, now).stop, Some(AutoStop::Settled));
     }
 
     #[test]
@@ -182,10 +207,8 @@ mod tests {
             arms(&[(100.0, 101.0), (103.0, 99.0), (98.0, 102.0)]),
             &now.to_rfc3339(),
         );
-        let (more, why) = decide(&r, 3, now);
-        assert!(more, "{why}");
-        assert_eq!(why, "not settled: Blob");
-        assert_eq!(decide(&r, 10, now), (false, "budget: reps".into()));
+        assert_eq!(decide(&r, 3, now), Decision::go_on(vec!["Blob".into()]));
+        assert_eq!(decide(&r, 10, now).stop, Some(AutoStop::BudgetReps));
     }
 
     #[test]
@@ -195,14 +218,14 @@ mod tests {
             arms(&[(100.0, 101.0), (103.0, 99.0), (98.0, 102.0)]),
             &(now - chrono::Duration::seconds(61)).to_rfc3339(),
         );
-        assert_eq!(decide(&r, 4, now), (false, "budget: time".into()));
+        assert_eq!(decide(&r, 4, now).stop, Some(AutoStop::BudgetTime));
     }
 
     #[test]
     fn never_stops_before_the_minimum_reps() {
         let now = chrono::Utc::now();
         let r = run(arms(&[(100.0, 900.0), (110.0, 950.0)]), &now.to_rfc3339());
-        assert!(decide(&r, 2, now).0);
+        assert_eq!(decide(&r, 2, now), Decision::go_on(vec![]));
     }
 
     #[test]
@@ -232,7 +255,7 @@ mod tests {
         );
         assert_eq!(
             decide(&r, 4, now),
-            (true, "not settled: Uint8Array h2".into())
+            Decision::go_on(vec!["Uint8Array h2".into()])
         );
         let apart = (0..4)
             .flat_map(|i| {
@@ -243,8 +266,8 @@ mod tests {
             })
             .collect();
         assert_eq!(
-            decide(&run(apart, &now.to_rfc3339()), 4, now),
-            (false, "settled".into())
+            decide(&run(apart, &now.to_rfc3339()), 4, now).stop,
+            Some(AutoStop::Settled)
         );
     }
 }

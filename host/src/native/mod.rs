@@ -183,7 +183,17 @@ fn dispatch(session: &mut Session, message: Incoming) -> Outgoing {
             status,
             reason,
             observation,
-        } => run_finished::handle(session, run_id, status, reason, observation),
+            auto_stop,
+        } => run_finished::handle(
+            session,
+            run_finished::Ending {
+                run_id,
+                status,
+                reason,
+                observation,
+                auto_stop,
+            },
+        ),
         Incoming::Error { message, code } => error_report::handle(message, code),
         Incoming::AutoCheck { run_id, reps_done } => auto_check::handle(session, run_id, reps_done),
         Incoming::WorkloadKey { run_id, key } => workload_key::handle(session, run_id, key),

@@ -1,17 +1,27 @@
 //! `run-finished`: record how the run ended.
 
 use super::{invalid_run_id, store_failed, Session};
-use crate::model::{valid_run_id, RunStatus};
+use crate::model::{valid_run_id, AutoStop, RunStatus};
 use crate::protocol::Outgoing;
 use crate::store::{records::now, Record};
 
-pub fn handle(
-    session: &mut Session,
-    run_id: String,
-    status: RunStatus,
-    reason: Option<String>,
-    observation: Option<serde_json::Value>,
-) -> Outgoing {
+/// How the extension says a run ended.
+pub struct Ending {
+    pub run_id: String,
+    pub status: RunStatus,
+    pub reason: Option<String>,
+    pub observation: Option<serde_json::Value>,
+    pub auto_stop: Option<AutoStop>,
+}
+
+pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
+    let Ending {
+        run_id,
+        status,
+        reason,
+        observation,
+        auto_stop,
+    } = ending;
     if !valid_run_id(&run_id) {
         return invalid_run_id(&run_id, "run-finished");
     }
@@ -36,6 +46,7 @@ pub fn handle(
         reason,
         recorded_at: now(),
         observation,
+        auto_stop,
     };
     match session.store.append(&[record]) {
         Ok(()) => {

@@ -31,6 +31,9 @@ pub enum Incoming {
         /// Whether a debugger was attached before and after the run, where known.
         #[serde(default)]
         observation: Option<Value>,
+        /// Why an `--auto` run stopped adding reps.
+        #[serde(default)]
+        auto_stop: Option<crate::model::AutoStop>,
     },
     Error {
         message: String,
@@ -96,7 +99,10 @@ pub enum Outgoing {
     AutoDecision {
         run_id: String,
         more: bool,
-        /// "resolved", "budget: reps" or "budget: time" when stopping; why not, when going on.
+        /// Why it stops, when it does.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        stop: Option<crate::model::AutoStop>,
+        /// The same in words, or which comparisons are not settled yet.
         reason: String,
     },
     Error {

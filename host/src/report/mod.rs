@@ -98,6 +98,9 @@ pub struct RunMeta {
     /// How the run ended, or Running when no end was recorded.
     pub status: RunState,
     pub reason: Option<String>,
+    /// Why an `--auto` run stopped adding reps.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub auto_stop: Option<crate::model::AutoStop>,
     /// From every sample's evidence.
     pub observed: Observed,
     pub source: String,
@@ -147,6 +150,7 @@ struct Ended {
     status: RunStatus,
     reason: Option<String>,
     recorded_at: String,
+    auto_stop: Option<crate::model::AutoStop>,
 }
 
 #[derive(Default)]
@@ -194,12 +198,14 @@ pub fn runs(contents: &StoreContents) -> Vec<RunReport> {
                 status,
                 reason,
                 recorded_at,
+                auto_stop,
                 ..
             } if g.end.is_none() => {
                 g.end = Some(Ended {
                     status: *status,
                     reason: reason.clone(),
                     recorded_at: recorded_at.clone(),
+                    auto_stop: *auto_stop,
                 })
             }
             Record::RunEnd { .. } => {}
@@ -247,6 +253,7 @@ fn build(run_id: String, g: Gathered) -> RunReport {
             .as_ref()
             .map_or(RunState::Running, |e| RunState::Ended(e.status)),
         reason: g.end.as_ref().and_then(|e| e.reason.clone()),
+        auto_stop: g.end.as_ref().and_then(|e| e.auto_stop),
         observed: Observed::of_run(&g.samples),
         source: info.map(|i| i.source.clone()).unwrap_or_default(),
         plan: info.map(|i| i.plan.clone()),

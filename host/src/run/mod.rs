@@ -418,6 +418,7 @@ fn record_end(store: &Store, run_id: &str, begun_and_open: bool, error: &anyhow:
         reason: Some(reason),
         recorded_at: crate::store::records::now(),
         observation: None,
+        auto_stop: None,
     };
     if let Err(e) = store.append(&[record]) {
         log::error!("could not record how run {run_id} ended: {e}");

@@ -72,6 +72,7 @@ fn record_killed(run_id: &str) {
             reason: Some("`unobserved run` was killed (its watchdog ended the browser)".into()),
             recorded_at: crate::store::records::now(),
             observation: None,
+            auto_stop: None,
         }]);
     }
 }

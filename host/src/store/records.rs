@@ -42,6 +42,9 @@ pub enum Record {
         /// `{"debugger_before": bool|null, "debugger_after": bool|null}` where known.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         observation: Option<serde_json::Value>,
+        /// Why an `--auto` run stopped adding reps.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        auto_stop: Option<crate::model::AutoStop>,
     },
     /// Something the sink saw that no page reported, such as an aborted upload.
     SinkEvent {

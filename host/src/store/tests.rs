@@ -85,6 +85,7 @@ fn records_read_back_as_written() {
             reason: None,
             recorded_at: records::now(),
             observation: None,
+            auto_stop: None,
         },
     ];
     store.append(&written).unwrap();
