@@ -3,42 +3,27 @@ import { AFTER_RUN, BODY_KINDS, DEFAULT_OPTIONS, TRANSPORTS, validateOptions } f
 
 const $ = (id) => document.getElementById(id);
 
-function fill(o) {
-  for (const k of ['sizeMiB', 'reps', 'warmup', 'sinkUrl']) $(k).value = o[k];
-  const box = $('bodies');
+/** One checkbox or radio button per choice, in the fieldset `box`, `value: words`. */
+function choices(box, type, entries, isChecked) {
   box.querySelectorAll('label').forEach((l) => l.remove());
-  for (const kind of BODY_KINDS) {
+  for (const [value, words] of entries) {
     const label = document.createElement('label');
     const input = document.createElement('input');
-    input.type = 'checkbox';
-    input.value = kind;
-    input.checked = o.bodies.includes(kind);
-    label.append(input, ` ${kind}`);
+    input.type = type;
+    input.name = box.id;
+    input.value = value;
+    input.checked = isChecked(value);
+    label.append(input, ` ${words}`);
     box.append(label);
   }
-  const transports = $('transports');
-  transports.querySelectorAll('label').forEach((l) => l.remove());
-  for (const [value, words] of Object.entries(TRANSPORTS)) {
-    const label = document.createElement('label');
-    const input = document.createElement('input');
-    input.type = 'checkbox';
-    input.value = value;
-    input.checked = (o.transports ?? DEFAULT_OPTIONS.transports).includes(value);
-    label.append(input, ` ${value}: ${words}`);
-    transports.append(label);
-  }
-  const after = $('afterRun');
-  after.querySelectorAll('label').forEach((l) => l.remove());
-  for (const [value, words] of Object.entries(AFTER_RUN)) {
-    const label = document.createElement('label');
-    const input = document.createElement('input');
-    input.type = 'radio';
-    input.name = 'afterRun';
-    input.value = value;
-    input.checked = o.afterRun === value;
-    label.append(input, ` ${words}`);
-    after.append(label);
-  }
+}
+
+function fill(o) {
+  for (const k of ['sizeMiB', 'reps', 'warmup', 'sinkUrl']) $(k).value = o[k];
+  choices($('bodies'), 'checkbox', BODY_KINDS.map((kind) => [kind, kind]), (kind) => o.bodies.includes(kind));
+  const transports = o.transports ?? DEFAULT_OPTIONS.transports;
+  choices($('transports'), 'checkbox', Object.entries(TRANSPORTS).map(([t, words]) => [t, `${t}: ${words}`]), (t) => transports.includes(t));
+  choices($('afterRun'), 'radio', Object.entries(AFTER_RUN), (value) => o.afterRun === value);
 }
 
 function read() {

@@ -20,12 +20,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 use unobserved::sink::ceiling::{probe_bytes, Client};
 
-fn env_u64(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
+use common::env_u64;
 
 /// Seconds to the response headers and to the whole reply, for `streams` concurrent
 /// uploads of `total` bytes each (the slowest stream's).

@@ -4,76 +4,13 @@
 
 use serde_json::Value;
 use std::process::Command;
-use std::sync::Mutex;
 
 mod common;
+use common::runs::{assert_matches_schema, run_with, Outcome, ONE_AT_A_TIME};
 use common::BIN;
-/// Two browsers at once on two cores would make each slower and flakier; take turns.
-static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
-
-struct Outcome {
-    /// The one run of `--json`'s document (`runs[0]`), which is schema-checked whole.
-    json: Value,
-    stdout: String,
-    state: tempfile::TempDir,
-}
 
 fn run(browser: &str) -> Outcome {
     run_with(browser, &["--size", "2MiB", "--reps", "2", "--warmup", "1"])
-}
-
-fn run_with(browser: &str, extra: &[&str]) -> Outcome {
-    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
-    let state = tempfile::tempdir().unwrap();
-    let json_path = state.path().join("run.json");
-    let out = Command::new(BIN)
-        .args([
-            "run",
-            "--browser",
-            browser,
-            "--quiet",
-            "--connect-timeout",
-            "90",
-        ])
-        .args(extra)
-        .arg("--json")
-        .arg(&json_path)
-        .env("UNOBSERVED_STATE_DIR", state.path())
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "`unobserved run --browser {browser}` failed ({}). Is {browser} installed? The README's test command installs it.\nstdout:\n{stdout}\nstderr:\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let doc: Value = serde_json::from_slice(&std::fs::read(&json_path).unwrap()).unwrap();
-    assert_matches_schema(&doc);
-    assert_eq!(doc["runs"].as_array().unwrap().len(), 1);
-    let json = doc["runs"][0].clone();
-    let mut json = json;
-    json["launch"] = doc["launch"][0].clone();
-    Outcome {
-        json,
-        stdout,
-        state,
-    }
-}
-
-/// Real output against `schemas/report.schema.json`.
-fn assert_matches_schema(doc: &Value) {
-    let schema: Value =
-        serde_json::from_str(include_str!("../../schemas/report.schema.json")).unwrap();
-    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
-    let errors: Vec<String> = validator
-        .iter_errors(doc)
-        .map(|e| format!("{} at {}", e, e.instance_path()))
-        .collect();
-    assert!(
-        errors.is_empty(),
-        "output does not match the schema: {errors:#?}"
-    );
 }
 
 fn arm<'a>(json: &'a Value, body: &str) -> Vec<&'a Value> {

@@ -9,43 +9,20 @@ use std::process::Command;
 mod common;
 use common::BIN;
 
-/// Both browsers share the machine's two cores with every other test: one at a time.
-static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
-
 fn run(browser: &str, transports: &str) -> Value {
-    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
-    let state = tempfile::tempdir().unwrap();
-    let json = state.path().join("run.json");
-    let out = Command::new(BIN)
-        .args([
-            "run",
-            "--browser",
-            browser,
-            "--quiet",
-            "--connect-timeout",
-            "90",
-        ])
-        .args(["--size", "2MiB", "--reps", "3", "--warmup", "1"])
-        .args([
-            "--bodies",
-            "Uint8Array,ReadableStream",
-            "--transport",
-            transports,
-        ])
-        .arg("--json")
-        .arg(&json)
-        .env("UNOBSERVED_STATE_DIR", state.path())
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "`unobserved run --browser {browser} --transport {transports}` failed ({}). Is {browser} installed? The README's test command installs it.\nstdout:\n{}\nstderr:\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let doc: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
-    doc["runs"][0].clone()
+    let extra = [
+        "--size",
+        "2MiB",
+        "--reps",
+        "3",
+        "--warmup",
+        "1",
+        "--bodies",
+        "Uint8Array,ReadableStream",
+        "--transport",
+        transports,
+    ];
+    common::runs::run_with(browser, &extra).json
 }
 
 /// The samples of one body kind over one transport.

@@ -3,12 +3,22 @@
 //! environment), spoken to in frames.
 #![allow(dead_code)]
 
+pub mod runs;
+
 use serde_json::Value;
 use std::io::{Read, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_unobserved");
+
+/// A benchmark's setting from the environment, or its default.
+pub fn env_u64(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
 pub const CHROMIUM_ORIGIN: &str = "chrome-extension://ofhblkgjlepfiadjplffojmacooicfhm/";
 
 pub struct Host {

@@ -1,0 +1,71 @@
+//! `unobserved run` as a user types it, with `--json`: the document schema-checked whole
+//! and its one run returned. Browsers take turns: two at once on two cores would make
+//! each slower and flakier.
+
+use super::BIN;
+use serde_json::Value;
+use std::process::Command;
+use std::sync::Mutex;
+
+pub static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+pub struct Outcome {
+    /// The one run of `--json`'s document (`runs[0]`), which is schema-checked whole.
+    pub json: Value,
+    pub stdout: String,
+    pub state: tempfile::TempDir,
+}
+
+pub fn run_with(browser: &str, extra: &[&str]) -> Outcome {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let state = tempfile::tempdir().unwrap();
+    let json_path = state.path().join("run.json");
+    let out = Command::new(BIN)
+        .args([
+            "run",
+            "--browser",
+            browser,
+            "--quiet",
+            "--connect-timeout",
+            "90",
+        ])
+        .args(extra)
+        .arg("--json")
+        .arg(&json_path)
+        .env("UNOBSERVED_STATE_DIR", state.path())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "`unobserved run --browser {browser}` failed ({}). Is {browser} installed? The README's test command installs it.\nstdout:\n{stdout}\nstderr:\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&std::fs::read(&json_path).unwrap()).unwrap();
+    assert_matches_schema(&doc);
+    assert_eq!(doc["runs"].as_array().unwrap().len(), 1);
+    let json = doc["runs"][0].clone();
+    let mut json = json;
+    json["launch"] = doc["launch"][0].clone();
+    Outcome {
+        json,
+        stdout,
+        state,
+    }
+}
+
+/// Real output against `schemas/report.schema.json`.
+pub fn assert_matches_schema(doc: &Value) {
+    let schema: Value =
+        serde_json::from_str(include_str!("../../../schemas/report.schema.json")).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    let errors: Vec<String> = validator
+        .iter_errors(doc)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "output does not match the schema: {errors:#?}"
+    );
+}
