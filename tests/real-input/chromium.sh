@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The everyday Chromium flow as a person does it, with real keys under Xvfb: install the
 # host for a profile, load the control build, open the popup with its shortcut, Run,
-# reopen the popup, Control, then Options > Save > Run with the new size. Every check
-# reads the store through the real binary.
+# reopen the popup, Control, then Options > Save > Run with the new size, then local
+# HTTPS and a run over h2. Every check reads the store through the real binary.
 #
 #   tests/real-input/chromium.sh     (scripts/test-all.sh runs it; needs a debug build)
 source "$(dirname "$0")/lib.sh" chromium
@@ -88,4 +88,36 @@ ok "Control from the popup: a complete control run, flagged observed"
 sleep 2
 open_popup
 shot popup-control-result
+key Escape
+
+# 4. Local HTTPS, as README "Local HTTPS in your everyday browser" says: install it,
+#    restart the browser, tick h2 under Options, Run. A ReadableStream then travels over
+#    HTTP/2 to the host's TLS sink, whose certificate this profile trusts only through
+#    the local CA in this HOME's NSS database (no certificate flag on the command line).
+"$bin" install --browser chromium --profile "$profile" --local-https >"$work/install-https.log" 2>&1 \
+  || fail "install --local-https: $(cat "$work/install-https.log")"
+kill "$browser_pid"; wait "$browser_pid" 2>/dev/null || true
+"$chromium" "${args[@]}" about:blank >>"$work/browser.log" 2>&1 &
+browser_pid=$!
+focus_browser chromium
+sleep 2
+before=$(count_runs)
+open_popup
+key shift+Tab Return # Options
+sleep 2
+# From the size field past reps, warm-up, the four body kinds, h1 and h1-tls to h2.
+key Tab Tab Tab Tab Tab Tab Tab Tab Tab space
+shot options-h2
+key Tab Tab Tab Return # the sink URL, the after-run choice, Save
+sleep 1
+open_popup
+key Return
+run=$(wait_for_run "$before")
+[ "$(field "$run" status)" = complete ] || fail "run over h1 and h2: $run"
+[ "$(field "$run" "arms.ReadableStream h2")" = ok ] || fail "ReadableStream over h2 did not arrive intact: $run"
+[ "$(field "$run" "arms.ReadableStream h1")" = unsupported ] || fail "ReadableStream over h1: $run"
+ok "local HTTPS: Options h1+h2 > Run, the ReadableStream arrives intact over h2"
+sleep 1
+open_popup
+shot popup-h2-result
 key Escape
