@@ -120,11 +120,14 @@ async function checkSink(uploadUrl) {
   throw new Error(`the sink at ${new URL(uploadUrl).origin} did not take a 16-byte test upload (${why}); nothing was measured`);
 }
 
+/** An arm without a transport travels over h1, as every run before transports did. */
+const transportOf = (arm) => arm.transport ?? 'h1';
+
 async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, run_id: runId }) {
   const state = { autoReason: null };
   // Every sink the plan's transports use must take a test upload first: a TLS sink the
   // browser does not trust fails here, loudly, not as arms that "cannot upload".
-  const transports = new Set(arms.map(({ arm }) => arm.transport ?? 'h1'));
+  const transports = new Set(arms.map(({ arm }) => transportOf(arm)));
   for (const t of transports) {
     if (!uploadUrls[t]) throw new Error(`the plan uploads over ${t}, but no ${t} sink was given; nothing was measured`);
     await checkSink(uploadUrls[t]);
@@ -161,7 +164,7 @@ async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, 
     if (workload) {
       sample = await runWorkload(step, workload, ctx, bytes, sha);
     } else {
-      const url = `${uploadUrls[step.arm.transport ?? 'h1']}?arm=${encodeURIComponent(step.label)}&rep=${step.rep}&phase=${step.phase}`;
+      const url = `${uploadUrls[transportOf(step.arm)]}?arm=${encodeURIComponent(step.label)}&rep=${step.rep}&phase=${step.phase}`;
       const result = await uploadOnce(step.arm.body, bytes, url);
       sample = { ...pairSample({ body: step.label, rep: step.rep, bytesSent: bytes.length, shaSent: sha, observed: observation(wanted), ...result }), arm: step.arm };
     }

@@ -37,7 +37,9 @@ pub fn handle(session: &mut Session, run: RunInfo) -> Outgoing {
         }
     };
     let (planned, measured_uploads) = (run.plan.arms(), run.plan.measured_uploads());
-    let transport_ceilings = session.tls.ceilings(run.plan.size_bytes);
+    let transport_ceilings = session
+        .tls
+        .ceilings(run.plan.size_bytes, &run.plan.transports);
     let mut upload_urls = session.tls.upload_urls();
     upload_urls.insert(Transport::H1, session.sink.upload_url());
     let record = Record::Run {

@@ -70,11 +70,12 @@ impl TlsSinks {
         Ok(())
     }
 
-    /// Each TLS sink's own receive ceiling at this body size; a sink that cannot be
-    /// measured is left out, with a log line.
-    pub fn ceilings(&self, size: u64) -> BTreeMap<Transport, TransportCeiling> {
+    /// The own receive ceiling at this body size of each TLS sink these transports
+    /// use; a sink that cannot be measured is left out, with a log line.
+    pub fn ceilings(&self, size: u64, of: &[Transport]) -> BTreeMap<Transport, TransportCeiling> {
         self.running
             .iter()
+            .filter(|(t, _)| of.contains(t))
             .filter_map(|(t, sink)| {
                 match crate::sink::ceiling_tls::measure(
                     &sink.upload_url(),

@@ -172,10 +172,7 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
     // The package `pack` ships for this family (the control build for --control).
     extension_files::make_package(&ws.extension, browser.family, opts.plan.control)?;
     let run_id = new_run_id();
-    let (tls, pins) = match local_tls_of(&opts.plan)? {
-        Some((tls, pins)) => (Some(tls), Some(pins)),
-        None => (None, None),
-    };
+    let (tls, pins) = local_tls_of(&opts.plan)?.unzip();
     let job = Job {
         run_id: run_id.clone(),
         plan: opts.plan.clone(),
@@ -440,7 +437,7 @@ fn ws_copy_extension(from: &std::path::Path, to: &std::path::Path) -> Result<()>
 
 /// A run over TLS transports gets a fresh certificate and a loopback port per TLS
 /// listener, chosen now because Firefox trusts a certificate per port and reads that
-/// at start. The host binds them when it claims the job.
+/// at start. The host binds them when the run starts.
 fn local_tls_of(plan: &Plan) -> Result<Option<(JobTls, crate::local_tls::Pins)>> {
     let tls: Vec<_> = plan.transports.iter().filter(|t| t.is_tls()).collect();
     if tls.is_empty() {
@@ -448,6 +445,8 @@ fn local_tls_of(plan: &Plan) -> Result<Option<(JobTls, crate::local_tls::Pins)>>
     }
     let (cert, pins) = crate::local_tls::LocalCert::generate()?;
     let mut listeners = Vec::new();
+    // Every probe stays bound until all are chosen, so no two listeners get one port.
+    let mut probes = Vec::new();
     for &&transport in &tls {
         let probe = std::net::TcpListener::bind(("127.0.0.1", 0))
             .context("cannot find a free loopback port for the TLS sink")?;
@@ -455,7 +454,9 @@ fn local_tls_of(plan: &Plan) -> Result<Option<(JobTls, crate::local_tls::Pins)>>
             transport,
             port: probe.local_addr()?.port(),
         });
+        probes.push(probe);
     }
+    drop(probes);
     Ok(Some((JobTls { cert, listeners }, pins)))
 }
 
