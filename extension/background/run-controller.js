@@ -55,13 +55,12 @@ export async function startRun({ plan, source, runId, afterRun = 'close', sinkUr
       workloadKey = toHex(await crypto.subtle.exportKey('raw', key));
       await host.request({ type: 'workload-key', run_id: run.run_id, key: workloadKey });
     }
-    const ceiling = started.sink_ceiling_mbps ?? null;
     // Where each transport's uploads go: the TLS listeners the host started for this
     // run, and h1's sink (or the remote one).
     const uploadUrls = { ...started.upload_urls, h1: uploadUrl };
     const plannedArms = started.arms;
     const total = started.measured_uploads;
-    active = { host, run, uploadUrls, arms: plannedArms, total, afterRun, cameFrom: null, ceiling, workloadKey, tabId: null, samples: [], finished: false, relayed: Promise.resolve(), stateWrites: Promise.resolve() };
+    active = { host, run, uploadUrls, arms: plannedArms, total, afterRun, cameFrom: null, workloadKey, tabId: null, samples: [], finished: false, relayed: Promise.resolve(), stateWrites: Promise.resolve() };
     host.onClose = (why, failure) => finish('incomplete', `the native host went away: ${why}`, failure);
     await setRunState({
       phase: 'running',
@@ -198,7 +197,6 @@ async function finish(status, reason, failure = null, autoStop = null) {
     control: Boolean(run.run.plan.control),
     plan: run.run.plan,
     samples: run.samples,
-    sink_ceiling_mbps: run.ceiling,
     done: run.samples.length,
     total: run.total,
     finished_at: new Date().toISOString(),

@@ -23,26 +23,32 @@ export function progressText(state) {
 }
 
 /**
- * The chart: median bar and min–max whisker per arm, and the sink's own ceiling as a
- * line, all scaled to the largest of them. `arms` is the host's analysis: which arms are
- * intact or sink-bound is its call, not a rule repeated here. Labels start right of
- * every bar, whisker and the ceiling line, so the line never crosses one.
+ * The chart: median bar and min–max whisker per arm, and each arm's sink ceiling (the
+ * sink of its own transport, from the host) as a dashed mark, all scaled to the largest
+ * of them; with one transport the marks form one line. `arms` is the host's analysis:
+ * which arms are intact or sink-bound is its call, not a rule repeated here. Labels
+ * start right of every bar, whisker and ceiling mark, so no mark crosses one.
  */
-export function chartModel(arms, width = 200, ceiling = null) {
-  const max = Math.max(1, ceiling ?? 0, ...arms.map((a) => a.max_mbps ?? 0));
+export function chartModel(arms, width = 200) {
+  const max = Math.max(1, ...arms.map((a) => Math.max(a.max_mbps ?? 0, a.ceiling_mbps ?? 0)));
   const scale = (v) => (v === null || v === undefined ? null : (v / max) * width);
-  const ceilingX = scale(ceiling);
   const rows = arms.map((a) => ({
     body: a.body,
     bar: scale(a.median_mbps) ?? 0,
     whiskerFrom: scale(a.min_mbps),
     whiskerTo: scale(a.max_mbps),
+    ceilingX: scale(a.ceiling_mbps),
     label: a.median_mbps === null ? a.integrity.word : `${formatMbps(a.median_mbps)} Mbps`,
     intact: a.integrity.status === 'intact',
     sinkBound: a.sink_bound,
   }));
-  const labelX = Math.max(0, ceilingX ?? 0, ...rows.map((r) => Math.max(r.bar, r.whiskerTo ?? 0))) + 6;
-  return { rows, ceilingX, labelX };
+  const ceilings = [...new Set(arms.map((a) => a.ceiling_mbps).filter((c) => c !== null && c !== undefined))];
+  const legend =
+    ceilings.length === 0 ? null
+    : ceilings.length === 1 ? `sink ceiling ${formatMbps(ceilings[0])} Mbps`
+    : 'sink ceiling of each arm\'s transport';
+  const labelX = Math.max(0, ...rows.map((r) => Math.max(r.bar, r.whiskerTo ?? 0, r.ceilingX ?? 0))) + 6;
+  return { rows, legend, labelX };
 }
 
 /**

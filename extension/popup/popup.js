@@ -15,15 +15,15 @@ function svgEl(name, attrs, text) {
   return el;
 }
 
-function drawChart(arms, ceiling) {
+function drawChart(arms) {
   const chart = $('chart');
   chart.replaceChildren();
   // Room for the longest arm name ("Uint8Array (detached)") at about 6.5 px a character.
   const labelW = Math.max(100, ...arms.map((a) => a.body.length * 6.5));
   const barW = 200;
   const rowH = 22;
-  const { rows, ceilingX, labelX } = chartModel(arms, barW, ceiling);
-  const height = rows.length * rowH + (ceilingX === null ? 4 : 18);
+  const { rows, legend, labelX } = chartModel(arms, barW);
+  const height = rows.length * rowH + (legend === null ? 4 : 18);
   chart.setAttribute('viewBox', `0 0 ${labelW + barW + 160} ${height}`);
   rows.forEach((row, i) => {
     const y = i * rowH + 4;
@@ -38,11 +38,13 @@ function drawChart(arms, ceiling) {
     }
     const label = row.sinkBound ? `${row.label} (sink-bound)` : row.label;
     chart.append(svgEl('text', { x: labelW + labelX, y: y + 12, 'font-size': 11 }, label));
+    if (row.ceilingX !== null) {
+      const x = labelW + row.ceilingX;
+      chart.append(svgEl('line', { x1: x, x2: x, y1: y - 4, y2: y + rowH - 4, stroke: '#e0a800', 'stroke-width': 2, 'stroke-dasharray': '4 3', class: 'ceiling' }));
+    }
   });
-  if (ceilingX !== null) {
-    const x = labelW + ceilingX;
-    chart.append(svgEl('line', { x1: x, x2: x, y1: 0, y2: height - 12, stroke: '#e0a800', 'stroke-width': 2, 'stroke-dasharray': '4 3', class: 'ceiling' }));
-    chart.append(svgEl('text', { x: Math.max(x - 110, labelW), y: height - 2, 'font-size': 10, fill: '#8a6d00' }, `sink ceiling ${formatMbps(ceiling)} Mbps`));
+  if (legend !== null) {
+    chart.append(svgEl('text', { x: labelW, y: height - 2, 'font-size': 10, fill: '#8a6d00' }, legend));
   }
 }
 
@@ -150,7 +152,7 @@ function render(state, browser) {
     label.textContent = resultLabel(state);
     head.append(label);
     if (state.run_id) $('report-command').textContent = `unobserved report --run ${state.run_id} --format html -o unobserved-report.html`;
-    drawChart(analysis.arms, state.sink_ceiling_mbps ?? null);
+    drawChart(analysis.arms);
     drawTable(analysis.arms);
     drawControl(analysis);
     drawFindings(analysis);

@@ -24,8 +24,10 @@ test('Mbps formatting', () => {
 const analysis = JSON.parse(readFileSync(new URL('../../tests/fixtures/popup-analysis.json', import.meta.url), 'utf8'));
 
 test('chart bars scale to the largest value and failed arms are labelled by their integrity', () => {
-  const { rows, ceilingX } = chartModel(analysis.arms, 200);
-  assert.equal(ceilingX, null);
+  const withoutCeiling = analysis.arms.map((a) => ({ ...a, ceiling_mbps: null }));
+  const { rows, legend } = chartModel(withoutCeiling, 200);
+  assert.equal(legend, null);
+  assert.ok(rows.every((r) => r.ceilingX === null));
   assert.equal(rows[1].whiskerTo, 200, 'the largest max sets the scale');
   assert.deepEqual(rows.map((r) => r.intact), [true, true, false]);
   assert.equal(rows[2].bar, 0);
@@ -34,11 +36,21 @@ test('chart bars scale to the largest value and failed arms are labelled by thei
 });
 
 test('the sink ceiling is a line, the host\'s sink-bound arms are marked, and no label starts left of the line', () => {
-  const { rows, ceilingX, labelX } = chartModel(analysis.arms, 200, 1000);
-  assert.equal(ceilingX, 200, 'the ceiling is the largest value, so it sets the scale');
+  const { rows, legend, labelX } = chartModel(analysis.arms, 200);
+  assert.ok(rows.every((r) => r.ceilingX === 200), 'one sink: one line; the ceiling is the largest value, so it sets the scale');
+  assert.equal(legend, 'sink ceiling 1,000 Mbps');
   assert.deepEqual(rows.map((r) => r.sinkBound), [false, true, false]);
-  assert.ok(labelX > ceilingX, `labels at ${labelX} would cross the ceiling line at ${ceilingX}`);
-  for (const r of rows) assert.ok(labelX > Math.max(r.bar, r.whiskerTo ?? 0));
+  for (const r of rows) {
+    assert.ok(labelX > r.ceilingX, `labels at ${labelX} would cross the ceiling at ${r.ceilingX}`);
+    assert.ok(labelX > Math.max(r.bar, r.whiskerTo ?? 0));
+  }
+});
+
+test("over several transports each arm's mark is its own sink's ceiling", () => {
+  const [h1, h2] = [analysis.arms[0], { ...analysis.arms[0], body: 'Uint8Array h2', ceiling_mbps: 500 }];
+  const { rows, legend } = chartModel([h1, h2], 200);
+  assert.deepEqual(rows.map((r) => r.ceilingX), [200, 100]);
+  assert.equal(legend, "sink ceiling of each arm's transport");
 });
 
 test('every non-intact arm is a finding, and the host explains the ones it can', () => {

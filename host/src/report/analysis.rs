@@ -29,6 +29,8 @@ pub struct ArmLine {
     pub min_mbps: Option<f64>,
     pub max_mbps: Option<f64>,
     pub vs: String,
+    /// The receive ceiling of the sink this arm uploaded to (its transport's).
+    pub ceiling_mbps: Option<f64>,
     pub sink_bound: bool,
     pub integrity: IntegrityLine,
 }
@@ -64,6 +66,7 @@ pub fn of(report: &RunReport) -> Analysis {
                 min_mbps: a.min_mbps,
                 max_mbps: a.max_mbps,
                 vs: ratio_cell(report, &a.body, true),
+                ceiling_mbps: report.run.ceiling_of(a.arm.travels_over()).0,
                 sink_bound: a.sink_bound,
                 integrity: IntegrityLine {
                     integrity: a.integrity.clone(),

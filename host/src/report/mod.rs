@@ -113,6 +113,19 @@ pub struct RunMeta {
     pub transport_ceilings: std::collections::BTreeMap<Transport, crate::model::TransportCeiling>,
 }
 
+impl RunMeta {
+    /// The receive ceiling (median, and slowest and fastest round) of the sink a
+    /// transport uploads to: each transport has its own sink.
+    pub fn ceiling_of(&self, t: Transport) -> (Option<f64>, Option<(f64, f64)>) {
+        match t {
+            Transport::H1 => (self.sink_ceiling_mbps, self.sink_ceiling_range),
+            t => self.transport_ceilings.get(&t).map_or((None, None), |c| {
+                (Some(c.receive_mbps), Some(c.receive_range))
+            }),
+        }
+    }
+}
+
 impl ControlRow {
     /// "12.5x [11.7–13.4] slower when attached", or a dash without a comparison.
     pub fn slowdown_text(&self) -> String {
