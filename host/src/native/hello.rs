@@ -10,8 +10,11 @@ pub fn handle(
     browser: Option<String>,
 ) -> Outgoing {
     log::info!("hello from extension {extension_version:?} in {browser:?}");
-    let job = claim_job(session);
-    session.job_tls = job.as_ref().and_then(|j| j.tls.clone());
+    // The job's TLS key stays in the host: the extension needs the plan, not the key.
+    let job = claim_job(session).map(|mut job| {
+        session.job_tls = job.tls.take();
+        job
+    });
     Outgoing::Hello {
         version: env!("CARGO_PKG_VERSION").into(),
         sink: SinkInfo {

@@ -74,6 +74,30 @@ fn a_job_is_offered_once() {
 }
 
 #[test]
+fn a_jobs_tls_key_stays_in_the_host() {
+    let dir = tempfile::tempdir().unwrap();
+    let job = dir.path().join("job.json");
+    let tls = json!({"cert": {"cert_pem": "CERT", "key_pem": "SECRET KEY"},
+        "listeners": [{"transport": "h2", "port": 4433}]});
+    let plan = json!({"size_bytes":1024,"reps":1,"warmup":0,"bodies":["Blob"],"transports":["h2"]});
+    std::fs::write(
+        &job,
+        json!({"run_id":"r1","plan":plan,"tls":tls}).to_string(),
+    )
+    .unwrap();
+    let mut s = session(dir.path());
+    s.job_file = Some(job);
+    let (_, r) = talk(&mut s, frame(br#"{"type":"hello"}"#));
+    assert_eq!(r[0]["job"]["run_id"], "r1");
+    assert!(r[0]["job"].get("tls").is_none(), "{}", r[0]);
+    assert_eq!(
+        s.job_tls.map(|t| t.cert.key_pem).as_deref(),
+        Some("SECRET KEY"),
+        "kept for run-started"
+    );
+}
+
+#[test]
 fn samples_are_stored_then_acknowledged_with_the_count() {
     let dir = tempfile::tempdir().unwrap();
     let mut s = session(dir.path());
