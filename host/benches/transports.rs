@@ -38,7 +38,11 @@ fn main() {
                         .unwrap()
                         .receive_mbps
                 }
-                _ => ceiling_tls::measure(&tls.url, &chain, *t, bytes).unwrap().0,
+                _ => {
+                    ceiling_tls::measure(&tls.url, &chain, *t, bytes)
+                        .unwrap()
+                        .receive_mbps
+                }
             };
             got.push(mbps);
         }

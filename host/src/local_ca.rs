@@ -1,6 +1,6 @@
 //! The local CA of `unobserved install --local-https`, for everyday browsers: a root
 //! that may only ever certify 127.0.0.1 and localhost (X.509 name constraints, which
-//! Chromium and Firefox enforce on roots), its key owner-only in the state dir. Each
+//! Chromium enforces on roots: tests/local_https.rs), its key owner-only in the state dir. Each
 //! native session mints a fresh three-day leaf from it for its TLS sinks.
 
 use crate::local_tls::{leaf_params, set_validity, LocalCert};

@@ -417,7 +417,8 @@ pub struct Job {
     pub tls: Option<JobTls>,
 }
 
-/// A TLS sink's own receive ceiling, measured as the plain sink's is.
+/// A sink's receive ceiling: the median and the slowest and fastest of its timed
+/// rounds (`sink::ceiling::receive_rates`). Stored per transport for the TLS sinks.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct TransportCeiling {
     pub receive_mbps: f64,

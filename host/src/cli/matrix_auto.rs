@@ -5,7 +5,7 @@
 //! interval entirely inside or entirely outside ±horizon, the rule within a run) or a
 //! budget is spent.
 
-use crate::model::{AutoBudget, Plan};
+use crate::model::{AutoBudget, AutoStop, Plan};
 use crate::report::across::{compare_runs, RunsCompared};
 use crate::report::pooled::pool;
 use crate::report::RunReport;
@@ -13,9 +13,6 @@ use std::time::{Duration, Instant};
 
 /// Reps each later round adds per browser (the first round runs --reps).
 pub const REPS_PER_ROUND: u32 = 2;
-
-/// Why the rounds stopped: the same reasons as within one run.
-pub use crate::model::AutoStop as Stop;
 
 /// The plan of the next round after `reps_done` reps per browser, or None when the rep
 /// budget is spent. Each round's run judges nothing itself: no --auto inside it.
@@ -54,13 +51,13 @@ pub fn stop_after(
     budget: AutoBudget,
     reps_done: u32,
     started: Instant,
-) -> Option<Stop> {
+) -> Option<AutoStop> {
     if compared.is_some_and(settled) {
-        Some(Stop::Settled)
+        Some(AutoStop::Settled)
     } else if reps_done >= budget.max_reps {
-        Some(Stop::BudgetReps)
+        Some(AutoStop::BudgetReps)
     } else if started.elapsed() >= Duration::from_secs(budget.max_seconds) {
-        Some(Stop::BudgetTime)
+        Some(AutoStop::BudgetTime)
     } else {
         None
     }
@@ -86,7 +83,7 @@ mod tests {
     }
 
     /// Rounds as the matrix runs them, with simulated browsers of these means.
-    fn rounds_until_stop(means: [f64; 2], seed: u64) -> (Stop, u32) {
+    fn rounds_until_stop(means: [f64; 2], seed: u64) -> (AutoStop, u32) {
         let mut rng = StdRng::seed_from_u64(seed);
         let plan = Plan {
             reps: 4,
@@ -117,7 +114,7 @@ mod tests {
     fn a_clear_difference_between_browsers_settles_early() {
         for seed in 0..20 {
             let (stop, reps) = rounds_until_stop([1000.0, 1400.0], seed);
-            assert_eq!(stop, Stop::Settled, "seed {seed}");
+            assert_eq!(stop, AutoStop::Settled, "seed {seed}");
             assert!(reps <= 12, "seed {seed}: {reps} reps");
         }
     }
@@ -126,7 +123,7 @@ mod tests {
     fn browsers_a_hair_apart_run_to_the_budget_instead_of_a_false_verdict() {
         // 3% apart with 8% noise sits on the ±5% horizon: rarely settles in 30 reps.
         let stopped_by_budget = (0..20)
-            .filter(|&seed| rounds_until_stop([1000.0, 1050.0], seed).0 == Stop::BudgetReps)
+            .filter(|&seed| rounds_until_stop([1000.0, 1050.0], seed).0 == AutoStop::BudgetReps)
             .count();
         assert!(stopped_by_budget >= 10, "{stopped_by_budget} of 20");
     }

@@ -46,7 +46,7 @@ pub fn execute(a: RunArgs) -> Result<i32> {
             let mut reps_done = 0;
             let stop = loop {
                 let Some(round) = matrix_auto::next_round(&plan, budget, reps_done) else {
-                    break matrix_auto::Stop::BudgetReps;
+                    break crate::model::AutoStop::BudgetReps;
                 };
                 for (i, target) in targets.iter().enumerate() {
                     if let Some(report) = m.run_one(&a, target, &round, targets.len(), colour)? {

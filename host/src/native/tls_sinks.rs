@@ -77,24 +77,10 @@ impl TlsSinks {
             .iter()
             .filter(|(t, _)| of.contains(t))
             .filter_map(|(t, sink)| {
-                match crate::sink::ceiling_tls::measure(
-                    &sink.upload_url(),
-                    &self.chain_pem,
-                    *t,
-                    size,
-                ) {
-                    Ok((receive_mbps, receive_range)) => Some((
-                        *t,
-                        TransportCeiling {
-                            receive_mbps,
-                            receive_range,
-                        },
-                    )),
-                    Err(e) => {
-                        log::warn!("could not measure the {t} sink's ceiling: {e}");
-                        None
-                    }
-                }
+                crate::sink::ceiling_tls::measure(&sink.upload_url(), &self.chain_pem, *t, size)
+                    .map(|c| (*t, c))
+                    .map_err(|e| log::warn!("could not measure the {t} sink's ceiling: {e}"))
+                    .ok()
             })
             .collect()
     }

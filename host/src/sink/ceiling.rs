@@ -135,7 +135,7 @@ fn bad(what: &str) -> std::io::Error {
 }
 
 fn mbps(bytes: u64, d: Duration) -> f64 {
-    bytes as f64 * 8.0 / d.as_secs_f64() / 1e6
+    bytes as f64 * 8.0 / d.as_secs_f64().max(1e-9) / 1e6
 }
 
 /// Bytes that do not compress and are cheap to make.
@@ -150,7 +150,7 @@ pub fn measure(addr: SocketAddr, upload_path: &str, size: u64) -> std::io::Resul
     let size = size.clamp(1, MAX_PROBE);
     let data = probe_bytes(size.min(4 << 20) as usize);
     let mut client = Client::connect(addr)?;
-    let mut rates = Vec::with_capacity(ROUNDS);
+    let mut times = Vec::with_capacity(ROUNDS);
     for round in 0..=ROUNDS {
         let reply = client.put(upload_path, size, &data)?;
         if reply.status != 200 {
@@ -160,17 +160,28 @@ pub fn measure(addr: SocketAddr, upload_path: &str, size: u64) -> std::io::Resul
             )));
         }
         if round > 0 {
-            rates.push(mbps(size, reply.to_headers));
+            times.push(reply.to_headers);
         }
     }
+    let receive = receive_rates(size, &times);
+    Ok(Ceiling {
+        receive_mbps: receive.receive_mbps,
+        receive_range: receive.receive_range,
+        hash_mbps: hash_rate(),
+    })
+}
+
+/// The timed rounds of `size`-byte uploads as a receive ceiling: their median rate and
+/// the slowest and fastest round. The plain and the TLS ceilings both summarise so.
+pub(crate) fn receive_rates(size: u64, times: &[Duration]) -> crate::model::TransportCeiling {
+    let rates: Vec<f64> = times.iter().map(|&t| mbps(size, t)).collect();
     let (lo, hi) = rates
         .iter()
         .fold((f64::MAX, 0f64), |(lo, hi), &r| (lo.min(r), hi.max(r)));
-    Ok(Ceiling {
+    crate::model::TransportCeiling {
         receive_mbps: crate::stats::median(&rates).unwrap_or(0.0),
         receive_range: (lo, hi),
-        hash_mbps: hash_rate(),
-    })
+    }
 }
 
 /// One core's SHA-256 rate over 32 MiB, best of three.

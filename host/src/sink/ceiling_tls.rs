@@ -7,6 +7,7 @@
 
 use super::ceiling::probe_bytes;
 use crate::arm::Transport;
+use crate::model::TransportCeiling;
 use bytes::Bytes;
 use http_body::{Body, Frame};
 use hyper_util::rt::{TokioExecutor, TokioIo};
@@ -67,13 +68,13 @@ fn client_config(chain_pem: &str, transport: Transport) -> std::io::Result<rustl
     Ok(config)
 }
 
-/// Median and range of the receive rate, in Mbps.
+/// The receive ceiling: median and range of the rate, in Mbps.
 pub fn measure(
     upload_url: &str,
     chain_pem: &str,
     transport: Transport,
     size: u64,
-) -> std::io::Result<(f64, (f64, f64))> {
+) -> std::io::Result<TransportCeiling> {
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;
@@ -85,7 +86,7 @@ async fn measure_async(
     chain_pem: &str,
     transport: Transport,
     size: u64,
-) -> std::io::Result<(f64, (f64, f64))> {
+) -> std::io::Result<TransportCeiling> {
     let uri: hyper::Uri = upload_url.parse().map_err(std::io::Error::other)?;
     let authority = uri
         .authority()
@@ -153,12 +154,5 @@ async fn measure_async(
         tokio::spawn(conn);
         rounds!(send);
     }
-    let rates: Vec<f64> = times
-        .iter()
-        .map(|t| size as f64 * 8.0 / t.as_secs_f64().max(1e-9) / 1e6)
-        .collect();
-    let (lo, hi) = rates
-        .iter()
-        .fold((f64::MAX, 0f64), |(lo, hi), &r| (lo.min(r), hi.max(r)));
-    Ok((crate::stats::median(&rates).unwrap_or(0.0), (lo, hi)))
+    Ok(super::ceiling::receive_rates(size, &times))
 }
