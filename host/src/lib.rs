@@ -7,6 +7,7 @@ pub mod cli;
 pub mod cpu;
 pub mod export;
 pub mod extension_files;
+pub mod judge;
 pub mod local_ca;
 pub mod local_tls;
 pub mod log_file;

@@ -416,6 +416,7 @@ fn two_hosts_writing_one_store_never_interleave() {
             let dir = dir.path().to_owned();
             std::thread::spawn(move || {
                 let mut host = Host::chromium(&dir);
+                host.start_run(run);
                 let sample = |rep: u32| json!({"run_id": run, "body": "Blob", "rep": rep, "bytes_sent": 1, "bytes_received": 1,
                     "sha256_sent": "a".repeat(64), "sha256_received": "a".repeat(64), "intact": true, "status": "ok",
                     "error": null, "page_ms": 1.0, "sink_ms": 1.0, "mbps": 1.0, "head": "x".repeat(64), "observed": {"webdriver": false}});
@@ -436,6 +437,9 @@ fn two_hosts_writing_one_store_never_interleave() {
     for (i, line) in text.lines().enumerate() {
         let v: serde_json::Value = serde_json::from_str(line)
             .unwrap_or_else(|e| panic!("line {} is interleaved or torn: {e}", i + 1));
+        if v["kind"] != "sample" {
+            continue;
+        }
         *per_run
             .entry(v["run_id"].as_str().unwrap().to_owned())
             .or_insert(0) += 1;

@@ -46,13 +46,14 @@ fn browser_session_hello_upload_64mib_store_and_clean_shutdown() {
         "bytes_received": reply["bytes"], "sha256_sent": expected, "sha256_received": reply["sha256"],
         "intact": true, "status": "ok", "error": null, "page_ms": 100.0, "sink_ms": reply["sink_ms"],
         "mbps": 5368.7, "observed": {"webdriver": false}});
+    host.start_run("it-1");
     let ack = host.send(&json!({"type": "samples", "run_id": "it-1", "samples": [sample]}));
     assert_eq!(
         ack,
         json!({"type": "samples-ack", "run_id": "it-1", "count": 1})
     );
     let stored = std::fs::read_to_string(state.path().join("results.jsonl")).unwrap();
-    assert_eq!(stored.lines().count(), 1);
+    assert_eq!(stored.lines().count(), 2, "the run and its sample");
     assert!(stored.contains(&expected));
 
     // Closing stdin is how the browser says goodbye: the host must be gone within 1 s.

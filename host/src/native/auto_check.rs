@@ -2,7 +2,7 @@
 //! The host answers from the run's stored samples with the same statistics the reports
 //! use, so the stopping rule and the final verdicts agree.
 
-use super::{invalid_run_id, Session};
+use super::{invalid_run_id, unknown_run, Session};
 use crate::model::{valid_run_id, AutoStop};
 use crate::protocol::{ErrorCode, Outgoing};
 use crate::report;
@@ -10,6 +10,9 @@ use crate::report;
 pub fn handle(session: &mut Session, run_id: String, reps_done: u32) -> Outgoing {
     if !valid_run_id(&run_id) {
         return invalid_run_id(&run_id, "auto-check");
+    }
+    if !session.started.contains(&run_id) {
+        return unknown_run(&run_id, "auto-check");
     }
     let contents = match session.store.read() {
         Ok(c) => c,

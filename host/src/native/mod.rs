@@ -39,6 +39,8 @@ pub struct Session {
     pub tls: tls_sinks::TlsSinks,
     /// The certificate and ports of the claimed job's TLS listeners, if it has any.
     pub job_tls: Option<crate::model::JobTls>,
+    /// The runs this session's `run-started` recorded: the only ones it takes samples for.
+    pub started: std::collections::HashSet<String>,
 }
 
 /// Set when the session serves a job of `unobserved run`: where to tell it that the
@@ -94,6 +96,7 @@ pub fn main(caller: Caller) -> i32 {
         job_file,
         tls: Default::default(),
         job_tls: None,
+        started: Default::default(),
     };
     serve(
         &mut session,
@@ -222,6 +225,15 @@ fn invalid_run_id(run_id: &str, in_reply_to: &str) -> Outgoing {
     Outgoing::error(
         ErrorCode::InvalidRunId,
         format!("run id {run_id:?} must be 1-64 letters, digits, '-' or '_'"),
+        Some(in_reply_to),
+    )
+}
+
+/// Refuses a run-scoped message for a run this session did not start (error 15).
+fn unknown_run(run_id: &str, in_reply_to: &str) -> Outgoing {
+    Outgoing::error(
+        ErrorCode::UnknownRun,
+        format!("run {run_id:?} was not started in this session; nothing was stored"),
         Some(in_reply_to),
     )
 }

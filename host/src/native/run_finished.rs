@@ -1,6 +1,6 @@
 //! `run-finished`: record how the run ended.
 
-use super::{invalid_run_id, store_failed, Session};
+use super::{invalid_run_id, store_failed, unknown_run, Session};
 use crate::model::{valid_run_id, AutoStop, RunStatus};
 use crate::protocol::Outgoing;
 use crate::store::{records::now, Record};
@@ -26,13 +26,24 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
         return invalid_run_id(&run_id, "run-finished");
     }
     // A run ends once. A second end (e.g. a restarted background that thinks the run was
-    // orphaned) must not overwrite how it really ended.
-    let already = session.store.read().map(|c| {
-        c.records
-            .iter()
-            .any(|(_, r)| matches!(r, Record::RunEnd { run_id: id, .. } if *id == run_id))
+    // orphaned) must not overwrite how it really ended. That background may end a run
+    // another session started, so a run the store knows is accepted too.
+    let stored = session.store.read().map(|c| {
+        let has = |end: bool| {
+            c.records.iter().any(|(_, r)| match r {
+                Record::RunEnd { run_id: id, .. } => end && *id == run_id,
+                Record::Run { run, .. } => !end && run.run_id == run_id,
+                _ => false,
+            })
+        };
+        (has(false), has(true))
     });
-    if let Ok(true) = already {
+    if let Ok((false, _)) = stored {
+        if !session.started.contains(&run_id) {
+            return unknown_run(&run_id, "run-finished");
+        }
+    }
+    if let Ok((_, true)) = stored {
         log::info!("run {run_id} had already ended; ignoring a second end ({status:?})");
         return Outgoing::RunFinished {
             run_id,

@@ -55,6 +55,7 @@ pub fn handle(session: &mut Session, run: RunInfo) -> Outgoing {
     match session.store.append(&[record]) {
         Ok(()) => {
             log::info!("run {run_id} started; sink ceiling {ceiling:?}");
+            session.started.insert(run_id.clone());
             Outgoing::RunStarted {
                 run_id,
                 sink_ceiling_mbps: ceiling.map(|c| c.receive_mbps),

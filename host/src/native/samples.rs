@@ -1,6 +1,7 @@
-//! `samples`: store a batch (fsynced), then acknowledge it with the count.
+//! `samples`: store a batch (fsynced), then acknowledge it with the count. Each sample's
+//! status is the host's judgement of its figures, never the page's word.
 
-use super::{invalid_run_id, store_failed, Session};
+use super::{invalid_run_id, store_failed, unknown_run, Session};
 use crate::model::{valid_run_id, Sample};
 use crate::protocol::{ErrorCode, Outgoing};
 use crate::store::Record;
@@ -8,6 +9,9 @@ use crate::store::Record;
 pub fn handle(session: &mut Session, run_id: String, samples: Vec<Sample>) -> Outgoing {
     if !valid_run_id(&run_id) {
         return invalid_run_id(&run_id, "samples");
+    }
+    if !session.started.contains(&run_id) {
+        return unknown_run(&run_id, "samples");
     }
     if let Some(stray) = samples.iter().find(|s| s.run_id != run_id) {
         return Outgoing::error(
@@ -25,7 +29,7 @@ pub fn handle(session: &mut Session, run_id: String, samples: Vec<Sample>) -> Ou
         .into_iter()
         .map(|mut s| {
             s.recorded_arm = Some(s.arm());
-            Record::Sample(s)
+            Record::Sample(crate::judge::judge(s))
         })
         .collect();
     match session.store.append(&records) {

@@ -10,6 +10,7 @@ fn session(dir: &std::path::Path) -> Session {
         job_file: None,
         tls: Default::default(),
         job_tls: None,
+        started: ["r1".to_owned()].into(),
     }
 }
 
@@ -130,6 +131,61 @@ fn every_stored_sample_carries_its_arm_typed() {
             json!({"kind": "parallel", "streams": 4})
         ]
     );
+}
+
+/// The stored samples' (status, intact) pairs, in order.
+fn stored_verdicts(s: &Session) -> Vec<(String, bool)> {
+    let text = std::fs::read_to_string(s.store.path()).unwrap_or_default();
+    text.lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|v| v["kind"] == "sample")
+        .map(|v| {
+            (
+                v["status"].as_str().unwrap().to_owned(),
+                v["intact"].as_bool().unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_page_that_says_intact_beside_other_figures_is_stored_as_corrupted() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = session(dir.path());
+    let mut other_hash = sample("r1");
+    other_hash["sha256_received"] = json!("y");
+    let mut five_of_1024 = sample("r1");
+    (five_of_1024["bytes_sent"], five_of_1024["bytes_received"]) = (json!(1024), json!(5));
+    let msg =
+        json!({"type":"samples","run_id":"r1","samples":[other_hash, five_of_1024, sample("r1")]});
+    let (_, r) = talk(&mut s, frame(msg.to_string().as_bytes()));
+    assert_eq!(r[0]["type"], "samples-ack");
+    let corrupted = ("corrupted".to_owned(), false);
+    assert_eq!(
+        stored_verdicts(&s),
+        [corrupted.clone(), corrupted, ("ok".to_owned(), true)]
+    );
+}
+
+#[test]
+fn messages_for_a_run_this_session_never_started_are_refused_and_nothing_is_stored() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = session(dir.path());
+    let ghost = |m: Value| frame(m.to_string().as_bytes());
+    let mut wire = ghost(json!({"type":"samples","run_id":"ghost","samples":[sample("ghost")]}));
+    wire.extend(ghost(
+        json!({"type":"auto-check","run_id":"ghost","reps_done":3}),
+    ));
+    wire.extend(ghost(
+        json!({"type":"workload-key","run_id":"ghost","key":"00".repeat(32)}),
+    ));
+    wire.extend(ghost(
+        json!({"type":"run-finished","run_id":"ghost","status":"complete"}),
+    ));
+    let (_, r) = talk(&mut s, wire);
+    let codes: Vec<_> = r.iter().map(|m| m["code"].as_u64()).collect();
+    assert_eq!(codes, [Some(15); 4], "{r:?}");
+    assert!(s.store.read().unwrap().records.is_empty());
 }
 
 #[test]

@@ -2,13 +2,16 @@
 //! verify encrypted chunks. It travels only over native messaging and is never stored
 //! or logged.
 
-use super::{invalid_run_id, Session};
+use super::{invalid_run_id, unknown_run, Session};
 use crate::model::valid_run_id;
 use crate::protocol::{ErrorCode, Outgoing};
 
 pub fn handle(session: &mut Session, run_id: String, key: String) -> Outgoing {
     if !valid_run_id(&run_id) {
         return invalid_run_id(&run_id, "workload-key");
+    }
+    if !session.started.contains(&run_id) {
+        return unknown_run(&run_id, "workload-key");
     }
     let Some(key) = hex::decode(&key)
         .ok()

@@ -21,6 +21,8 @@ pub enum ErrorCode {
     SinkUnavailable = 13,
     /// The plan asks for a transport this host has no listener for.
     TransportUnavailable = 14,
+    /// A run-scoped message names a run this session never started: nothing is stored.
+    UnknownRun = 15,
 }
 
 impl ErrorCode {
@@ -43,10 +45,26 @@ mod tests {
 
     #[test]
     fn codes_keep_their_published_numbers() {
-        assert_eq!(ErrorCode::FrameTooLarge.number(), 1);
-        assert_eq!(ErrorCode::InvalidField.number(), 8);
-        assert_eq!(ErrorCode::SinkUnavailable.number(), 13);
-        assert_eq!(ErrorCode::TransportUnavailable.number(), 14);
-        assert_eq!(ErrorCode::UnknownType.name(), "unknown-type");
+        use ErrorCode::*;
+        let published = [
+            (FrameTooLarge, 1, "frame-too-large"),
+            (ZeroLength, 2, "zero-length"),
+            (TruncatedFrame, 3, "truncated-frame"),
+            (InvalidUtf8, 4, "invalid-utf8"),
+            (InvalidJson, 5, "invalid-json"),
+            (MissingType, 6, "missing-type"),
+            (UnknownType, 7, "unknown-type"),
+            (InvalidField, 8, "invalid-field"),
+            (ReplyTooLarge, 9, "reply-too-large"),
+            (StoreFailed, 10, "store-failed"),
+            (InvalidRunId, 11, "invalid-run-id"),
+            (CallerNotAllowed, 12, "caller-not-allowed"),
+            (SinkUnavailable, 13, "sink-unavailable"),
+            (TransportUnavailable, 14, "transport-unavailable"),
+            (UnknownRun, 15, "unknown-run"),
+        ];
+        for (code, number, name) in published {
+            assert_eq!((code.number(), code.name()), (number, name.to_owned()));
+        }
     }
 }

@@ -65,6 +65,17 @@ impl Host {
         self.recv()
     }
 
+    /// Starts a run of small Blob uploads in this session: the host takes samples only
+    /// for runs its own session started.
+    pub fn start_run(&mut self, run_id: &str) {
+        let run = serde_json::json!({"type": "run-started", "run": {"run_id": run_id,
+            "browser": "Chromium", "browser_version": "156", "os": "Linux",
+            "extension_version": "0.1.0", "source": "job", "started_at": "2026-11-30T00:00:00Z",
+            "plan": {"size_bytes": 1024, "reps": 1000, "warmup": 0, "bodies": ["Blob"]}}});
+        let reply = self.send(&run);
+        assert_eq!(reply["type"], "run-started", "{reply}");
+    }
+
     pub fn recv(&mut self) -> Value {
         let mut len = [0u8; 4];
         self.stdout.read_exact(&mut len).unwrap();

@@ -1,0 +1,144 @@
+//! The host's judgement of one upload: whether its bytes arrived as sent is decided
+//! from the figures (what was sent against what the sink received), never from the
+//! page's `intact` flag or status. A page that says "intact" beside a different hash,
+//! or beside 5 bytes of 1024, is stored as corrupted.
+
+use crate::model::{Sample, SampleStatus};
+
+/// The sample as the host stores it: status, `intact` and the throughput are derived
+/// here. A failure the page saw before anything arrived (fetch rejected, aborted, an
+/// error) stays what the page said, and is never intact.
+pub fn judge(mut s: Sample) -> Sample {
+    let failed_early = matches!(
+        s.status,
+        SampleStatus::Unsupported | SampleStatus::Aborted | SampleStatus::Error
+    );
+    let status = if failed_early {
+        s.status
+    } else {
+        judge_figures(&s)
+    };
+    s.intact = status == SampleStatus::Ok;
+    if s.intact {
+        s.error = None;
+        s.mbps = s.page_ms.and_then(|ms| mbps(s.bytes_sent, ms));
+    } else {
+        s.mbps = None;
+        if s.error.is_none() {
+            s.error = Some(mismatch_text(&s, status));
+        }
+    }
+    s.status = status;
+    s
+}
+
+/// Ok when length and SHA-256 match (and, for encrypted chunks, every tag verified);
+/// corrupted when the sink reported other figures; an error when it reported none.
+fn judge_figures(s: &Sample) -> SampleStatus {
+    let Some(received) = s.bytes_received else {
+        return SampleStatus::Error;
+    };
+    let same_hash = s.sha256_received.as_deref() == Some(s.sha256_sent.as_str());
+    if received == s.bytes_sent && same_hash && chunk_tags_ok(s) {
+        SampleStatus::Ok
+    } else {
+        SampleStatus::Corrupted
+    }
+}
+
+/// Encrypted workloads report how many chunks' AES-GCM tags the sink verified.
+fn chunk_tags_ok(s: &Sample) -> bool {
+    match (s.extra_f64("chunks"), s.extra_f64("tags_ok")) {
+        (Some(chunks), Some(ok)) => chunks == ok,
+        (None, None) => true,
+        _ => false,
+    }
+}
+
+fn mismatch_text(s: &Sample, status: SampleStatus) -> String {
+    match (status, s.bytes_received) {
+        (SampleStatus::Corrupted, Some(got)) => format!(
+            "sent {} bytes, the sink received {got} with {} SHA-256",
+            s.bytes_sent,
+            if s.sha256_received.as_deref() == Some(s.sha256_sent.as_str()) {
+                "the same"
+            } else {
+                "a different"
+            }
+        ),
+        _ => "the sink reported no received bytes".into(),
+    }
+}
+
+/// Mbps (10^6 bits per second), computed as the page computes it (`lib/pairing.js`),
+/// so a stored figure is the same number whichever side derived it.
+pub fn mbps(bytes: u64, ms: f64) -> Option<f64> {
+    (ms > 0.0).then(|| (bytes as f64 * 8.0) / (ms / 1000.0) / 1e6)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn claimed(fields: serde_json::Value) -> Sample {
+        let mut base = json!({"run_id": "r", "body": "Blob", "rep": 0, "bytes_sent": 1024,
+            "bytes_received": 1024, "sha256_sent": "aa", "sha256_received": "aa",
+            "intact": true, "status": "ok", "error": null, "page_ms": 2.0, "sink_ms": 1.0,
+            "mbps": 4.096});
+        for (k, v) in fields.as_object().unwrap() {
+            base[k] = v.clone();
+        }
+        serde_json::from_value(base).unwrap()
+    }
+
+    #[test]
+    fn matching_figures_are_intact_and_the_host_computes_the_rate() {
+        let s = judge(claimed(json!({"mbps": 99999.0})));
+        assert_eq!((s.status, s.intact), (SampleStatus::Ok, true));
+        assert!((s.mbps.unwrap() - 4.096).abs() < 1e-9, "{:?}", s.mbps);
+    }
+
+    #[test]
+    fn a_page_claiming_intact_beside_other_figures_is_not_believed() {
+        for lie in [
+            json!({"sha256_received": "bb"}),
+            json!({"bytes_received": 5}),
+            json!({"sha256_received": null}),
+        ] {
+            let s = judge(claimed(lie.clone()));
+            assert_eq!(
+                (s.status, s.intact, s.mbps),
+                (SampleStatus::Corrupted, false, None),
+                "{lie}"
+            );
+        }
+        let s = judge(claimed(json!({"bytes_received": null})));
+        assert_eq!((s.status, s.intact), (SampleStatus::Error, false));
+    }
+
+    #[test]
+    fn a_page_calling_whole_bytes_corrupted_is_corrected_too() {
+        let s = judge(claimed(json!({"status": "corrupted", "intact": false})));
+        assert_eq!((s.status, s.intact), (SampleStatus::Ok, true));
+    }
+
+    #[test]
+    fn failures_before_anything_arrived_keep_their_kind_and_are_never_intact() {
+        let s = judge(claimed(
+            json!({"status": "unsupported", "error": "TypeError"}),
+        ));
+        assert_eq!(
+            (s.status, s.intact, s.mbps),
+            (SampleStatus::Unsupported, false, None)
+        );
+    }
+
+    #[test]
+    fn an_encrypted_upload_needs_every_tag() {
+        let s = judge(claimed(json!({"chunks": 4, "tags_ok": 3})));
+        assert_eq!(s.status, SampleStatus::Corrupted);
+        let s = judge(claimed(json!({"chunks": 4, "tags_ok": 4})));
+        assert_eq!(s.status, SampleStatus::Ok);
+    }
+}
