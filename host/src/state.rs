@@ -44,6 +44,42 @@ pub fn ensure_private_dir(dir: &Path) -> Result<()> {
     Ok(())
 }
 
+/// Opens a state file for reading, with the rule writes follow: a symbolic link, in
+/// place of the file or of the state dir itself, is refused (ELOOP-like error), so a
+/// report never reads through a link someone planted.
+pub fn open_private_read(path: &Path) -> std::io::Result<File> {
+    if let Some(dir) = path.parent() {
+        if fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(symlink_refused(dir));
+        }
+    }
+    let mut opts = OpenOptions::new();
+    opts.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        opts.custom_flags(libc::O_NOFOLLOW);
+    }
+    opts.open(path).map_err(|e| {
+        let link = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+        if link {
+            symlink_refused(path)
+        } else {
+            e
+        }
+    })
+}
+
+fn symlink_refused(path: &Path) -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::PermissionDenied,
+        format!(
+            "{} is a symbolic link; the state dir never follows one",
+            path.display()
+        ),
+    )
+}
+
 /// Opens a file for appending, creating it readable by its owner only.
 /// A symbolic link is never followed (O_NOFOLLOW), a file of another user is refused,
 /// and one that is readable by others (say an old 0644 store) is made 0600 again.

@@ -379,6 +379,22 @@ fn the_store_follows_no_symlink_and_keeps_itself_private() {
     let store = unobserved::store::Store::in_dir(&state);
     assert!(store.append(std::slice::from_ref(&record)).is_err());
     assert_eq!(std::fs::read_to_string(&other).unwrap(), "precious");
+    // Reads follow the same rule: a report never reads through the link.
+    let read = store.read().map(|c| c.records.len());
+    assert_eq!(
+        read.map_err(|e| e.kind()),
+        Err(std::io::ErrorKind::PermissionDenied)
+    );
+    let report = Command::new(env!("CARGO_BIN_EXE_unobserved"))
+        .args(["report", "--list"])
+        .env("UNOBSERVED_STATE_DIR", &state)
+        .output()
+        .unwrap();
+    assert_eq!(
+        report.status.code(),
+        Some(1),
+        "report refuses the linked store"
+    );
     assert_eq!(mode(&other), 0o644);
     // a state dir that is a symlink to another folder
     let elsewhere = dir.path().join("elsewhere");
@@ -390,6 +406,12 @@ fn the_store_follows_no_symlink_and_keeps_itself_private() {
         .append(std::slice::from_ref(&record))
         .is_err());
     assert_eq!(mode(&elsewhere), 0o755, "the link's target was chmodded");
+    std::fs::write(elsewhere.join("results.jsonl"), "").unwrap();
+    let read = unobserved::store::Store::in_dir(&linked).read();
+    assert_eq!(
+        read.map(|c| c.records.len()).map_err(|e| e.kind()),
+        Err(std::io::ErrorKind::PermissionDenied)
+    );
     // an existing store readable by others
     let open = dir.path().join("open-state");
     std::fs::create_dir(&open).unwrap();

@@ -16,12 +16,23 @@ pub fn execute(a: CompareArgs) -> Result<i32> {
     let contents = store
         .read()
         .with_context(|| format!("cannot read {}", store.path().display()))?;
-    let runs = report::runs(&contents);
-    let picked = a
+    // Only the runs compared are analysed.
+    let mut runs: Vec<Option<report::StoredRun>> = report::stored_runs(contents)
+        .into_iter()
+        .map(Some)
+        .collect();
+    let indices = a
         .runs
         .iter()
         .map(|which| pick_run(&runs, which))
         .collect::<Result<Vec<_>>>()?;
+    let mut analysed: std::collections::HashMap<usize, RunReport> = Default::default();
+    for &i in &indices {
+        if let Some(run) = runs[i].take() {
+            analysed.insert(i, run.analyse());
+        }
+    }
+    let picked: Vec<RunReport> = indices.iter().map(|i| analysed[i].clone()).collect();
     let compared = across::compare_runs(&picked, a.horizon / 100.0);
     let colour = a.output.is_none() && std::io::stdout().is_terminal();
     let labels: Vec<String> = picked.iter().map(label).collect();
@@ -49,8 +60,8 @@ fn label(r: &RunReport) -> String {
     r.run.run_id.clone()
 }
 
-/// A run id, `last`, or `last~N`.
-fn pick_run(runs: &[RunReport], which: &str) -> Result<RunReport> {
+/// A run id, `last`, or `last~N`: its index in the store's runs.
+fn pick_run(runs: &[Option<report::StoredRun>], which: &str) -> Result<usize> {
     let back = match which {
         "last" => Some(0),
         w => w
@@ -65,10 +76,12 @@ fn pick_run(runs: &[RunReport], which: &str) -> Result<RunReport> {
             .transpose()?,
     };
     let found = match back {
-        Some(n) => runs.len().checked_sub(n + 1).and_then(|i| runs.get(i)),
-        None => runs.iter().find(|r| r.run.run_id == which),
+        Some(n) => runs.len().checked_sub(n + 1),
+        None => runs
+            .iter()
+            .position(|r| r.as_ref().is_some_and(|r| r.meta.run_id == which)),
     };
-    found.cloned().ok_or_else(|| {
+    found.ok_or_else(|| {
         usage(format!(
             "no run {which:?} in the store (`unobserved report --list` shows them)"
         ))

@@ -25,14 +25,17 @@ pub fn execute(a: ReportArgs) -> Result<i32> {
         browser: a.browser.clone(),
         since: a.since.clone(),
     };
-    let mut runs = report::select(report::runs(&contents), &filter);
+    // Runs are selected before they are analysed: a list needs no statistics, and one
+    // huge run elsewhere in the store costs a report of another run nothing.
+    let mut runs = report::select(report::stored_runs(contents), &filter);
     if let Some(n) = a.limit {
         runs.drain(..runs.len().saturating_sub(n));
     }
     if a.list {
-        print!("{}", list(&runs));
+        print!("{}", list(runs.iter().map(|r| &r.meta)));
         return Ok(super::exit::OK);
     }
+    let runs: Vec<report::RunReport> = runs.into_iter().map(report::StoredRun::analyse).collect();
     if runs.is_empty() {
         bail!(
             "no runs match in {} (run `unobserved run` or click Run in the extension first)",
@@ -50,13 +53,12 @@ pub fn execute(a: ReportArgs) -> Result<i32> {
 }
 
 /// One line per run, oldest first: id, start, browser, plan, status, observed.
-fn list(runs: &[report::RunReport]) -> String {
+fn list<'a>(runs: impl Iterator<Item = &'a report::RunMeta>) -> String {
     let mut out = format!(
         "{:<22} {:<20} {:<28} {:<16} {:<12} {}\n",
         "Run", "Started (UTC)", "Browser", "Plan", "Status", "Observed"
     );
-    for r in runs {
-        let m = &r.run;
+    for m in runs {
         let plan = m.plan.as_ref().map_or("–".into(), |p| {
             format!("{} × {}", human_bytes(p.size_bytes), p.reps)
         });

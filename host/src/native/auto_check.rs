@@ -28,7 +28,7 @@ pub fn handle(session: &mut Session, run_id: String, reps_done: u32) -> Outgoing
         run: Some(run_id.clone()),
         ..Default::default()
     };
-    let Some(run) = report::select(report::runs(&contents), &filter).pop() else {
+    let Some(run) = report::load(contents, &filter).pop() else {
         return Outgoing::error(
             ErrorCode::InvalidField,
             format!("no run {run_id:?} in the store"),
@@ -167,7 +167,7 @@ mod tests {
             transport_ceilings: Default::default(),
         }];
         records.extend(samples.into_iter().map(Record::Sample));
-        report::runs(&StoreContents {
+        report::runs(StoreContents {
             records: records.into_iter().enumerate().collect(),
             warnings: vec![],
         })

@@ -75,6 +75,6 @@ fn analyse(session: &Session, run_id: &str) -> Option<crate::report::analysis::A
         run: Some(run_id.to_owned()),
         ..Default::default()
     };
-    let run = crate::report::select(crate::report::runs(&contents), &filter).pop()?;
+    let run = crate::report::load(contents, &filter).pop()?;
     Some(crate::report::analysis::of(&run))
 }

@@ -173,65 +173,119 @@ struct Gathered {
     samples: Vec<Sample>,
 }
 
-/// Groups the store's records by run, oldest first.
-pub fn runs(contents: &StoreContents) -> Vec<RunReport> {
+/// One run's records, grouped, with what lists and filters need (its `RunMeta`), and
+/// no statistics yet: reading a store costs as much as its lines, and only the runs a
+/// report shows are analysed.
+pub struct StoredRun {
+    pub meta: RunMeta,
+    samples: Vec<Sample>,
+}
+
+impl StoredRun {
+    /// The run's full analysis: summaries, comparisons, warnings.
+    pub fn analyse(self) -> RunReport {
+        build(self.meta, self.samples)
+    }
+}
+
+/// Groups the store's records by run, oldest first, without analysing any.
+pub fn stored_runs(contents: StoreContents) -> Vec<StoredRun> {
     let mut order: Vec<String> = Vec::new();
     let mut by_id: std::collections::HashMap<String, Gathered> = Default::default();
-    for (_, record) in &contents.records {
+    for (_, record) in contents.records {
         let Some(id) = record.run_id() else { continue };
         if !by_id.contains_key(id) {
             order.push(id.to_owned());
         }
         let g = by_id.entry(id.to_owned()).or_default();
-        match record {
-            Record::Run {
-                run,
+        gather(g, record);
+    }
+    order
+        .into_iter()
+        .map(|id| {
+            let g = by_id.remove(&id).unwrap_or_default();
+            StoredRun {
+                meta: meta_of(id, &g),
+                samples: g.samples,
+            }
+        })
+        .collect()
+}
+
+/// Every run in the store, analysed, oldest first.
+pub fn runs(contents: StoreContents) -> Vec<RunReport> {
+    stored_runs(contents)
+        .into_iter()
+        .map(StoredRun::analyse)
+        .collect()
+}
+
+/// The runs the filter selects, and only those, analysed.
+pub fn load(contents: StoreContents, filter: &Filter) -> Vec<RunReport> {
+    select(stored_runs(contents), filter)
+        .into_iter()
+        .map(StoredRun::analyse)
+        .collect()
+}
+
+/// One run by id ("last" for the newest), analysed; None when the store has no such run.
+pub fn load_run(contents: StoreContents, run_id: &str) -> Option<RunReport> {
+    let filter = Filter {
+        run: Some(run_id.to_owned()),
+        ..Default::default()
+    };
+    load(contents, &filter).pop()
+}
+
+fn gather(g: &mut Gathered, record: Record) {
+    match record {
+        Record::Run {
+            run,
+            host_version,
+            recorded_at,
+            sink_ceiling_mbps,
+            sink_ceiling_range,
+            sink_hash_mbps,
+            cpu,
+            transport_ceilings,
+        } => {
+            g.run = Some(Started {
+                transport_ceilings,
+                info: run,
                 host_version,
                 recorded_at,
                 sink_ceiling_mbps,
                 sink_ceiling_range,
                 sink_hash_mbps,
                 cpu,
-                transport_ceilings,
-            } => {
-                g.run = Some(Started {
-                    transport_ceilings: transport_ceilings.clone(),
-                    info: run.clone(),
-                    host_version: host_version.clone(),
-                    recorded_at: recorded_at.clone(),
-                    sink_ceiling_mbps: *sink_ceiling_mbps,
-                    sink_ceiling_range: *sink_ceiling_range,
-                    sink_hash_mbps: *sink_hash_mbps,
-                    cpu: cpu.clone(),
-                })
-            }
-            Record::Sample(s) => g.samples.push(s.clone()),
-            // A run ends once; the first end recorded is how it ended.
-            Record::RunEnd {
+            })
+        }
+        Record::Sample(mut s) => {
+            // The arm is derived once here, so no rule downstream re-derives it.
+            s.recorded_arm = Some(s.arm());
+            g.samples.push(s)
+        }
+        // A run ends once; the first end recorded is how it ended.
+        Record::RunEnd {
+            status,
+            reason,
+            recorded_at,
+            auto_stop,
+            ..
+        } if g.end.is_none() => {
+            g.end = Some(Ended {
                 status,
                 reason,
                 recorded_at,
                 auto_stop,
-                ..
-            } if g.end.is_none() => {
-                g.end = Some(Ended {
-                    status: *status,
-                    reason: reason.clone(),
-                    recorded_at: recorded_at.clone(),
-                    auto_stop: *auto_stop,
-                })
-            }
-            Record::RunEnd { .. } => {}
-            Record::SinkEvent { .. } => {}
+            })
         }
+        Record::RunEnd { .. } => {}
+        Record::SinkEvent { .. } => {}
     }
-    order
-        .into_iter()
-        .map(|id| build(id.clone(), by_id.remove(&id).unwrap_or_default()))
-        .collect()
 }
 
-fn build(run_id: String, g: Gathered) -> RunReport {
+fn meta_of(run_id: String, g: &Gathered) -> RunMeta {
     let first = g.samples.first();
     let from = |info: Option<&String>, sample: Option<&String>| {
         info.filter(|s| !s.is_empty())
@@ -241,7 +295,7 @@ fn build(run_id: String, g: Gathered) -> RunReport {
     };
     let started = g.run.as_ref();
     let info = started.map(|s| &s.info);
-    let run = RunMeta {
+    RunMeta {
         browser: from(info.map(|i| &i.browser), first.map(|s| &s.browser)),
         browser_version: from(
             info.map(|i| &i.browser_version),
@@ -277,8 +331,11 @@ fn build(run_id: String, g: Gathered) -> RunReport {
             .map(|s| s.transport_ceilings.clone())
             .unwrap_or_default(),
         run_id,
-    };
-    let mut summary = summarise(&g.samples);
+    }
+}
+
+fn build(run: RunMeta, samples: Vec<Sample>) -> RunReport {
+    let mut summary = summarise(&samples);
     let mut warnings = Vec::new();
     for arm in &mut summary {
         // The ceiling is one upload of the run's size: it says nothing about downloads,
@@ -286,8 +343,7 @@ fn build(run_id: String, g: Gathered) -> RunReport {
         if let (false, Some(median)) = (arm.arm.is_workload(), arm.median_mbps) {
             sink_checks(arm, median, &run, &mut warnings);
         }
-        let hash_bound = g
-            .samples
+        let hash_bound = samples
             .iter()
             .filter(|s| s.arm_label() == arm.body && s.hash_bound)
             .count();
@@ -297,13 +353,12 @@ fn build(run_id: String, g: Gathered) -> RunReport {
                 arm.body
             ));
         }
-        arm.timing_flags = g
-            .samples
+        arm.timing_flags = samples
             .iter()
             .filter(|s| s.arm_label() == arm.body && timing_disagrees(s))
             .count();
     }
-    let protocol_mismatches = protocol_mismatches(&g.samples);
+    let protocol_mismatches = protocol_mismatches(&samples);
     warnings.extend(protocol_mismatches.iter().map(ProtocolMismatch::warning));
     let flagged: usize = summary.iter().map(|a| a.timing_flags).sum();
     if flagged > 0 {
@@ -321,9 +376,9 @@ fn build(run_id: String, g: Gathered) -> RunReport {
         .as_ref()
         .and_then(|p| p.horizon)
         .unwrap_or(compare::DEFAULT_HORIZON);
-    let mut control = control_rows(&g.samples, horizon);
+    let mut control = control_rows(&samples, horizon);
     let mut comparisons = if control.is_empty() {
-        compare_arms(&summary, &g.samples, horizon)
+        compare_arms(&summary, &samples, horizon)
     } else {
         Vec::new()
     };
@@ -337,7 +392,7 @@ fn build(run_id: String, g: Gathered) -> RunReport {
             row.slowdown = row.slowdown.take().map(Comparison::as_auto_verdict);
         }
     }
-    let mut transports = compare_transports(&summary, &g.samples, horizon);
+    let mut transports = compare_transports(&summary, &samples, horizon);
     if run.plan.as_ref().is_some_and(|p| p.auto.is_some()) {
         transports = transports
             .into_iter()
@@ -360,10 +415,10 @@ fn build(run_id: String, g: Gathered) -> RunReport {
             nc.ratio_text(2)
         ));
     }
-    let encrypted = encrypted_rows(&summary, &g.samples);
+    let encrypted = encrypted_rows(&summary, &samples);
     RunReport {
         summary,
-        samples: g.samples,
+        samples: samples,
         run,
         comparisons,
         negative_control,
@@ -623,13 +678,27 @@ pub struct Filter {
     pub since: Option<String>,
 }
 
-pub fn select(mut runs: Vec<RunReport>, filter: &Filter) -> Vec<RunReport> {
+impl AsRef<RunMeta> for StoredRun {
+    fn as_ref(&self) -> &RunMeta {
+        &self.meta
+    }
+}
+
+impl AsRef<RunMeta> for RunReport {
+    fn as_ref(&self) -> &RunMeta {
+        &self.run
+    }
+}
+
+/// The runs a filter selects, from anything that knows its run's `RunMeta`.
+pub fn select<R: AsRef<RunMeta>>(mut runs: Vec<R>, filter: &Filter) -> Vec<R> {
     if let Some(b) = &filter.browser {
-        runs.retain(|r| r.run.browser.to_lowercase().contains(&b.to_lowercase()));
+        let b = b.to_lowercase();
+        runs.retain(|r| r.as_ref().browser.to_lowercase().contains(&b));
     }
     if let Some(since) = filter.since.as_deref().and_then(parse_since) {
         runs.retain(|r| {
-            r.run
+            r.as_ref()
                 .started_at
                 .as_deref()
                 .and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok())
@@ -638,7 +707,10 @@ pub fn select(mut runs: Vec<RunReport>, filter: &Filter) -> Vec<RunReport> {
     }
     match filter.run.as_deref() {
         Some("last") => runs.into_iter().last().into_iter().collect(),
-        Some(id) => runs.into_iter().filter(|r| r.run.run_id == id).collect(),
+        Some(id) => runs
+            .into_iter()
+            .filter(|r| r.as_ref().run_id == id)
+            .collect(),
         None => runs,
     }
 }

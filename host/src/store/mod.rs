@@ -67,7 +67,7 @@ impl Store {
     }
 
     pub fn read(&self) -> io::Result<StoreContents> {
-        match File::open(&self.path) {
+        match state::open_private_read(&self.path) {
             // Never past the file's length: a device in its place (say /dev/full, which
             // reads as endless zeros) must not make a reader spin.
             Ok(f) => {
