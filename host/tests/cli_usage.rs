@@ -35,7 +35,10 @@ impl Fake {
         if args.first() == Some(&"run") {
             cmd.arg("--browser-path")
                 .arg(self.dir.path().join("browser"));
-            cmd.args(["--connect-timeout", "3", "--quiet"]);
+            if !args.contains(&"--connect-timeout") {
+                cmd.args(["--connect-timeout", "3"]);
+            }
+            cmd.arg("--quiet");
         }
         let out = cmd.output().unwrap();
         (
@@ -92,6 +95,15 @@ fn every_usage_error_exits_2_before_any_browser_starts() {
         &["install", "--browser", "foo", "--dry-run"],
         &["install", "--extension-id", "evil\"@x", "--dry-run"],
         &["sink", "--hash-queue", "lots"],
+        &["run", "--size", "1TiB"],
+        &["run", "--auto", "--max-reps", "0"],
+        &["run", "--auto", "--max-time", "0"],
+        &["run", "--timeout", "0"],
+        &["run", "--connect-timeout", "0"],
+        &["run", "--extension-dir", "/nonexistent"],
+        &["run", "--reps", "-1"],
+        &["run", "--warmup", "-1"],
+        &["report", "--limit", "-1"],
     ];
     for args in cases {
         let fake = Fake::new();

@@ -97,6 +97,8 @@ pub struct SinkArgs {
 }
 
 #[derive(Args)]
+// "-1" is a value (refused with its range), not an unknown flag.
+#[command(allow_negative_numbers = true)]
 pub struct RunArgs {
     /// Which browser to launch: chromium or firefox. Several, comma-separated, run the
     /// same plan in each in turn (a fresh throwaway profile each) and print one table
@@ -116,7 +118,7 @@ pub struct RunArgs {
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub reps: u32,
     /// Uploads per body kind before measuring; not counted.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=1000))]
     pub warmup: u32,
     /// Body kinds, comma-separated. Default: all four, or none when --workloads is given.
     #[arg(long, value_delimiter = ',', value_enum, ignore_case = true)]
@@ -158,10 +160,10 @@ pub struct RunArgs {
     #[arg(long, hide = true)]
     pub fail_on_corruption: bool,
     /// Seconds to wait for the extension to start the run.
-    #[arg(long, default_value_t = 60)]
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub connect_timeout: u64,
     /// Seconds the whole run may take (default: scaled to the plan).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=864_000))]
     pub timeout: Option<u64>,
     /// Load the extension from this folder instead of the copy built into the binary.
     #[arg(long, value_name = "DIR")]
@@ -187,10 +189,10 @@ pub struct RunArgs {
     #[arg(long)]
     pub auto: bool,
     /// With --auto: most reps in all.
-    #[arg(long, default_value_t = 30, requires = "auto")]
+    #[arg(long, default_value_t = 30, requires = "auto", value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub max_reps: u32,
     /// With --auto: most seconds for the measured part.
-    #[arg(long, default_value_t = 600, requires = "auto")]
+    #[arg(long, default_value_t = 600, requires = "auto", value_parser = clap::value_parser!(u64).range(1..=864_000))]
     pub max_time: u64,
     /// Differences smaller than this many percent count as "the same": a comparison
     /// whose whole 95% interval lies inside ±PCT says "same within ±PCT%". --auto adds
@@ -248,6 +250,7 @@ pub enum FailOn {
 pub use crate::export::Format;
 
 #[derive(Args)]
+#[command(allow_negative_numbers = true)]
 pub struct ReportArgs {
     #[arg(long, value_enum, default_value = "table")]
     pub format: Format,
@@ -272,6 +275,7 @@ pub struct ReportArgs {
 }
 
 #[derive(Args)]
+#[command(allow_negative_numbers = true)]
 pub struct CompareArgs {
     /// The run to compare with, then the runs under test (one or more): each a run id,
     /// `last`, or `last~N` (N runs before the last). Each is set against the first.
@@ -376,6 +380,8 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         "kib" => 1 << 10,
         "mib" => 1 << 20,
         "gib" => 1 << 30,
+        "t" | "tb" => 1_000_000_000_000,
+        "tib" => 1 << 40,
         u => {
             return Err(format!(
                 "unknown size unit {u:?} in {text:?}; use B, KiB, MiB, GiB, KB, MB or GB"
@@ -385,6 +391,9 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     let bytes = (n * mult as f64).round();
     if bytes < 1.0 {
         return Err(format!("size {text:?} must be at least 1 byte"));
+    }
+    if bytes >= u64::MAX as f64 {
+        return Err(format!("size {text:?} is too large"));
     }
     Ok(bytes as u64)
 }
@@ -423,5 +432,32 @@ mod tests {
     fn help_is_well_formed() {
         use clap::CommandFactory;
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn out_of_range_numbers_are_refused_as_values_not_as_unknown_flags() {
+        use clap::error::ErrorKind;
+        let kind = |args: &[&str]| {
+            let argv = ["unobserved"].iter().chain(args).copied();
+            Cli::try_parse_from(argv).err().map(|e| e.kind())
+        };
+        for args in [
+            &["run", "--reps", "-1"][..],
+            &["run", "--warmup", "-1"],
+            &["run", "--timeout", "0"],
+            &["run", "--connect-timeout", "0"],
+            &["run", "--auto", "--max-reps", "0"],
+            &["run", "--auto", "--max-time", "0"],
+        ] {
+            assert_eq!(kind(args), Some(ErrorKind::ValueValidation), "{args:?}");
+        }
+        assert_eq!(kind(&["run", "--reps", "4"]), None);
+    }
+
+    #[test]
+    fn terabytes_parse_so_their_limit_can_refuse_them() {
+        assert_eq!(parse_size("1TiB"), Ok(1 << 40));
+        assert_eq!(parse_size("2TB"), Ok(2_000_000_000_000));
+        assert!(parse_size("99999999999TiB").is_err());
     }
 }

@@ -29,6 +29,7 @@ pub fn execute(a: RunArgs) -> Result<i32> {
     let plan = plan_of(&a)?;
     let targets = targets_of(&a)?;
     check_output(a.json.as_deref())?;
+    check_extension_dir(a.extension_dir.as_deref())?;
     if let Some(url) = &a.sink_url {
         probe_sink(url)?;
     }
@@ -315,6 +316,17 @@ fn check_size(flag: &str, size: u64) -> Result<()> {
         )));
     }
     Ok(())
+}
+
+/// `--extension-dir` must hold an extension (its manifest.json) before a browser runs.
+fn check_extension_dir(dir: Option<&Path>) -> Result<()> {
+    match dir {
+        Some(d) if !d.join("manifest.json").is_file() => Err(usage(format!(
+            "--extension-dir {}: no manifest.json there; give the extension/ folder of this repository",
+            d.display()
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// `--json`'s folder must exist and take a file before the browser runs.
