@@ -100,8 +100,8 @@ function drawFindings(analysis) {
     ...integrityFindings(analysis.arms).map((text) => ['Integrity', text, 'warning']),
     ...(analysis?.transports ?? []).map((t) => ['Transport', t, 'note']),
     ...(analysis?.negative_control ? [['Negative control', analysis.negative_control, 'note']] : []),
-    ...(analysis?.warnings ?? []).map((w) => ['Warning', w, 'warning']),
-    ...(analysis?.notes ?? []).map((n) => ['Note', n, 'note']),
+    ...(analysis?.warnings ?? []).map((w) => ['Warning', w.message, 'warning']),
+    ...(analysis?.notes ?? []).map((n) => ['Note', n.message, 'note']),
   ];
   $('findings').replaceChildren(
     ...items.map(([label, text, cls]) => {

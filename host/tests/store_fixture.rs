@@ -35,3 +35,11 @@ fn a_saved_store_reports_the_same_markdown() {
 fn a_saved_store_reports_the_same_samples_arms_and_conditions() {
     assert_eq!(report("csv"), expected("store-v1.report.csv"));
 }
+
+#[test]
+fn a_saved_stores_json_report_matches_the_schema_without_a_browser() {
+    let doc: serde_json::Value = serde_json::from_str(&report("json")).unwrap();
+    assert_eq!(doc["schema_version"], 2);
+    assert!(doc["runs"].as_array().is_some_and(|r| r.len() > 3));
+    common::runs::assert_matches_schema(&doc);
+}

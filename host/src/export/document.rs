@@ -120,8 +120,8 @@ pub fn of(r: &RunReport) -> RunDocument {
             .into_iter()
             .flatten()
             .collect(),
-        notes: r.notes.clone(),
-        warnings: r.warnings.clone(),
+        notes: r.notes.iter().map(ToString::to_string).collect(),
+        warnings: r.warnings.iter().map(ToString::to_string).collect(),
         environment: environment(r),
     }
 }

@@ -1,4 +1,4 @@
-//! JSON export: always one versioned object, `{"schema_version": 1, "runs": [...]}`,
+//! JSON export: always one versioned object, `{"schema_version": 2, "runs": [...]}`,
 //! whatever the number of runs, so a consumer never has to guess the shape. The schema
 //! is `schemas/report.schema.json`; a test validates real output against it.
 
@@ -8,7 +8,7 @@ use crate::report::RunReport;
 use serde::Serialize;
 
 /// Bumped whenever a field is removed or changes meaning (additions do not bump it).
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 #[derive(Serialize)]
 pub struct Document<'a> {

@@ -251,3 +251,20 @@ fn a_comparison_shows_the_same_content_in_every_format() {
         .sum();
     assert_eq!(bars, medians, "{html}");
 }
+
+/// JSON of runs with warnings, notes, the control and encrypted chunks, against the
+/// published schema (no browser needed).
+#[test]
+fn json_with_every_kind_of_section_matches_the_schema() {
+    let schema: serde_json::Value =
+        serde_json::from_str(include_str!("../../../schemas/report.schema.json")).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    let runs = [control_run(), encrypted_run()];
+    assert!(
+        runs.iter().any(|r| !r.warnings.is_empty()) && runs.iter().all(|r| !r.notes.is_empty())
+    );
+    let doc: serde_json::Value =
+        serde_json::from_str(&exporter(Format::Json, false).render(&runs)).unwrap();
+    let errors: Vec<String> = validator.iter_errors(&doc).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+}

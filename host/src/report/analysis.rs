@@ -16,8 +16,11 @@ pub struct Analysis {
     /// "Blob h2 vs Blob h1: 1.10x [1.02–1.21] faster", one per transport comparison.
     pub transports: Vec<String>,
     pub negative_control: Option<String>,
-    pub warnings: Vec<String>,
-    pub notes: Vec<String>,
+    /// Typed, each with its rendered `message` for the popup to show.
+    #[serde(serialize_with = "super::findings::with_messages")]
+    pub warnings: Vec<super::Warning>,
+    #[serde(serialize_with = "super::findings::with_messages")]
+    pub notes: Vec<super::Note>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

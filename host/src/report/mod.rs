@@ -3,7 +3,10 @@
 
 pub mod across;
 pub mod analysis;
+pub mod findings;
 pub mod pooled;
+
+pub use findings::{Note, Warning};
 
 use crate::arm::{ArmKind, Condition, Transport};
 use crate::model::{Observed, RunInfo, RunState, RunStatus, Sample};
@@ -21,10 +24,12 @@ pub struct RunReport {
     pub comparisons: Vec<Comparison>,
     /// The negative control: the baseline body against itself, when the run had one.
     pub negative_control: Option<Comparison>,
-    /// Plain-language warnings about the figures (sink-bound arms, timing disagreements).
-    pub warnings: Vec<String>,
-    /// Plain-language observations that are not problems (where the page time went).
-    pub notes: Vec<String>,
+    /// Warnings about the figures (sink-bound arms, timing disagreements), typed.
+    #[serde(serialize_with = "findings::with_messages")]
+    pub warnings: Vec<Warning>,
+    /// Observations that are not problems (where the page time went), typed.
+    #[serde(serialize_with = "findings::with_messages")]
+    pub notes: Vec<Note>,
     /// In a control run: per body kind, detached against attached (the slowdown).
     pub control: Vec<ControlRow>,
     /// Encrypted chunked uploads: client work against PUT time per arm.
@@ -45,19 +50,6 @@ pub struct ProtocolMismatch {
     pub transport: Transport,
     pub arrived_over: String,
     pub uploads: usize,
-}
-
-impl ProtocolMismatch {
-    pub fn warning(&self) -> String {
-        format!(
-            "{} upload(s) of {} arrived over {}, not {}: the browser chose another protocol, so those figures do not describe {}.",
-            self.uploads,
-            self.arm,
-            self.arrived_over,
-            self.transport.protocol(),
-            self.transport
-        )
-    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -348,10 +340,10 @@ fn build(run: RunMeta, samples: Vec<Sample>) -> RunReport {
             .filter(|s| s.arm_label() == arm.body && s.hash_bound)
             .count();
         if hash_bound > 0 {
-            warnings.push(format!(
-                "{hash_bound} sample(s) of {} were hash-bound: the body outgrew the sink's hash queue, so the sink received no faster than it could hash. Raise the queue (`unobserved sink --hash-queue`) or use a smaller body.",
-                arm.body
-            ));
+            warnings.push(Warning::HashBound {
+                arm: arm.body.clone(),
+                samples: hash_bound,
+            });
         }
         arm.timing_flags = samples
             .iter()
@@ -359,15 +351,20 @@ fn build(run: RunMeta, samples: Vec<Sample>) -> RunReport {
             .count();
     }
     let protocol_mismatches = protocol_mismatches(&samples);
-    warnings.extend(protocol_mismatches.iter().map(ProtocolMismatch::warning));
+    warnings.extend(
+        protocol_mismatches
+            .iter()
+            .cloned()
+            .map(Warning::ProtocolMismatch),
+    );
     let flagged: usize = summary.iter().map(|a| a.timing_flags).sum();
     if flagged > 0 {
-        warnings.push(format!(
-            "{flagged} sample(s) have page and sink times that do not fit together (more than {:.0}% apart the wrong way, or from a sink that replied only after hashing). Believe the page time for what a web app experiences: it runs from fetch() to the response and includes the browser preparing the body.",
-            TIMING_TOLERANCE * 100.0
-        ));
+        warnings.push(Warning::TimingDisagreement {
+            samples: flagged,
+            tolerance: TIMING_TOLERANCE,
+        });
     }
-    let notes: Vec<String> = browser_time_note(&summary)
+    let notes: Vec<Note> = browser_time_note(&summary)
         .into_iter()
         .chain(integrity_reasons(&summary))
         .collect();
@@ -408,12 +405,12 @@ fn build(run: RunMeta, samples: Vec<Sample>) -> RunReport {
         .as_ref()
         .filter(|c| c.verdict.is_difference())
     {
-        warnings.push(format!(
-            "The negative control failed: {} uploaded twice in every rep came out {} ({}). Identical arms differ on this machine, so this run's other verdicts cannot be trusted: quiet the machine (close other programs, plug in the laptop) and run again.",
-            nc.baseline,
-            nc.verdict.words(nc.horizon),
-            nc.ratio_text(2)
-        ));
+        warnings.push(Warning::NegativeControlFailed {
+            arm: nc.baseline.clone(),
+            verdict: nc.verdict,
+            horizon: nc.horizon,
+            ratio: nc.ratio_text(2),
+        });
     }
     let encrypted = encrypted_rows(&summary, &samples);
     RunReport {
@@ -432,7 +429,7 @@ fn build(run: RunMeta, samples: Vec<Sample>) -> RunReport {
 }
 
 /// Sink-bound, a ceiling measured too low to trust, and a hasher slower than the arm.
-fn sink_checks(arm: &mut ArmSummary, median: f64, run: &RunMeta, warnings: &mut Vec<String>) {
+fn sink_checks(arm: &mut ArmSummary, median: f64, run: &RunMeta, warnings: &mut Vec<Warning>) {
     // Each transport has its own sink and its own ceiling.
     let (ceiling, range) = match arm.arm.travels_over() {
         Transport::H1 => (run.sink_ceiling_mbps, run.sink_ceiling_range),
@@ -442,27 +439,30 @@ fn sink_checks(arm: &mut ArmSummary, median: f64, run: &RunMeta, warnings: &mut 
     };
     if let Some(ceiling) = ceiling {
         let fastest = range.map_or(ceiling, |(_, hi)| hi);
+        let (arm_name, median_mbps, ceiling_mbps) = (arm.body.clone(), median, ceiling);
         if median > fastest {
-            warnings.push(format!(
-                "{}'s median {median:.0} Mbps is above every round of the sink's measured ceiling ({ceiling:.0} Mbps): the ceiling measurement was disturbed (the machine was busy when it ran), so no sink-bound verdict is given for this arm.",
-                arm.body
-            ));
+            warnings.push(Warning::CeilingDisturbed {
+                arm: arm_name,
+                median_mbps,
+                ceiling_mbps,
+            });
         } else {
             arm.sink_bound = median >= SINK_BOUND_SHARE * ceiling;
             if arm.sink_bound {
-                warnings.push(format!(
-                    "{} is sink-bound: its median {median:.0} Mbps is {:.0}% of the sink's own receive ceiling ({ceiling:.0} Mbps). The number describes the sink, not the browser; comparisons with it understate the gap.",
-                    arm.body,
-                    100.0 * median / ceiling
-                ));
+                warnings.push(Warning::SinkBound {
+                    arm: arm_name,
+                    median_mbps,
+                    ceiling_mbps,
+                });
             }
         }
     }
-    if let Some(hash) = run.sink_hash_mbps.filter(|&h| h < median) {
-        warnings.push(format!(
-            "The sink hashes at {hash:.0} Mbps, below {}'s {median:.0} Mbps: each verdict arrives after its upload, but the number stands, because the sink answers at the last byte and hashes off the timed path.",
-            arm.body
-        ));
+    if let Some(hash_mbps) = run.sink_hash_mbps.filter(|&h| h < median) {
+        warnings.push(Warning::HashSlowerThanArm {
+            arm: arm.body.clone(),
+            hash_mbps,
+            median_mbps: median,
+        });
     }
 }
 
@@ -483,24 +483,18 @@ pub fn timing_disagrees(s: &Sample) -> bool {
 }
 
 /// Where each arm's page time went: the part before the request reached the sink.
-fn browser_time_note(summary: &[ArmSummary]) -> Option<String> {
-    let parts: Vec<String> = summary
+fn browser_time_note(summary: &[ArmSummary]) -> Option<Note> {
+    let arms: Vec<findings::BrowserTime> = summary
         .iter()
         .filter_map(|a| {
-            let (b, p) = (a.browser_ms?, a.page_ms?);
-            Some(format!(
-                "{} {b:.0} of {p:.0} ms ({:.0}%)",
-                a.body,
-                100.0 * b / p.max(f64::MIN_POSITIVE)
-            ))
+            Some(findings::BrowserTime {
+                arm: a.body.clone(),
+                browser_ms: a.browser_ms?,
+                page_ms: a.page_ms?,
+            })
         })
         .collect();
-    (!parts.is_empty()).then(|| {
-        format!(
-            "Time before the request reached the sink, median per upload: {}. That is the browser preparing and handing over the body; a web app waits for it too, so the page time is the figure.",
-            parts.join(", ")
-        )
-    })
+    (!arms.is_empty()).then_some(Note::BrowserTime { arms })
 }
 
 fn control_rows(samples: &[Sample], horizon: f64) -> Vec<ControlRow> {
@@ -661,10 +655,13 @@ fn ok_speeds(samples: &[Sample], arm: &str) -> Vec<f64> {
 }
 
 /// Why an arm's bytes did not arrive intact, for every case the tool can explain.
-fn integrity_reasons(summary: &[ArmSummary]) -> impl Iterator<Item = String> + '_ {
+fn integrity_reasons(summary: &[ArmSummary]) -> impl Iterator<Item = Note> + '_ {
     summary.iter().filter_map(|a| {
-        let why = a.integrity.why(&a.arm)?;
-        Some(format!("Why {} is {}: {why}", a.body, a.integrity.word()))
+        Some(Note::IntegrityReason {
+            arm: a.body.clone(),
+            integrity: a.integrity.word(),
+            why: a.integrity.why(&a.arm)?,
+        })
     })
 }
 

@@ -1,0 +1,157 @@
+//! What a report says beside its figures, typed: warnings (the figures may mislead) and
+//! notes (observations that are not problems). Each is an enum with its data; its words
+//! are written once, here, by `Display`. Code and tests branch on the kind, never on the
+//! words. In JSON each is an object: `kind`, its fields, and the rendered `message`.
+
+use super::ProtocolMismatch;
+use crate::stats::compare::Verdict;
+use serde::{Serialize, Serializer};
+use std::fmt;
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Warning {
+    /// The arm's median reaches `SINK_BOUND_SHARE` of its sink's own ceiling.
+    SinkBound {
+        arm: String,
+        median_mbps: f64,
+        ceiling_mbps: f64,
+    },
+    /// The median is above every round of the ceiling: that measurement was disturbed.
+    CeilingDisturbed {
+        arm: String,
+        median_mbps: f64,
+        ceiling_mbps: f64,
+    },
+    /// The sink hashes slower than the arm uploads (the figure still stands).
+    HashSlowerThanArm {
+        arm: String,
+        hash_mbps: f64,
+        median_mbps: f64,
+    },
+    /// Bodies outgrew the hash queue, so the sink received no faster than it hashed.
+    HashBound { arm: String, samples: usize },
+    /// Uploads of a TLS arm arrived over another protocol.
+    ProtocolMismatch(ProtocolMismatch),
+    /// Page and sink times that do not fit together.
+    TimingDisagreement { samples: usize, tolerance: f64 },
+    /// The baseline against itself came out different: the machine is too noisy.
+    NegativeControlFailed {
+        arm: String,
+        verdict: Verdict,
+        horizon: f64,
+        ratio: String,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Note {
+    /// Per arm, the median time before the request reached the sink, of the page time.
+    BrowserTime { arms: Vec<BrowserTime> },
+    /// Why an arm's bytes did not arrive intact, where the tool can explain it.
+    IntegrityReason {
+        arm: String,
+        integrity: &'static str,
+        why: &'static str,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BrowserTime {
+    pub arm: String,
+    pub browser_ms: f64,
+    pub page_ms: f64,
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Warning::SinkBound { arm, median_mbps, ceiling_mbps } => write!(
+                f,
+                "{arm} is sink-bound: its median {median_mbps:.0} Mbps is {:.0}% of the sink's own receive ceiling ({ceiling_mbps:.0} Mbps). The number describes the sink, not the browser; comparisons with it understate the gap.",
+                100.0 * median_mbps / ceiling_mbps
+            ),
+            Warning::CeilingDisturbed { arm, median_mbps, ceiling_mbps } => write!(
+                f,
+                "{arm}'s median {median_mbps:.0} Mbps is above every round of the sink's measured ceiling ({ceiling_mbps:.0} Mbps): the ceiling measurement was disturbed (the machine was busy when it ran), so no sink-bound verdict is given for this arm."
+            ),
+            Warning::HashSlowerThanArm { arm, hash_mbps, median_mbps } => write!(
+                f,
+                "The sink hashes at {hash_mbps:.0} Mbps, below {arm}'s {median_mbps:.0} Mbps: each verdict arrives after its upload, but the number stands, because the sink answers at the last byte and hashes off the timed path."
+            ),
+            Warning::HashBound { arm, samples } => write!(
+                f,
+                "{samples} sample(s) of {arm} were hash-bound: the body outgrew the sink's hash queue, so the sink received no faster than it could hash. Raise the queue (`unobserved sink --hash-queue`) or use a smaller body."
+            ),
+            Warning::ProtocolMismatch(m) => write!(
+                f,
+                "{} upload(s) of {} arrived over {}, not {}: the browser chose another protocol, so those figures do not describe {}.",
+                m.uploads, m.arm, m.arrived_over, m.transport.protocol(), m.transport
+            ),
+            Warning::TimingDisagreement { samples, tolerance } => write!(
+                f,
+                "{samples} sample(s) have page and sink times that do not fit together (more than {:.0}% apart the wrong way, or from a sink that replied only after hashing). Believe the page time for what a web app experiences: it runs from fetch() to the response and includes the browser preparing the body.",
+                tolerance * 100.0
+            ),
+            Warning::NegativeControlFailed { arm, verdict, horizon, ratio } => write!(
+                f,
+                "The negative control failed: {arm} uploaded twice in every rep came out {} ({ratio}). Identical arms differ on this machine, so this run's other verdicts cannot be trusted: quiet the machine (close other programs, plug in the laptop) and run again.",
+                verdict.words(*horizon)
+            ),
+        }
+    }
+}
+
+impl fmt::Display for Note {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Note::BrowserTime { arms } => {
+                let parts: Vec<String> = arms
+                    .iter()
+                    .map(|a| {
+                        format!(
+                            "{} {:.0} of {:.0} ms ({:.0}%)",
+                            a.arm,
+                            a.browser_ms,
+                            a.page_ms,
+                            100.0 * a.browser_ms / a.page_ms.max(f64::MIN_POSITIVE)
+                        )
+                    })
+                    .collect();
+                write!(
+                    f,
+                    "Time before the request reached the sink, median per upload: {}. That is the browser preparing and handing over the body; a web app waits for it too, so the page time is the figure.",
+                    parts.join(", ")
+                )
+            }
+            Note::IntegrityReason {
+                arm,
+                integrity,
+                why,
+            } => {
+                write!(f, "Why {arm} is {integrity}: {why}")
+            }
+        }
+    }
+}
+
+/// A finding as JSON: its kind and fields, and its words as `message`.
+#[derive(Serialize)]
+struct Rendered<'a, T: Serialize> {
+    #[serde(flatten)]
+    finding: &'a T,
+    message: String,
+}
+
+/// `serialize_with` for a list of findings.
+pub fn with_messages<T, S>(items: &[T], s: S) -> Result<S::Ok, S::Error>
+where
+    T: Serialize + fmt::Display,
+    S: Serializer,
+{
+    s.collect_seq(items.iter().map(|finding| Rendered {
+        finding,
+        message: finding.to_string(),
+    }))
+}
