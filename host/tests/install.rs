@@ -5,11 +5,12 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use unobserved::cli::setup_cmds::hello_probe;
+use unobserved_installer::action::{Action, Report};
 use unobserved_installer::apply::{self, InstallOptions};
 use unobserved_installer::browsers::{Os, BROWSERS};
 use unobserved_installer::doctor::doctor;
 use unobserved_installer::layout::Layout;
-use unobserved_installer::plan::plan;
+use unobserved_installer::plan::{plan, Plan};
 
 mod common;
 use common::BIN;
@@ -59,19 +60,15 @@ fn round_trip(os: Os, system: bool) {
 
     let all: Vec<_> = BROWSERS.iter().collect();
     let p = plan(&l, &all, &l.binary_dest(), system, &[]);
-    let lines = apply::install(
-        &l,
-        &p,
-        &InstallOptions {
-            force: false,
-            dry_run: false,
-            copy_binary_from: Some(Path::new(BIN)),
-        },
-    )
-    .unwrap();
-    assert!(
-        lines.iter().any(|x| x.contains("org.unobserved.host.json")),
-        "{lines:?}"
+    let opts = InstallOptions {
+        force: false,
+        dry_run: false,
+        copy_binary_from: Some(Path::new(BIN)),
+    };
+    let wrote = apply::install(&l, &p, &opts).unwrap();
+    assert_eq!(
+        file_actions(&wrote),
+        each_file(&p, |path, browsers| Action::WroteFile { path, browsers })
     );
     for f in &p.files {
         assert!(
@@ -81,8 +78,64 @@ fn round_trip(os: Os, system: bool) {
         );
         assert!(f.path.is_file());
     }
+    assert_doctor_finds_no_problem(&l, system);
 
-    let checks = doctor(&l, system, &hello_probe);
+    // Idempotent: a second install changes nothing on disk.
+    let after_first = snapshot(tmp.path());
+    let again = apply::install(&l, &p, &opts).unwrap();
+    assert_eq!(
+        file_actions(&again),
+        each_file(&p, |path, browsers| Action::Unchanged { path, browsers })
+    );
+    assert_eq!(snapshot(tmp.path()), after_first);
+
+    // A dry-run uninstall says what it would do, in the future tense, and does nothing.
+    let planned = apply::uninstall(&l, true).unwrap();
+    assert!(planned.dry_run);
+    let would_remove = undo_actions(&p, &l);
+    assert_eq!(planned.actions, would_remove);
+    assert_eq!(snapshot(tmp.path()), after_first);
+
+    assert_eq!(apply::uninstall(&l, false).unwrap().actions, would_remove);
+    assert_eq!(
+        snapshot(tmp.path()),
+        before,
+        "uninstall must leave the tree exactly as it was"
+    );
+}
+
+/// Install's actions but the binary's.
+fn file_actions(r: &Report) -> Vec<Action> {
+    r.actions
+        .iter()
+        .filter(|a| !matches!(a, Action::CopiedBinary { .. }))
+        .cloned()
+        .collect()
+}
+
+/// One action per planned file, made by `made` from its path and browsers.
+fn each_file(p: &Plan, made: fn(PathBuf, Vec<String>) -> Action) -> Vec<Action> {
+    p.files
+        .iter()
+        .map(|f| made(f.path.clone(), f.browsers.clone()))
+        .collect()
+}
+
+/// Uninstall of an untouched install of `p`: every file, every key, the binary.
+fn undo_actions(p: &Plan, l: &Layout) -> Vec<Action> {
+    let removed = |path: PathBuf| Action::RemovedFile { path };
+    let keys = p
+        .registry
+        .iter()
+        .map(|key| Action::DeletedKey { key: key.clone() });
+    (p.files.iter().map(|f| removed(f.path.clone())))
+        .chain(keys)
+        .chain([removed(l.binary_dest())])
+        .collect()
+}
+
+fn assert_doctor_finds_no_problem(l: &Layout, system: bool) {
+    let checks = doctor(l, system, &hello_probe);
     let problems: Vec<_> = checks
         .iter()
         .flat_map(|c| {
@@ -92,52 +145,12 @@ fn round_trip(os: Os, system: bool) {
         })
         .collect();
     assert!(problems.is_empty(), "doctor found problems: {problems:#?}");
-    assert!(
-        checks
-            .iter()
-            .filter(|c| c.ok.iter().any(|o| o.contains("answers hello")))
-            .count()
-            >= 2
-    );
-
-    // Idempotent: a second install changes nothing on disk.
-    let after_first = snapshot(tmp.path());
-    let again = apply::install(
-        &l,
-        &p,
-        &InstallOptions {
-            force: false,
-            dry_run: false,
-            copy_binary_from: Some(Path::new(BIN)),
-        },
-    )
-    .unwrap();
-    assert!(
-        again
-            .iter()
-            .filter(|x| x.contains(".json"))
-            .all(|x| x.starts_with("unchanged")),
-        "{again:?}"
-    );
-    assert_eq!(snapshot(tmp.path()), after_first);
-
-    // A dry-run uninstall says what it would do, in the future tense, and does nothing.
-    let planned = apply::uninstall(&l, true).unwrap();
-    assert!(!planned.is_empty());
-    assert!(
-        planned.iter().all(|x| x.starts_with("would remove ")
-            || x.starts_with("would restore ")
-            || x.starts_with("would delete ")),
-        "{planned:?}"
-    );
-    assert_eq!(snapshot(tmp.path()), after_first);
-
-    apply::uninstall(&l, false).unwrap();
-    assert_eq!(
-        snapshot(tmp.path()),
-        before,
-        "uninstall must leave the tree exactly as it was"
-    );
+    // Doctor checked (and so started) the host for every browser, without a problem.
+    let browsers_checked = checks
+        .iter()
+        .filter(|c| BROWSERS.iter().any(|b| b.name == c.subject))
+        .count();
+    assert!(browsers_checked >= 2, "{checks:?}");
 }
 
 #[test]
@@ -194,10 +207,10 @@ fn a_foreign_manifest_is_kept_unless_forced_and_restored_on_uninstall() {
         },
     )
     .unwrap_err();
-    assert!(
-        format!("{err:#}").contains("not written by unobserved"),
-        "{err:#}"
-    );
+    let foreign = err
+        .downcast_ref::<apply::Foreign>()
+        .expect("refused as foreign");
+    assert_eq!(foreign.files, std::slice::from_ref(&target));
     assert_eq!(std::fs::read(&target).unwrap(), b"{\"someone\":\"else\"}");
 
     apply::install(
@@ -337,9 +350,9 @@ fn cli_dry_run_writes_nothing() {
         "{text} {}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // It names what it would write (a path, not wording).
     assert!(
-        text.contains("would write")
-            && text.contains(".mozilla/native-messaging-hosts/org.unobserved.host.json"),
+        text.contains(".mozilla/native-messaging-hosts/org.unobserved.host.json"),
         "{text}"
     );
     let after: Vec<_> = snapshot(tmp.path())
@@ -579,6 +592,38 @@ fn force_replaces_a_symlinked_manifest_without_writing_through_it() {
         .is_symlink());
     assert_eq!(cli(h, &["uninstall"]).0, Some(0));
     assert_eq!(std::fs::read_to_string(&target).unwrap(), "precious");
+    assert_eq!(
+        std::fs::read_link(&manifest).unwrap(),
+        target,
+        "the link comes back as a link, to the same target"
+    );
+}
+
+#[test]
+fn a_tampered_receipt_makes_uninstall_delete_nothing_outside_what_install_writes() {
+    use unobserved_installer::receipt::{Receipt, Recorded};
+    let home = tempfile::tempdir().unwrap();
+    let h = home.path();
+    assert_eq!(cli(h, &["install", "--browser", "chromium"]).0, Some(0));
+    let victim = tempfile::tempdir().unwrap();
+    let v = victim.path();
+    std::fs::create_dir(v.join("dir")).unwrap();
+    std::fs::write(v.join("file"), "file").unwrap();
+    std::fs::write(v.join("bin"), "bin").unwrap();
+    // Listed with their true hashes: only where they are gives them away.
+    let receipt_path = h.join(".local/share/unobserved/install-receipt.json");
+    let mut receipt: Receipt =
+        serde_json::from_slice(&std::fs::read(&receipt_path).unwrap()).unwrap();
+    receipt.files.push(Recorded::of(&v.join("file"), b"file"));
+    receipt.dirs_created.push(v.join("dir"));
+    receipt.binary = Some(Recorded::of(&v.join("bin"), b"bin"));
+    std::fs::write(&receipt_path, serde_json::to_vec(&receipt).unwrap()).unwrap();
+    assert_eq!(cli(h, &["uninstall"]).0, Some(0));
+    assert_eq!(std::fs::read_to_string(v.join("file")).unwrap(), "file");
+    assert_eq!(std::fs::read_to_string(v.join("bin")).unwrap(), "bin");
+    assert!(v.join("dir").is_dir());
+    let manifest = h.join(".config/chromium/NativeMessagingHosts/org.unobserved.host.json");
+    assert!(!manifest.exists(), "what install wrote still goes");
 }
 
 #[test]

@@ -25,17 +25,11 @@ pub fn doctor(layout: &Layout, system: bool, probe: HelloProbe) -> Vec<Check> {
         .filter(|b| {
             layout.chromium_profile.is_none() || b.family == crate::manifest::Family::Chromium
         })
-        .filter(|b| {
-            layout.detected(b)
-                || layout
-                    .manifest_dir(b, system)
-                    .join(format!("{HOST_NAME}.json"))
-                    .exists()
-        })
+        .filter(|b| layout.detected(b) || layout.manifest_path(b, system).exists())
         .map(|b| check_browser(layout, b, system, probe))
         .collect();
     checks.push(check_state_dir(&layout.state_dir));
-    if let Ok(receipt) = crate::apply::Receipt::load(layout) {
+    if let Ok(receipt) = crate::receipt::Receipt::load(layout) {
         checks.extend(receipt.trust.iter().map(check_trust));
     }
     for note in crate::sandbox::detect(layout) {
@@ -56,9 +50,7 @@ fn check_browser(layout: &Layout, b: &Browser, system: bool, probe: HelloProbe) 
         subject: b.name.into(),
         ..Default::default()
     };
-    let path = layout
-        .manifest_dir(b, system)
-        .join(format!("{HOST_NAME}.json"));
+    let path = layout.manifest_path(b, system);
     let fix_install = format!(
         "run `unobserved install --browser {}{}`",
         b.key,

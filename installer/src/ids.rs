@@ -6,6 +6,16 @@ pub const GECKO_ID: &str = "unobserved@unobserved.org";
 /// The native messaging host name the extension connects to.
 pub const HOST_NAME: &str = "org.unobserved.host";
 
+/// The manifest's file name in a browser's manifest folder.
+pub fn manifest_file() -> String {
+    format!("{HOST_NAME}.json")
+}
+
+/// Our key under a browser's `...\NativeMessagingHosts` registry key.
+pub fn registry_key(browser_key: &str) -> String {
+    format!(r"{browser_key}\{HOST_NAME}")
+}
+
 /// Gecko ids are emails or `{uuid}`; Chromium ids are 32 letters a-p.
 /// Firefox add-on ids: `name@domain` (letters, digits, `.`, `_`, `-`, `+` on either
 /// side of one `@`) or a `{uuid}`. Anything else, such as `evil"@x`, is refused before

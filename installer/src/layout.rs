@@ -57,7 +57,7 @@ impl Layout {
             (&self.chromium_profile, b.family, system)
         {
             if self.os != Os::Windows {
-                return profile.join("NativeMessagingHosts");
+                return Layout::profile_manifest_dir(profile);
             }
         }
         match (self.os, system) {
@@ -72,6 +72,17 @@ impl Layout {
                 crate::manifest::Family::Firefox => "firefox",
             }),
         }
+    }
+
+    /// Our manifest's path in that folder.
+    pub fn manifest_path(&self, b: &Browser, system: bool) -> PathBuf {
+        self.manifest_dir(b, system)
+            .join(crate::ids::manifest_file())
+    }
+
+    /// Where a Chromium-family browser started with `--user-data-dir=profile` looks.
+    pub fn profile_manifest_dir(profile: &Path) -> PathBuf {
+        profile.join("NativeMessagingHosts")
     }
 
     fn under_root(&self, abs: &str) -> PathBuf {

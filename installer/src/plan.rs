@@ -2,7 +2,7 @@
 //! contents, and (on Windows) registry values. `--dry-run` prints this and stops.
 
 use crate::browsers::{Browser, Os};
-use crate::ids::HOST_NAME;
+use crate::ids::registry_key;
 use crate::layout::Layout;
 use crate::manifest;
 use serde::{Deserialize, Serialize};
@@ -58,9 +58,7 @@ pub fn plan(
 ) -> Plan {
     let mut out = Plan::default();
     for b in browsers {
-        let path = layout
-            .manifest_dir(b, system)
-            .join(format!("{HOST_NAME}.json"));
+        let path = layout.manifest_path(b, system);
         let contents = manifest::render(b.family, host_path, extra_ids);
         match out.files.iter_mut().find(|f| f.path == path) {
             Some(f) => f.browsers.push(b.key.to_owned()),
@@ -75,7 +73,7 @@ pub fn plan(
             for key in b.windows_keys {
                 let w = RegistryWrite {
                     hive: if system { "HKLM" } else { "HKCU" }.into(),
-                    key: format!(r"{key}\{HOST_NAME}"),
+                    key: registry_key(key),
                     value: path.to_string_lossy().into_owned(),
                 };
                 if !out.registry.contains(&w) {

@@ -57,9 +57,7 @@ pub fn install(a: InstallArgs) -> Result<i32> {
         dry_run: a.dry_run,
         copy_binary_from: (!a.in_place).then_some(me.as_path()),
     };
-    for line in apply::install(&layout, &plan, &opts)? {
-        println!("{line}");
-    }
+    println!("{}", apply::install(&layout, &plan, &opts)?);
     for note in sandbox::detect(&layout) {
         println!(
             "\nnote: {} is installed as a {} package. {}",
@@ -129,9 +127,7 @@ fn plan_local_https(
 
 pub fn uninstall(a: UninstallArgs) -> Result<i32> {
     let layout = Layout::current(state::state_dir()?, a.system)?;
-    for line in apply::uninstall(&layout, a.dry_run)? {
-        println!("{line}");
-    }
+    println!("{}", apply::uninstall(&layout, a.dry_run)?);
     Ok(super::exit::OK)
 }
 

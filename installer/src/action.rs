@@ -1,0 +1,216 @@
+//! What install and uninstall did (or would do, in a dry run): one action per file or
+//! registry key. Tests look at these; the CLI prints them, worded here and only here.
+
+use crate::plan::{RegistryWrite, TrustWrite};
+use crate::receipt::Backup;
+use std::fmt;
+use std::path::PathBuf;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Action {
+    CopiedBinary {
+        from: PathBuf,
+        to: PathBuf,
+    },
+    /// A foreign manifest, saved before `--force` replaces it.
+    BackedUp {
+        path: PathBuf,
+    },
+    WroteFile {
+        path: PathBuf,
+        browsers: Vec<String>,
+    },
+    /// Already held exactly what the plan says.
+    Unchanged {
+        path: PathBuf,
+        browsers: Vec<String>,
+    },
+    /// Another program's registry value, saved before `--force` replaces it.
+    BackedUpKey {
+        key: RegistryWrite,
+        old: String,
+    },
+    SetKey {
+        key: RegistryWrite,
+    },
+    Trusted {
+        trust: TrustWrite,
+    },
+    Untrusted {
+        trust: TrustWrite,
+    },
+    RemovedFile {
+        path: PathBuf,
+    },
+    RestoredBackup {
+        path: PathBuf,
+    },
+    RestoredLink {
+        path: PathBuf,
+        target: PathBuf,
+    },
+    RestoredKey {
+        key: RegistryWrite,
+        old: String,
+    },
+    DeletedKey {
+        key: RegistryWrite,
+    },
+    /// Listed in the receipt, and left where it is.
+    Kept {
+        path: PathBuf,
+        why: KeptBecause,
+    },
+    KeptKey {
+        key: RegistryWrite,
+        why: KeptBecause,
+    },
+    /// A backup that was not put back; the saved copy (if any) stays.
+    NotRestored {
+        backup: Backup,
+        why: KeptBecause,
+    },
+    NothingInstalled,
+}
+
+/// Why uninstall left something the receipt lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeptBecause {
+    /// Not in a folder install writes to (or reached by `..` or a symlinked folder).
+    OutsideRoots,
+    /// In a browser's manifest folder but not our host's manifest.
+    NotOurManifest,
+    /// Its bytes are not the ones install wrote.
+    Changed,
+    /// A link, folder or other kind of file stands where install wrote a file.
+    Replaced,
+    /// Listed by an older install's receipt, which cannot prove the file is ours.
+    LegacyReceipt,
+    /// A folder that holds something.
+    NotEmpty,
+    /// Something stands where a backup would be put back.
+    Occupied,
+}
+
+/// All the actions of one install or uninstall.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Report {
+    pub dry_run: bool,
+    pub actions: Vec<Action>,
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, a) in self.actions.iter().enumerate() {
+            let (done, planned, rest) = words(a);
+            let verb = if self.dry_run { planned } else { done };
+            let newline = if i > 0 { "\n" } else { "" };
+            write!(f, "{newline}{verb} {rest}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The line for `a`: its verb as done, its verb in a dry run, and the rest.
+fn words(a: &Action) -> (&'static str, &'static str, String) {
+    let key = |r: &RegistryWrite| format!("{}\\{}", r.hive, r.key);
+    let who = |path: &PathBuf, b: &[String]| match b {
+        [] => format!("{} (allowed ids)", path.display()),
+        b => format!("{} ({})", path.display(), b.join(", ")),
+    };
+    let forced = " (replaced with --force)";
+    match a {
+        Action::CopiedBinary { from, to } => (
+            "copied   ",
+            "would copy",
+            format!("{} -> {}", from.display(), to.display()),
+        ),
+        Action::BackedUp { path } => (
+            "backed up",
+            "would back up",
+            format!("{}{forced}", path.display()),
+        ),
+        Action::WroteFile { path, browsers } => ("wrote    ", "would write", who(path, browsers)),
+        Action::Unchanged { path, browsers } => ("unchanged", "unchanged", who(path, browsers)),
+        Action::BackedUpKey { key: r, old } => (
+            "backed up",
+            "would back up",
+            format!("{} = {old}{forced}", key(r)),
+        ),
+        Action::SetKey { key: r } => (
+            "registry ",
+            "would set",
+            format!("{} = {}", key(r), r.value),
+        ),
+        Action::Trusted { trust: t } => (
+            "trusted  ",
+            "would trust",
+            format!(
+                "{} as {:?} in {}",
+                t.cert_path.display(),
+                t.nickname,
+                t.nssdb.display()
+            ),
+        ),
+        Action::Untrusted { trust: t } => (
+            "untrusted",
+            "would untrust",
+            format!("{:?} from {}", t.nickname, t.nssdb.display()),
+        ),
+        Action::RemovedFile { path } => ("removed", "would remove", path.display().to_string()),
+        Action::RestoredBackup { path } => {
+            ("restored", "would restore", path.display().to_string())
+        }
+        Action::RestoredLink { path, target } => (
+            "restored",
+            "would restore",
+            format!("{} (a link to {})", path.display(), target.display()),
+        ),
+        Action::RestoredKey { key: r, old } => {
+            ("restored", "would restore", format!("{} = {old}", key(r)))
+        }
+        Action::DeletedKey { key: r } => ("deleted", "would delete", key(r)),
+        Action::Kept { path, why } => (
+            "left     ",
+            "would leave",
+            format!("{} ({why})", path.display()),
+        ),
+        Action::KeptKey { key: r, why } => {
+            ("left     ", "would leave", format!("{} ({why})", key(r)))
+        }
+        Action::NotRestored { backup, why } => (
+            "did not restore",
+            "would not restore",
+            format!("{} ({why}); {}", backup.original().display(), was(backup)),
+        ),
+        Action::NothingInstalled => (
+            "nothing to remove:",
+            "nothing to remove:",
+            "unobserved is not installed here".into(),
+        ),
+    }
+}
+
+/// What a backup held, for a person to put back by hand.
+fn was(b: &Backup) -> String {
+    match b {
+        Backup::Copy { saved, .. } | Backup::Legacy(_, saved) => {
+            format!("its old contents are in {}", saved.display())
+        }
+        Backup::Link { target, .. } => format!("it was a link to {}", target.display()),
+    }
+}
+
+impl fmt::Display for KeptBecause {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            KeptBecause::OutsideRoots => "not in a folder install writes to",
+            KeptBecause::NotOurManifest => "not this host's manifest",
+            KeptBecause::Changed => "changed since install",
+            KeptBecause::Replaced => "replaced since install by a link, folder or other file",
+            KeptBecause::LegacyReceipt => "an older install's receipt cannot prove it is ours",
+            KeptBecause::NotEmpty => "not empty",
+            KeptBecause::Occupied => "something else is there now",
+        })
+    }
+}
