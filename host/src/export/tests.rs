@@ -13,14 +13,14 @@ use serde_json::json;
 
 fn report_of(samples: Vec<Sample>) -> RunReport {
     let mut run = run_record("r");
-    if let Record::Run {
+    if let Record::Run(crate::store::RunRecord {
         run: info,
         sink_ceiling_mbps,
         sink_ceiling_range,
         sink_hash_mbps,
         cpu,
         ..
-    } = &mut run
+    }) = &mut run
     {
         info.started_at = Some("2026-11-30T10:00:00Z".into());
         // Low enough that an arm is sink-bound: a row flag and a warning.

@@ -156,7 +156,7 @@ mod tests {
             started_at: Some(started.into()),
             extra: Default::default(),
         };
-        let mut records = vec![Record::Run {
+        let mut records = vec![Record::Run(crate::store::RunRecord {
             run: info,
             host_version: "0".into(),
             recorded_at: started.into(),
@@ -165,7 +165,7 @@ mod tests {
             sink_hash_mbps: None,
             cpu: None,
             transport_ceilings: Default::default(),
-        }];
+        })];
         records.extend(samples.into_iter().map(Record::Sample));
         report::runs(StoreContents {
             records: records.into_iter().enumerate().collect(),

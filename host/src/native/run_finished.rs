@@ -32,7 +32,7 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
         let has = |end: bool| {
             c.records.iter().any(|(_, r)| match r {
                 Record::RunEnd { run_id: id, .. } => end && *id == run_id,
-                Record::Run { run, .. } => !end && run.run_id == run_id,
+                Record::Run(r) => !end && r.run.run_id == run_id,
                 _ => false,
             })
         };

@@ -6,7 +6,7 @@ use crate::arm::Transport;
 use crate::model::{valid_run_id, RunInfo};
 use crate::protocol::messages::PlannedArm;
 use crate::protocol::{ErrorCode, Outgoing};
-use crate::store::{records::now, Record};
+use crate::store::{records::now, Record, RunRecord};
 
 pub fn handle(session: &mut Session, run: RunInfo) -> Outgoing {
     if !valid_run_id(&run.run_id) {
@@ -42,7 +42,7 @@ pub fn handle(session: &mut Session, run: RunInfo) -> Outgoing {
         .ceilings(run.plan.size_bytes, &run.plan.transports);
     let mut upload_urls = session.tls.upload_urls();
     upload_urls.insert(Transport::H1, session.sink.upload_url());
-    let record = Record::Run {
+    let record = Record::Run(RunRecord {
         run,
         host_version: env!("CARGO_PKG_VERSION").into(),
         recorded_at: now(),
@@ -51,7 +51,7 @@ pub fn handle(session: &mut Session, run: RunInfo) -> Outgoing {
         sink_hash_mbps: ceiling.map(|c| c.hash_mbps),
         cpu: crate::cpu::describe(),
         transport_ceilings,
-    };
+    });
     match session.store.append(&[record]) {
         Ok(()) => {
             log::info!("run {run_id} started; sink ceiling {ceiling:?}");

@@ -9,7 +9,7 @@ pub mod pooled;
 pub use findings::{Note, Warning};
 
 use crate::arm::{ArmKind, Condition, Transport};
-use crate::model::{Observed, RunInfo, RunState, RunStatus, Sample};
+use crate::model::{Observed, RunState, RunStatus, Sample};
 use crate::stats::compare::{self, Comparison, Verdict};
 use crate::stats::{summarise, ArmSummary};
 use crate::store::{Record, StoreContents};
@@ -139,18 +139,6 @@ pub const SINK_BOUND_SHARE: f64 = 0.7;
 /// Page and sink timings further apart than this are flagged.
 pub const TIMING_TOLERANCE: f64 = 0.2;
 
-/// The run record's fields, as the report needs them.
-struct Started {
-    info: RunInfo,
-    host_version: String,
-    recorded_at: String,
-    sink_ceiling_mbps: Option<f64>,
-    sink_ceiling_range: Option<(f64, f64)>,
-    sink_hash_mbps: Option<f64>,
-    cpu: Option<String>,
-    transport_ceilings: std::collections::BTreeMap<Transport, crate::model::TransportCeiling>,
-}
-
 struct Ended {
     status: RunStatus,
     reason: Option<String>,
@@ -160,7 +148,7 @@ struct Ended {
 
 #[derive(Default)]
 struct Gathered {
-    run: Option<Started>,
+    run: Option<crate::store::RunRecord>,
     end: Option<Ended>,
     samples: Vec<Sample>,
 }
@@ -231,27 +219,7 @@ pub fn load_run(contents: StoreContents, run_id: &str) -> Option<RunReport> {
 
 fn gather(g: &mut Gathered, record: Record) {
     match record {
-        Record::Run {
-            run,
-            host_version,
-            recorded_at,
-            sink_ceiling_mbps,
-            sink_ceiling_range,
-            sink_hash_mbps,
-            cpu,
-            transport_ceilings,
-        } => {
-            g.run = Some(Started {
-                transport_ceilings,
-                info: run,
-                host_version,
-                recorded_at,
-                sink_ceiling_mbps,
-                sink_ceiling_range,
-                sink_hash_mbps,
-                cpu,
-            })
-        }
+        Record::Run(r) => g.run = Some(r),
         Record::Sample(mut s) => {
             // The arm is derived once here, so no rule downstream re-derives it.
             s.recorded_arm = Some(s.arm());
@@ -286,7 +254,7 @@ fn meta_of(run_id: String, g: &Gathered) -> RunMeta {
             .unwrap_or_default()
     };
     let started = g.run.as_ref();
-    let info = started.map(|s| &s.info);
+    let info = started.map(|s| &s.run);
     RunMeta {
         browser: from(info.map(|i| &i.browser), first.map(|s| &s.browser)),
         browser_version: from(
@@ -301,7 +269,7 @@ fn meta_of(run_id: String, g: &Gathered) -> RunMeta {
         cpu: started.and_then(|s| s.cpu.clone()),
         host_version: started.map(|s| s.host_version.clone()).unwrap_or_default(),
         started_at: started.map(|s| {
-            s.info
+            s.run
                 .started_at
                 .clone()
                 .unwrap_or_else(|| s.recorded_at.clone())
@@ -431,12 +399,7 @@ fn build(run: RunMeta, samples: Vec<Sample>) -> RunReport {
 /// Sink-bound, a ceiling measured too low to trust, and a hasher slower than the arm.
 fn sink_checks(arm: &mut ArmSummary, median: f64, run: &RunMeta, warnings: &mut Vec<Warning>) {
     // Each transport has its own sink and its own ceiling.
-    let (ceiling, range) = match arm.arm.travels_over() {
-        Transport::H1 => (run.sink_ceiling_mbps, run.sink_ceiling_range),
-        t => run.transport_ceilings.get(&t).map_or((None, None), |c| {
-            (Some(c.receive_mbps), Some(c.receive_range))
-        }),
-    };
+    let (ceiling, range) = run.ceiling_of(arm.arm.travels_over());
     if let Some(ceiling) = ceiling {
         let fastest = range.map_or(ceiling, |(_, hi)| hi);
         let (arm_name, median_mbps, ceiling_mbps) = (arm.body.clone(), median, ceiling);

@@ -5,11 +5,11 @@ use crate::store::StoreContents;
 
 fn contents(ceiling: Option<f64>, samples: Vec<Sample>) -> StoreContents {
     let mut run = run_record("r");
-    if let Record::Run {
+    if let Record::Run(crate::store::RunRecord {
         run: info,
         sink_ceiling_mbps,
         ..
-    } = &mut run
+    }) = &mut run
     {
         info.browser = "Firefox".into();
         info.browser_version = "153".into();
@@ -313,11 +313,11 @@ fn an_arm_over_tls_is_held_against_its_own_sinks_ceiling() {
         s
     };
     let mut run = run_record("r");
-    if let Record::Run {
+    if let Record::Run(crate::store::RunRecord {
         sink_ceiling_mbps,
         transport_ceilings,
         ..
-    } = &mut run
+    }) = &mut run
     {
         // The plain sink is far above the arm; the h2 sink only just above it.
         *sink_ceiling_mbps = Some(10_000.0);

@@ -328,7 +328,7 @@ async fn follow(opts: &RunOptions, p: &Prepared, r: &mut Running) -> Followed {
                 for record in records {
                     if record.run_id() != Some(p.run_id.as_str()) { continue; }
                     match record {
-                        Record::Run { .. } => { connected = true; progress.connected(); }
+                        Record::Run(_) => { connected = true; progress.connected(); }
                         Record::Sample(s) => { connected = true; progress.sample(&s.body, s.rep, s.status.as_str()); }
                         Record::RunEnd { status, reason, .. } => end = Some(Followed::Ended { status, reason }),
                         Record::SinkEvent { .. } => {}

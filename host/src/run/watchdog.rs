@@ -62,7 +62,7 @@ fn record_killed(run_id: &str) {
         .iter()
         .filter(|(_, r)| r.run_id() == Some(run_id))
     {
-        begun |= matches!(r, Record::Run { .. });
+        begun |= matches!(r, Record::Run(_));
         ended |= matches!(r, Record::RunEnd { .. });
     }
     if begun && !ended {

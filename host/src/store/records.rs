@@ -1,35 +1,15 @@
 //! The kinds of line in the store. Each is self-describing through `"kind"`.
 
-use crate::model::{RunInfo, RunStatus, Sample};
+use crate::arm::Transport;
+use crate::model::{RunInfo, RunStatus, Sample, TransportCeiling};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Record {
     /// A run began. Carries the browser, the plan and who started it.
-    Run {
-        #[serde(flatten)]
-        run: RunInfo,
-        host_version: String,
-        recorded_at: String,
-        /// The sink's own receive rate at the run's body size (first byte to response
-        /// headers, kept-alive connection), median of rounds measured at run start.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        sink_ceiling_mbps: Option<f64>,
-        /// Slowest and fastest round of that measurement.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        sink_ceiling_range: Option<(f64, f64)>,
-        /// One core's SHA-256 rate: when the digest arrives, not the upload's speed.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        sink_hash_mbps: Option<f64>,
-        /// The host machine's CPU, for the report's environment section.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        cpu: Option<String>,
-        /// The TLS sinks' own ceilings, per transport (runs with `transports`).
-        #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-        transport_ceilings:
-            std::collections::BTreeMap<crate::arm::Transport, crate::model::TransportCeiling>,
-    },
+    Run(RunRecord),
     /// One measured upload.
     Sample(Sample),
     /// A run ended: complete, incomplete (e.g. the tab went away) or failed.
@@ -58,10 +38,53 @@ pub enum Record {
 impl Record {
     pub fn run_id(&self) -> Option<&str> {
         match self {
-            Record::Run { run, .. } => Some(&run.run_id),
+            Record::Run(r) => Some(&r.run.run_id),
             Record::Sample(s) => Some(&s.run_id),
             Record::RunEnd { run_id, .. } => Some(run_id),
             Record::SinkEvent { .. } => None,
+        }
+    }
+}
+
+/// A run as the host recorded it at `run-started`: the extension's `RunInfo` and what
+/// the host measured before the first upload. Stored flat, as it always was.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunRecord {
+    #[serde(flatten)]
+    pub run: RunInfo,
+    pub host_version: String,
+    pub recorded_at: String,
+    /// The h1 sink's receive rate at the run's body size (first byte to response
+    /// headers, kept-alive connection), median of rounds measured at run start.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sink_ceiling_mbps: Option<f64>,
+    /// Slowest and fastest round of that measurement.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sink_ceiling_range: Option<(f64, f64)>,
+    /// One core's SHA-256 rate: when the digest arrives, not the upload's speed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sink_hash_mbps: Option<f64>,
+    /// The host machine's CPU, for the report's environment section.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu: Option<String>,
+    /// The TLS sinks' own ceilings, per transport (runs with `transports`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub transport_ceilings: BTreeMap<Transport, TransportCeiling>,
+}
+
+impl RunRecord {
+    /// The receive ceiling of the sink a transport uploads to: h1's is stored in the
+    /// run's own fields (stores written before TLS read the same), the others by name.
+    pub fn ceiling(&self, t: Transport) -> Option<TransportCeiling> {
+        match t {
+            Transport::H1 => Some(TransportCeiling {
+                receive_mbps: self.sink_ceiling_mbps?,
+                // Stores older than the range have the median alone.
+                receive_range: self
+                    .sink_ceiling_range
+                    .unwrap_or((self.sink_ceiling_mbps?, self.sink_ceiling_mbps?)),
+            }),
+            t => self.transport_ceilings.get(&t).copied(),
         }
     }
 }

@@ -35,7 +35,7 @@ pub(crate) fn sample(run_id: &str, body: &str, rep: u32, mbps: f64) -> Sample {
 
 /// A run record as the extension sends it (Chromium 156, default plan, ceiling 9000).
 pub(crate) fn run_record(run_id: &str) -> Record {
-    Record::Run {
+    Record::Run(records::RunRecord {
         run: RunInfo {
             run_id: run_id.into(),
             browser: "Chromium".into(),
@@ -54,7 +54,7 @@ pub(crate) fn run_record(run_id: &str) -> Record {
         sink_hash_mbps: None,
         cpu: None,
         transport_ceilings: Default::default(),
-    }
+    })
 }
 
 /// These records as `Store::read` returns them.
