@@ -3,7 +3,7 @@
 //! checks must never panic, and no route may escape the served folders.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use unobserved::sink::{cors, download, routes, token};
+use unobserved::sink::{cors, download, hosts, routes, token};
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
@@ -16,9 +16,14 @@ fuzz_target!(|data: &[u8]| {
         assert!(path.starts_with("bench/") || path.starts_with("lib/"));
     }
     let _ = download::parse_request(url, 1 << 30);
-    let c = cors::Cors::new(cors::extension_origins(), "http://127.0.0.1:1".into());
-    if let Some(o) = c.allow(origin) {
-        assert!(o == "chrome-extension://ofhblkgjlepfiadjplffojmacooicfhm" || o == "http://127.0.0.1:1");
+    let own = hosts::Hosts::new("127.0.0.1:1".parse().unwrap(), hosts::Scheme::Http, &[], &[]);
+    let c = cors::Cors::new(cors::extension_origins(), cors::FirefoxPages::TokenRoutes);
+    if let cors::Caller::Listed(o) = c.judge(&own, origin, false, true) {
+        let o = o.to_lowercase();
+        assert!(
+            o == "chrome-extension://ofhblkgjlepfiadjplffojmacooicfhm"
+                || ["127.0.0.1", "localhost", "[::1]"].iter().any(|h| o == format!("http://{h}:1"))
+        );
     }
     assert!(!token::matches("0123456789abcdef0123456789abcdef", presented) || presented == "0123456789abcdef0123456789abcdef");
 });

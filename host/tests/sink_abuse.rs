@@ -256,3 +256,236 @@ fn idle_connections_that_sent_one_refused_request_are_still_evicted_for_real_upl
     }
     drop(held);
 }
+
+/// A reply read to the end of its connection: status, headers (names in lower case)
+/// and the JSON body, if it had one.
+struct Answer {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: serde_json::Value,
+}
+
+impl Answer {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The sink took the upload: its byte count and digest came back.
+    fn received(&self) -> bool {
+        self.header("x-unobserved-bytes").is_some() || self.body.get("sha256").is_some()
+    }
+}
+
+/// Sends `request` (which should say `Connection: close`) and reads the whole reply.
+fn exchange(addr: impl std::net::ToSocketAddrs, request: &str) -> Answer {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    s.write_all(request.as_bytes()).unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).unwrap();
+    let text = String::from_utf8_lossy(&raw);
+    let (head, body) = text.split_once("\r\n\r\n").expect("a whole reply head");
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .unwrap()
+        .split(' ')
+        .nth(1)
+        .unwrap()
+        .parse()
+        .unwrap();
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(n, v)| (n.trim().to_lowercase(), v.trim().to_owned()))
+        .collect();
+    let chunked = headers
+        .iter()
+        .any(|(n, v)| n == "transfer-encoding" && v == "chunked");
+    let body = if chunked {
+        unchunk(body)
+    } else {
+        body.to_owned()
+    };
+    Answer {
+        status,
+        headers,
+        body: serde_json::from_str(&body).unwrap_or(serde_json::Value::Null),
+    }
+}
+
+/// The payload of a chunked body.
+fn unchunk(mut rest: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, after)) = rest.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if n == 0 {
+            break;
+        }
+        out.push_str(&after[..n]);
+        rest = &after[n + 2..];
+    }
+    out
+}
+
+/// A 3-byte upload to `target` with these extra header lines (each ending in CRLF).
+fn upload_request(target: &str, headers: &str) -> String {
+    format!("PUT {target} HTTP/1.1\r\n{headers}Content-Length: 3\r\nConnection: close\r\n\r\nabc")
+}
+
+#[test]
+fn an_absolute_target_naming_another_host_is_misdirected_even_with_a_good_host_header() {
+    let sink = Sink::start(SinkConfig::default()).unwrap();
+    let (path, host) = (path_of(&sink), format!("Host: {}\r\n", sink.addr()));
+    let evil = exchange(
+        sink.addr(),
+        &upload_request(&format!("http://evil.example{path}"), &host),
+    );
+    assert_eq!(evil.status, 421);
+    assert!(!evil.received(), "the upload was taken");
+    // The sink's own name in absolute form is what RFC 9112 says a server must accept.
+    let own = exchange(
+        sink.addr(),
+        &upload_request(&format!("http://{}{path}", sink.addr()), &host),
+    );
+    assert_eq!((own.status, own.received()), (200, true));
+    // ...but not with a Host that names something else.
+    let port = sink.addr().port();
+    let contradicted = exchange(
+        sink.addr(),
+        &upload_request(
+            &format!("http://{}{path}", sink.addr()),
+            &format!("Host: localhost:{port}\r\n"),
+        ),
+    );
+    assert_eq!((contradicted.status, contradicted.received()), (400, false));
+}
+
+#[test]
+fn a_repeated_host_or_origin_header_is_refused_even_when_each_copy_is_allowed() {
+    let sink = Sink::start(SinkConfig::default()).unwrap();
+    let path = path_of(&sink);
+    let host = format!("Host: {}\r\n", sink.addr());
+    let origin = format!("Origin: {}\r\n", sink.base_url());
+    for (what, headers) in [
+        ("Host", format!("{host}{host}")),
+        ("Host", format!("{host}Host: evil.example\r\n")),
+        ("Origin", format!("{host}{origin}{origin}")),
+        (
+            "Origin",
+            format!("{host}{origin}Origin: https://evil.example\r\n"),
+        ),
+    ] {
+        let answer = exchange(sink.addr(), &upload_request(&path, &headers));
+        assert_eq!(answer.status, 400, "two {what} headers");
+        assert!(
+            !answer.received(),
+            "two {what} headers: the upload was taken"
+        );
+    }
+    // One of each is fine.
+    let once = exchange(
+        sink.addr(),
+        &upload_request(&path, &format!("{host}{origin}")),
+    );
+    assert_eq!((once.status, once.received()), (200, true));
+}
+
+#[test]
+fn the_sinks_page_under_any_name_it_answers_to_is_an_allowed_origin() {
+    let sink = Sink::start(SinkConfig::default()).unwrap();
+    let path = path_of(&sink);
+    let name = format!("localhost:{}", sink.addr().port());
+    let origin = format!("http://{name}");
+    let answer = exchange(
+        sink.addr(),
+        &upload_request(&path, &format!("Host: {name}\r\nOrigin: {origin}\r\n")),
+    );
+    assert_eq!((answer.status, answer.received()), (200, true));
+    assert_eq!(
+        answer.header("access-control-allow-origin"),
+        Some(origin.as_str())
+    );
+    // Another port on the same name is another origin.
+    let other = format!("http://localhost:{}", sink.addr().port() + 1);
+    let refused = exchange(
+        sink.addr(),
+        &upload_request(&path, &format!("Host: {name}\r\nOrigin: {other}\r\n")),
+    );
+    assert_eq!((refused.status, refused.received()), (403, false));
+}
+
+/// What a Firefox extension page sends: a per-install random UUID as its origin.
+const FIREFOX_PAGE: &str = "Origin: moz-extension://3f2c1d0e-9b8a-4c7d-8e6f-5a4b3c2d1e0f\r\n";
+
+#[test]
+fn a_firefox_extension_page_is_refused_by_the_hosts_own_sink() {
+    // The host's sink serves the benchmark page itself: no extension page calls it.
+    let sink = Sink::start(SinkConfig::default()).unwrap();
+    let host = format!("Host: {}\r\n", sink.addr());
+    let answer = exchange(
+        sink.addr(),
+        &upload_request(&path_of(&sink), &format!("{host}{FIREFOX_PAGE}")),
+    );
+    assert_eq!((answer.status, answer.received()), (403, false));
+}
+
+#[test]
+fn a_standalone_sink_takes_uploads_from_a_firefox_extension_page_and_nothing_else() {
+    // A remote sink is called from the extension's own page, whose Firefox origin
+    // cannot be listed: let in on the token routes only.
+    let sink = common::SinkProcess::start(&["--listen", "127.0.0.1:0"]);
+    let (addr, path) = (sink.authority(), sink.path());
+    let host = format!("Host: {addr}\r\n");
+    let upload = exchange(
+        &*addr,
+        &upload_request(&path, &format!("{host}{FIREFOX_PAGE}")),
+    );
+    assert_eq!((upload.status, upload.received()), (200, true));
+    assert_eq!(upload.header("access-control-allow-origin"), None);
+    let page = exchange(
+        &*addr,
+        &format!("GET /bench/index.html HTTP/1.1\r\n{host}{FIREFOX_PAGE}Connection: close\r\n\r\n"),
+    );
+    assert_eq!(
+        page.status, 403,
+        "a page of the sink, from an extension page"
+    );
+    let not_firefox = exchange(
+        &*addr,
+        &upload_request(
+            &path,
+            &format!("{host}Origin: moz-extension://evil.example\r\n"),
+        ),
+    );
+    assert_eq!((not_firefox.status, not_firefox.received()), (403, false));
+}
+
+#[test]
+fn an_oversized_request_head_gets_431_while_other_uploads_go_on() {
+    let sink = Sink::start(SinkConfig::default()).unwrap();
+    let path = path_of(&sink);
+    let host = format!("Host: {}\r\n", sink.addr());
+    // Header lines of 4 KiB each: `n` of them make a head of about n * 4 KiB.
+    let filler = |n: usize| format!("X-Filler: {}\r\n", "a".repeat(4086)).repeat(n);
+    // A big but plausible head (cookies, say) is still served.
+    let big = exchange(
+        sink.addr(),
+        &upload_request(&path, &format!("{host}{}", filler(6))),
+    );
+    assert_eq!((big.status, big.received()), (200, true));
+    // 64 KiB and more: the first half now, then a normal upload, then the rest.
+    let mut huge = TcpStream::connect(sink.addr()).unwrap();
+    huge.set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    write!(huge, "PUT {path} HTTP/1.1\r\n{host}{}", filler(4)).unwrap();
+    let meanwhile = exchange(sink.addr(), &upload_request(&path, &host));
+    assert_eq!((meanwhile.status, meanwhile.received()), (200, true));
+    // The sink may hang up before it has read all of it: a failed write is fine.
+    let _ = write!(huge, "{}Content-Length: 3\r\n\r\nabc", filler(13));
+    let mut line = String::new();
+    BufReader::new(huge).read_line(&mut line).unwrap();
+    assert!(line.starts_with("HTTP/1.1 431 "), "{line:?}");
+}

@@ -37,6 +37,9 @@ pub fn execute(a: SinkArgs) -> Result<i32> {
         idle_timeout: Duration::from_secs(a.idle_timeout),
         tls,
         public_hosts: a.public_host.iter().cloned().collect(),
+        // A remote sink is called from the extension's own page, which in Firefox has
+        // an origin no one can list.
+        firefox_pages: crate::sink::cors::FirefoxPages::TokenRoutes,
         hash_queue_bytes: a
             .hash_queue
             .unwrap_or_else(crate::sink::hash_queue::default_capacity),

@@ -2,70 +2,79 @@
 //! sink's hash queue (`hash_queue.rs`) to a hashing thread per upload; the reply's
 //! headers leave at the last body byte and the digest follows in its body.
 
+use super::cors::{self, Caller};
 use super::hashing::BodyReport;
+use super::headers::Repeated;
+use super::hosts::Misdirected;
 use super::refusals::Refusal;
+use super::reply::{empty, full, json_error, Reply};
+use super::reply::{HEADER_BYTES, HEADER_HASH_BOUND, HEADER_SINK_MS};
 use super::routes::{self, route, Route};
-use super::{chunks, cors, download, token, Shared, SinkEvent};
+use super::{chunks, download, token, Shared, SinkEvent};
 use crate::extension_files;
 use bytes::Bytes;
 use http_body::Frame;
-use http_body_util::{combinators::BoxBody, BodyExt, Empty, Full};
+use http_body_util::BodyExt;
 use hyper::body::Incoming;
-use hyper::{Method, Request, Response, StatusCode};
+use hyper::{Method, Request, Response};
 use std::convert::Infallible;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Instant;
 
-pub type Reply = Response<BoxBody<Bytes, Infallible>>;
-
 pub async fn handle(req: Request<Incoming>, shared: Arc<Shared>) -> Reply {
-    let origin = req
-        .headers()
-        .get("origin")
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned);
-    let allowed = shared.cors.allow(origin.as_deref());
-    // DNS rebinding: a name that resolves to us is not a name we answer to.
-    if !shared.hosts.allows(authority(&req).as_deref()) {
-        shared.refusals.record(Refusal::Host);
-        return json_error(421, "this sink does not answer to that Host");
-    }
-    // Simple (no-preflight) requests from other pages still reach us; refuse them
-    // before anything else when they come from an origin that is not allowed.
-    let foreign = match &origin {
-        // Firefox extension pages have per-profile random origins; pages cannot claim one.
-        Some(o) => allowed.is_none() && !o.starts_with("moz-extension://"),
-        None => req
-            .headers()
-            .get("sec-fetch-site")
-            .is_some_and(|v| v.as_bytes() == b"cross-site"),
+    let caller = match admit(&req, &shared) {
+        Ok(caller) => caller,
+        Err(why) => return refused(&shared, why),
     };
-    if foreign && req.method() != Method::OPTIONS {
-        shared.refusals.record(Refusal::Origin);
-        return json_error(403, "origin not allowed");
-    }
     if req.method() == Method::OPTIONS {
-        // Preflight: only for an allowed origin, never a wildcard.
-        return match &allowed {
-            Some(o) => cors::preflight(o),
-            None => json_error(403, "origin not allowed"),
+        // Preflight: only for a listed origin, never a wildcard.
+        return match caller {
+            Caller::Listed(origin) => cors::preflight(&origin),
+            _ => json_error(403, "origin not allowed"),
         };
     }
     let mut reply = route_request(req, &shared).await;
-    if let Some(o) = allowed {
-        let h = reply.headers_mut();
-        h.insert(
-            "access-control-allow-origin",
-            o.parse().expect("origin came from a header"),
-        );
-        h.insert("vary", "Origin".parse().unwrap());
-        h.insert(
-            "access-control-expose-headers",
-            EXPOSED_HEADERS.parse().unwrap(),
-        );
+    if let Caller::Listed(origin) = caller {
+        cors::expose(&mut reply, &origin);
     }
     reply
+}
+
+/// The checks before any route: the request names this sink, unambiguously, and comes
+/// from no foreign page.
+fn admit<B>(req: &Request<B>, shared: &Shared) -> Result<Caller, Refusal> {
+    // DNS rebinding: a name that resolves to us is not a name we answer to.
+    match shared.hosts.check_target(req.uri(), req.headers()) {
+        Ok(()) => {}
+        Err(Misdirected::NotOurs) => return Err(Refusal::Host),
+        Err(Misdirected::Ambiguous) => return Err(Refusal::Ambiguous),
+    }
+    // Simple (no-preflight) requests from other pages still reach us; refuse them
+    // before the token is looked at.
+    let token_route = route(req.uri().path()).token().is_some();
+    match shared
+        .cors
+        .caller(&shared.hosts, req.headers(), token_route)
+    {
+        Ok(Caller::Foreign) => Err(Refusal::Origin),
+        Ok(caller) => Ok(caller),
+        Err(Repeated(_)) => Err(Refusal::Ambiguous),
+    }
+}
+
+/// The reply to a request `admit` refused, counted.
+fn refused(shared: &Shared, why: Refusal) -> Reply {
+    shared.refusals.record(why);
+    match why {
+        Refusal::Host => json_error(421, "this sink does not answer to that Host"),
+        Refusal::Ambiguous => json_error(
+            400,
+            "a repeated Host or Origin header, or a Host the target contradicts",
+        ),
+        Refusal::Origin => json_error(403, "origin not allowed"),
+        other => json_error(403, other.label()),
+    }
 }
 
 /// The request is for one of the token-guarded routes, with the right token.
@@ -157,18 +166,6 @@ fn declared_length(req: &Request<Incoming>) -> Option<u64> {
         .ok()?
         .parse()
         .ok()
-}
-
-/// The name the client addressed: HTTP/1.1's Host header, or HTTP/2's `:authority`
-/// (which hyper puts in the URI; an HTTP/2 request need not carry Host at all).
-fn authority<B>(req: &Request<B>) -> Option<String> {
-    match req.headers().get("host") {
-        Some(h) => h.to_str().ok().map(str::to_owned),
-        None if req.version() == hyper::Version::HTTP_2 => {
-            req.uri().authority().map(|a| a.as_str().to_owned())
-        }
-        None => None,
-    }
 }
 
 /// The protocol the upload arrived over, as ALPN names it: "h2" or "http/1.1".
@@ -315,13 +312,6 @@ fn linger(mut body: Incoming) {
     });
 }
 
-/// Headers the sink sends at the last body byte, before the digest is known.
-pub const HEADER_BYTES: &str = "x-unobserved-bytes";
-pub const HEADER_SINK_MS: &str = "x-unobserved-sink-ms";
-pub const HEADER_HASH_BOUND: &str = "x-unobserved-hash-bound";
-pub const EXPOSED_HEADERS: &str =
-    "x-unobserved-bytes, x-unobserved-sink-ms, x-unobserved-hash-bound";
-
 /// A 200 whose status and `headers` go out now and whose JSON body follows when
 /// `body` resolves (chunked transfer encoding).
 fn deferred_json(
@@ -446,25 +436,4 @@ impl http_body::Body for DownloadBody {
         buf.truncate(n);
         std::task::Poll::Ready(Some(Ok(Frame::data(Bytes::from(buf)))))
     }
-}
-
-fn empty() -> BoxBody<Bytes, Infallible> {
-    Empty::new().boxed()
-}
-
-fn full(b: Bytes) -> BoxBody<Bytes, Infallible> {
-    Full::new(b).boxed()
-}
-
-pub fn json(status: u16, body: &serde_json::Value) -> Reply {
-    Response::builder()
-        .status(StatusCode::from_u16(status).expect("valid status"))
-        .header("content-type", "application/json")
-        .header("cache-control", "no-store")
-        .body(full(Bytes::from(serde_json::to_vec(body).expect("json"))))
-        .unwrap()
-}
-
-pub fn json_error(status: u16, message: &str) -> Reply {
-    json(status, &serde_json::json!({ "error": message }))
 }

@@ -13,15 +13,18 @@ pub mod connections;
 pub mod cors;
 pub mod download;
 mod handler;
-pub use handler::{EXPOSED_HEADERS, HEADER_BYTES, HEADER_HASH_BOUND, HEADER_SINK_MS};
 pub mod hash_queue;
 pub mod hashing;
+pub mod headers;
 pub mod hosts;
 pub mod refusals;
+pub mod reply;
+pub use reply::{EXPOSED_HEADERS, HEADER_BYTES, HEADER_HASH_BOUND, HEADER_SINK_MS};
 pub mod routes;
 mod server;
 pub mod token;
 
+use hosts::Scheme;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -52,6 +55,8 @@ pub struct SinkConfig {
     pub http2: bool,
     /// Origins (besides the sink's own) that may call it from a page: the extension's.
     pub cors_origins: Vec<String>,
+    /// Whether Firefox extension pages, whose origins cannot be listed, may upload.
+    pub firefox_pages: cors::FirefoxPages,
     /// Bytes received but not yet hashed, across all uploads (`hash_queue.rs`).
     pub hash_queue_bytes: u64,
     /// Test seam: make the hasher sleep this long per MiB, as on a slow CPU.
@@ -76,6 +81,7 @@ impl Default for SinkConfig {
             tls: None,
             http2: true,
             cors_origins: cors::extension_origins(),
+            firefox_pages: cors::FirefoxPages::Refused,
             hash_queue_bytes: hash_queue::default_capacity(),
             slow_hash: None,
             public_hosts: Vec::new(),
@@ -102,7 +108,7 @@ pub(crate) struct Shared {
 pub struct Sink {
     shared: Arc<Shared>,
     addr: SocketAddr,
-    scheme: &'static str,
+    scheme: Scheme,
     running: Option<server::Running>,
 }
 
@@ -116,7 +122,10 @@ impl Sink {
             .as_ref()
             .map(|(cert, key)| server::tls_acceptor(cert, key, config.http2))
             .transpose()?;
-        let scheme = if tls.is_some() { "https" } else { "http" };
+        let scheme = match tls {
+            Some(_) => Scheme::Https,
+            None => Scheme::Http,
+        };
         let shared = Arc::new(Shared {
             token: config.token,
             max_body: config.max_body,
@@ -124,10 +133,11 @@ impl Sink {
             idle_timeout: config.idle_timeout,
             on_event: config.on_event,
             chunks: Default::default(),
-            cors: cors::Cors::new(config.cors_origins, format!("{scheme}://{addr}")),
+            cors: cors::Cors::new(config.cors_origins, config.firefox_pages),
             hash_queue: hash_queue::HashQueue::new(config.hash_queue_bytes, config.slow_hash),
             hosts: hosts::Hosts::new(
                 addr,
+                scheme,
                 &crate::net::interface_addresses(),
                 &config.public_hosts,
             ),

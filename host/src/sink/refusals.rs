@@ -9,16 +9,19 @@ use std::time::{Duration, Instant};
 pub enum Refusal {
     Token,
     Host,
+    /// A repeated Host or Origin, or a Host the request's target contradicts.
+    Ambiguous,
     Origin,
     TooManyConnections,
     TooManyFromPeer,
 }
 
 impl Refusal {
-    fn label(self) -> &'static str {
+    pub fn label(self) -> &'static str {
         match self {
             Refusal::Token => "missing or wrong token",
             Refusal::Host => "unknown Host header",
+            Refusal::Ambiguous => "repeated or contradicting Host or Origin",
             Refusal::Origin => "foreign origin",
             Refusal::TooManyConnections => "connection cap",
             Refusal::TooManyFromPeer => "per-peer cap",

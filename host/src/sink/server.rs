@@ -19,6 +19,11 @@ const ALPN_H2: &[u8] = b"h2";
 /// upload holds a hash-queue share. Header lists are bounded as HTTP/1.1's are.
 pub const H2_MAX_CONCURRENT_STREAMS: u32 = 16;
 pub const H2_MAX_HEADER_LIST_BYTES: u32 = 16 * 1024;
+/// An HTTP/1.1 request head (request line and headers), in bytes; hyper answers a
+/// longer one with 431 and closes. Without it a head may fill hyper's whole read
+/// buffer (about 400 KiB), and a few hundred such connections cost 100 MB. Twice
+/// HTTP/2's figure: raw header lines carry their CRLFs and the request line.
+pub const H1_MAX_HEAD_BYTES: usize = 32 * 1024;
 
 pub struct Running {
     stop: Option<oneshot::Sender<()>>,
@@ -155,6 +160,8 @@ async fn serve(
     builder
         .timer(TokioTimer::new())
         .header_read_timeout(idle)
+        // Not max_buf_size: that also bounds the body reads, and so the sink's ceiling.
+        .max_header_size(H1_MAX_HEAD_BYTES)
         .keep_alive(true);
     let result = match tls {
         None => {
