@@ -13,6 +13,7 @@
 //! 1 and does not lie inside ±h; "same within ±h" when it lies inside ±h; otherwise
 //! "not resolved". `--auto` stops for precision (see `settled`), not for significance.
 
+use super::pairwise;
 use serde::Serialize;
 
 /// Fewest samples per arm before a ratio is estimated at all.
@@ -119,24 +120,29 @@ pub fn compare(
     baseline: &[f64],
     horizon: f64,
 ) -> Option<Comparison> {
+    // Sorted, as the rank selection needs (`pairwise`: the m×n differences are never
+    // built, since they cost m·n memory).
     let logs = |v: &[f64]| -> Vec<f64> {
-        v.iter()
+        let mut l: Vec<f64> = v
+            .iter()
             .filter(|x| x.is_finite() && **x > 0.0)
             .map(|x| x.ln())
-            .collect()
+            .collect();
+        l.sort_by(f64::total_cmp);
+        l
     };
     let (x, y) = (logs(arm), logs(baseline));
     if x.len() < MIN_SAMPLES || y.len() < MIN_SAMPLES {
         return None;
     }
-    let mut diffs: Vec<f64> = x
-        .iter()
-        .flat_map(|a| y.iter().map(move |b| a - b))
-        .collect();
-    diffs.sort_by(f64::total_cmp);
-    let shift = super::quantile(&diffs, 0.5)?;
-    let interval =
-        mann_whitney_rank(x.len(), y.len(), ALPHA).map(|k| (diffs[k - 1], diffs[diffs.len() - k]));
+    let shift = pairwise::median_difference(&x, &y)?;
+    let pairs = x.len() * y.len();
+    let interval = mann_whitney_rank(x.len(), y.len(), ALPHA).map(|k| {
+        (
+            pairwise::kth_difference(&x, &y, k),
+            pairwise::kth_difference(&x, &y, pairs - k + 1),
+        )
+    });
     let verdict = match interval {
         None => Verdict::NotResolved,
         Some((lo, hi)) => judge(lo, hi, (1.0 + horizon).ln()),
@@ -153,7 +159,7 @@ pub fn compare(
 }
 
 /// The verdict for a log-ratio interval [lo, hi] and a log horizon h.
-fn judge(lo: f64, hi: f64, h: f64) -> Verdict {
+pub(super) fn judge(lo: f64, hi: f64, h: f64) -> Verdict {
     if lo >= -h && hi <= h {
         Verdict::Same
     } else if lo > 0.0 {

@@ -3,6 +3,7 @@
 
 pub mod compare;
 pub mod integrity;
+pub mod pairwise;
 #[cfg(test)]
 mod simulation;
 
@@ -13,12 +14,21 @@ use std::collections::BTreeMap;
 
 /// Linear-interpolated quantile of sorted data (the R-7 / NumPy default).
 pub fn quantile(sorted: &[f64], q: f64) -> Option<f64> {
-    if sorted.is_empty() {
+    quantile_by(sorted.len(), q, |i| sorted[i])
+}
+
+/// `quantile` of `len` sorted values read through `at` (0-based rank), for data too
+/// large to hold (`pairwise`): one formula, so both give the same bits.
+pub fn quantile_by(len: usize, q: f64, mut at: impl FnMut(usize) -> f64) -> Option<f64> {
+    if len == 0 {
         return None;
     }
-    let pos = q.clamp(0.0, 1.0) * (sorted.len() - 1) as f64;
+    let pos = q.clamp(0.0, 1.0) * (len - 1) as f64;
     let (lo, hi) = (pos.floor() as usize, pos.ceil() as usize);
-    Some(sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo as f64))
+    let low = at(lo);
+    // Each read may be costly: the same rank is read once.
+    let high = if hi == lo { low } else { at(hi) };
+    Some(low + (high - low) * (pos - lo as f64))
 }
 
 pub fn median(values: &[f64]) -> Option<f64> {
