@@ -23,3 +23,4 @@ pub mod sink;
 pub mod state;
 pub mod stats;
 pub mod store;
+pub mod untrusted;

@@ -198,7 +198,13 @@ fn the_worst_64_mib_frames_are_refused_within_256_mib_of_memory() {
     let mut error = br#"{"type":"error","message":""#.to_vec();
     error.resize(near, b'a');
     error.extend_from_slice(b"\"}");
-    for frame in [&zeros, &samples, &run, &error] {
+    // An unknown type, once echoed whole into replies and log lines, took 267 MiB; of
+    // U+0085, each escaped to six chars, 555 MiB.
+    let (long_type, u0085_type) = (
+        unknown_type_frame("A", near),
+        unknown_type_frame("\u{85}", near),
+    );
+    for frame in [&zeros, &samples, &run, &error, &long_type, &u0085_type] {
         let reply = send_raw(&mut host, frame);
         assert_eq!(reply["type"], "error", "{reply}");
     }
@@ -228,4 +234,75 @@ fn untrusted_text_cannot_forge_a_log_line() {
         .expect("the host exits at EOF");
     let log = std::fs::read_to_string(state.path().join("unobserved.log")).unwrap();
     assert!(!log.lines().any(|l| l == forged), "{log}");
+}
+
+/// `{"type":"<name>"}` with `name` of `repeat` repeated to make about `bytes` bytes.
+fn unknown_type_frame(repeat: &str, bytes: usize) -> Vec<u8> {
+    let name = repeat.repeat(bytes / repeat.len());
+    format!(r#"{{"type":"{name}"}}"#).into_bytes()
+}
+
+/// The host's log file and its rotated predecessor, as they are now.
+fn log_files(state: &std::path::Path) -> [Vec<u8>; 2] {
+    ["unobserved.log", "unobserved.log.1"].map(|f| std::fs::read(state.join(f)).unwrap_or_default())
+}
+
+/// Sends `frame`, checks it is refused with `code` and that `hello` is still answered,
+/// then hangs up; returns how long the refusal took.
+fn refused_then_hello(host: &mut Host, frame: &[u8], code: u64) -> Duration {
+    let started = std::time::Instant::now();
+    let reply = send_raw(host, frame);
+    let took = started.elapsed();
+    assert_eq!(
+        (reply["type"].as_str(), reply["code"].as_u64()),
+        (Some("error"), Some(code))
+    );
+    assert_eq!(host.send(&json!({"type": "hello"}))["type"], "hello");
+    host.hang_up();
+    host.wait_exit(Duration::from_secs(15))
+        .expect("the host exits at EOF");
+    took
+}
+
+/// 64 KiB: room for many ordinary lines, far from one frame's 16 MiB.
+const SMALL: usize = 64 << 10;
+
+#[test]
+fn a_16_mib_unknown_type_is_refused_in_a_few_small_lines() {
+    let state = tempfile::tempdir().unwrap();
+    let stderr_path = state.path().join("stderr");
+    let stderr = std::fs::File::create(&stderr_path).unwrap();
+    let mut host = Host::chromium_with_stderr(state.path(), stderr);
+    refused_then_hello(&mut host, &unknown_type_frame("A", 16 << 20), 7);
+    let [log, old] = log_files(state.path());
+    assert!(old.is_empty(), "rotated: {} bytes moved aside", old.len());
+    assert!(log.len() < SMALL, "log file {} bytes", log.len());
+    let stderr = std::fs::metadata(&stderr_path).unwrap().len();
+    assert!(stderr < SMALL as u64, "stderr {stderr} bytes");
+}
+
+#[test]
+fn a_16_mib_type_of_u0085_is_refused_quickly_and_keeps_the_log_history() {
+    let state = tempfile::tempdir().unwrap();
+    // Earlier history, as a long-used state dir has.
+    let history: Vec<u8> = (0..1000)
+        .flat_map(|i| format!("earlier line {i}\n").into_bytes())
+        .collect();
+    std::fs::write(state.path().join("unobserved.log"), &history).unwrap();
+    let mut host = Host::chromium(state.path());
+    // Raw U+0085 (C2 85): each is escaped to six chars when a log line quotes it.
+    let took = refused_then_hello(&mut host, &unknown_type_frame("\u{85}", 16 << 20), 7);
+    assert!(took < Duration::from_secs(20), "refused after {took:?}");
+    let [log, old] = log_files(state.path());
+    assert!(
+        log.starts_with(&history) || old.starts_with(&history),
+        "the history is gone: {} + {} bytes",
+        log.len(),
+        old.len()
+    );
+    assert!(
+        log.len() < history.len() + SMALL,
+        "log file {} bytes",
+        log.len()
+    );
 }

@@ -2,12 +2,14 @@
 //! `error-logged` so that replies stay one per message.
 
 use crate::protocol::Outgoing;
+use crate::untrusted::Clipped;
 
 pub fn handle(message: String, code: Option<i64>) -> Outgoing {
     // Untrusted text: escaped, so a newline in it cannot forge a log line.
     log::warn!(
-        "extension reported an error{}: {message:?}",
-        code.map(|c| format!(" ({c})")).unwrap_or_default()
+        "extension reported an error{}: {:?}",
+        code.map(|c| format!(" ({c})")).unwrap_or_default(),
+        Clipped(message.as_str())
     );
     Outgoing::ErrorLogged
 }

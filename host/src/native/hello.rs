@@ -3,13 +3,18 @@
 use super::Session;
 use crate::model::Job;
 use crate::protocol::messages::{Outgoing, SinkInfo};
+use crate::untrusted::Clipped;
 
 pub fn handle(
     session: &mut Session,
     extension_version: Option<String>,
     browser: Option<String>,
 ) -> Outgoing {
-    log::info!("hello from extension {extension_version:?} in {browser:?}");
+    log::info!(
+        "hello from extension {:?} in {:?}",
+        extension_version.as_deref().map(Clipped),
+        browser.as_deref().map(Clipped)
+    );
     // The job's TLS key stays in the host: the extension needs the plan, not the key.
     let job = claim_job(session).map(|mut job| {
         session.job_tls = job.tls.take();

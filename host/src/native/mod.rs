@@ -17,6 +17,7 @@ use crate::protocol::{
 };
 use crate::sink::{Sink, SinkConfig, SinkEvent};
 use crate::store::{records::now, Record, Store};
+use crate::untrusted::Clipped;
 use crate::{allowed_ids, logging, state};
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -224,7 +225,10 @@ fn send(output: &mut impl Write, reply: &Outgoing) -> std::io::Result<()> {
 fn invalid_run_id(run_id: &str, in_reply_to: &str) -> Outgoing {
     Outgoing::error(
         ErrorCode::InvalidRunId,
-        format!("run id {run_id:?} must be 1-64 letters, digits, '-' or '_'"),
+        format!(
+            "run id {:?} must be 1-64 letters, digits, '-' or '_'",
+            Clipped(run_id)
+        ),
         Some(in_reply_to),
     )
 }

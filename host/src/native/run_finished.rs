@@ -4,6 +4,7 @@ use super::{invalid_run_id, store_failed, unknown_run, Session};
 use crate::model::{valid_run_id, AutoStop, RunStatus};
 use crate::protocol::Outgoing;
 use crate::store::{records::now, Record};
+use crate::untrusted::Clipped;
 
 /// How the extension says a run ended.
 pub struct Ending {
@@ -50,7 +51,10 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
             analysis: None,
         };
     }
-    log::info!("run {run_id} finished: {status:?} {reason:?}");
+    log::info!(
+        "run {run_id} finished: {status:?} {:?}",
+        reason.as_deref().map(Clipped)
+    );
     let record = Record::RunEnd {
         run_id: run_id.clone(),
         status,

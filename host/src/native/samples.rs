@@ -5,6 +5,7 @@ use super::{invalid_run_id, store_failed, unknown_run, Session};
 use crate::model::{valid_run_id, Sample};
 use crate::protocol::{ErrorCode, Outgoing};
 use crate::store::Record;
+use crate::untrusted::Clipped;
 
 pub fn handle(session: &mut Session, run_id: String, samples: Vec<Sample>) -> Outgoing {
     if !valid_run_id(&run_id) {
@@ -18,7 +19,7 @@ pub fn handle(session: &mut Session, run_id: String, samples: Vec<Sample>) -> Ou
             ErrorCode::InvalidField,
             format!(
                 "a sample belongs to run {:?}, not {run_id:?}; nothing was stored",
-                stray.run_id
+                Clipped(stray.run_id.as_str())
             ),
             Some("samples"),
         );

@@ -3,6 +3,7 @@
 
 use super::ErrorCode;
 use crate::model::{Job, RunInfo, RunStatus, Sample};
+use crate::untrusted::Clipped;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -148,12 +149,56 @@ pub struct BadMessage {
     pub message_type: Option<String>,
 }
 
+impl BadMessage {
+    fn new(code: ErrorCode, message: String, message_type: Option<&str>) -> BadMessage {
+        BadMessage {
+            code,
+            message,
+            message_type: message_type.map(str::to_owned),
+        }
+    }
+}
+
+/// A message's `type`, looked up while the parser still holds it, so that an unknown
+/// one (64 MiB of name, or an escaped name's decoded copy) is never copied whole.
+struct Kind(Result<&'static str, BadMessage>);
+
+impl<'de> Deserialize<'de> for Kind {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Kind, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = Kind;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a message type")
+            }
+            fn visit_str<E>(self, claimed: &str) -> Result<Kind, E> {
+                Ok(Kind(known_kind(claimed)))
+            }
+        }
+        d.deserialize_str(Visitor)
+    }
+}
+
+fn known_kind(claimed: &str) -> Result<&'static str, BadMessage> {
+    INCOMING_TYPES
+        .iter()
+        .find(|&&t| t == claimed)
+        .copied()
+        .ok_or_else(|| {
+            let claimed = Clipped(claimed);
+            BadMessage::new(
+                ErrorCode::UnknownType,
+                format!(
+                    "unknown message type {claimed:?}; expected one of {}",
+                    INCOMING_TYPES.join(", ")
+                ),
+                Some(&claimed.to_string()),
+            )
+        })
+}
+
 pub fn parse_incoming(bytes: &[u8]) -> Result<Incoming, BadMessage> {
-    let bad = |code, message: String, message_type: Option<String>| BadMessage {
-        code,
-        message,
-        message_type,
-    };
+    let bad = BadMessage::new;
     let text = std::str::from_utf8(bytes).map_err(|e| {
         bad(
             ErrorCode::InvalidUtf8,
@@ -166,20 +211,19 @@ pub fn parse_incoming(bytes: &[u8]) -> Result<Incoming, BadMessage> {
     serde_json::from_str::<serde::de::IgnoredAny>(text).map_err(|e| {
         bad(
             ErrorCode::InvalidJson,
-            format!("message is not JSON: {e}"),
+            format!("message is not JSON: {}", Clipped(&e)),
             None,
         )
     })?;
     /// Only the type; every other field is skipped unread.
     #[derive(Deserialize)]
-    struct Probe<'a> {
-        #[serde(rename = "type", borrow)]
-        kind: Option<std::borrow::Cow<'a, str>>,
+    struct Probe {
+        #[serde(rename = "type")]
+        kind: Option<Kind>,
     }
-    let Some(kind) = serde_json::from_str::<Probe>(text)
+    let Some(Kind(kind)) = serde_json::from_str::<Probe>(text)
         .ok()
         .and_then(|p| p.kind)
-        .map(|k| k.into_owned())
     else {
         return Err(bad(
             ErrorCode::MissingType,
@@ -187,18 +231,9 @@ pub fn parse_incoming(bytes: &[u8]) -> Result<Incoming, BadMessage> {
             None,
         ));
     };
-    if !INCOMING_TYPES.contains(&kind.as_str()) {
-        return Err(bad(
-            ErrorCode::UnknownType,
-            format!(
-                "unknown message type {kind:?}; expected one of {}",
-                INCOMING_TYPES.join(", ")
-            ),
-            Some(kind),
-        ));
-    }
+    let kind = kind?;
     // Each kind has a size it never needs to exceed; parsing stays proportionate.
-    let cap = max_bytes(&kind);
+    let cap = max_bytes(kind);
     if bytes.len() > cap {
         return Err(bad(
             ErrorCode::InvalidField,
@@ -209,10 +244,11 @@ pub fn parse_incoming(bytes: &[u8]) -> Result<Incoming, BadMessage> {
             Some(kind),
         ));
     }
+    // serde's errors quote the offending value, which may be megabytes long.
     serde_json::from_str(text).map_err(|e| {
         bad(
             ErrorCode::InvalidField,
-            format!("bad {kind:?} message: {e}"),
+            format!("bad {kind:?} message: {}", Clipped(&e)),
             Some(kind),
         )
     })
@@ -266,6 +302,22 @@ mod tests {
         let e = parse_incoming(br#"{"type":"samples","run_id":"r","samples":"lots"}"#).unwrap_err();
         assert_eq!(e.message_type.as_deref(), Some("samples"));
         assert!(e.message.contains("samples"), "{}", e.message);
+    }
+
+    #[test]
+    fn input_quoted_in_an_error_is_clipped() {
+        let long = "\u{85}".repeat(1 << 20);
+        let unknown = format!(r#"{{"type":"{long}"}}"#);
+        let wrong_type = format!(r#"{{"type":"samples","run_id":"r","samples":"{long}"}}"#);
+        for (frame, code) in [
+            (unknown, ErrorCode::UnknownType),
+            (wrong_type, ErrorCode::InvalidField),
+        ] {
+            let e = parse_incoming(frame.as_bytes()).unwrap_err();
+            assert_eq!(e.code, code);
+            assert!(e.message.len() < 2048, "{} bytes", e.message.len());
+            assert!(e.message_type.map_or(0, |t| t.len()) < 1024);
+        }
     }
 
     #[test]

@@ -12,6 +12,7 @@ use super::reply::{HEADER_BYTES, HEADER_HASH_BOUND, HEADER_SINK_MS};
 use super::routes::{self, route, Route};
 use super::{chunks, download, token, Shared, SinkEvent};
 use crate::extension_files;
+use crate::untrusted::Clipped;
 use bytes::Bytes;
 use http_body::Frame;
 use http_body_util::BodyExt;
@@ -222,7 +223,7 @@ async fn upload(req: Request<Incoming>, shared: &Shared, path: &str) -> Reply {
                 first.get_or_insert(last);
                 bytes += data.len() as u64;
                 if bytes > shared.max_body {
-                    log::warn!("upload {path}: over the cap after {bytes} bytes");
+                    log::warn!("upload {}: over the cap after {bytes} bytes", Clipped(path));
                     linger(body);
                     return json_error(
                         413,
@@ -242,7 +243,10 @@ async fn upload(req: Request<Incoming>, shared: &Shared, path: &str) -> Reply {
             )
         })
     }) {
-        log::warn!("upload {path}: aborted after {bytes} bytes: {reason}");
+        log::warn!(
+            "upload {}: aborted after {bytes} bytes: {reason}",
+            Clipped(path)
+        );
         if let Some(hook) = shared.on_event.clone() {
             let path = path.split('?').next().unwrap_or("").to_owned();
             // The hook writes to the store (fsync): keep it off the async threads.
@@ -266,7 +270,8 @@ async fn upload(req: Request<Incoming>, shared: &Shared, path: &str) -> Reply {
             .expect("hasher thread")
             .finish(sink_ms, hash_bound);
         log::info!(
-            "upload {path}: {} bytes in {:.1} ms, sha256 {}{}",
+            "upload {}: {} bytes in {:.1} ms, sha256 {}{}",
+            Clipped(path.as_str()),
             report.bytes,
             report.sink_ms,
             report.sha256,
@@ -370,7 +375,10 @@ async fn chunk(
     index: u64,
 ) -> Reply {
     let Some(key) = shared.chunks.key(run_id) else {
-        return json_error(409, &format!("no key was handed over for run {run_id:?}"));
+        return json_error(
+            409,
+            &format!("no key was handed over for run {:?}", Clipped(run_id)),
+        );
     };
     if declared_length(&req).is_some_and(|n| n > shared.max_chunk) {
         return json_error(
@@ -407,7 +415,9 @@ async fn chunk(
                 .expect("verify");
         if !report.tag_ok || report.order != chunks::Order::Ok {
             log::warn!(
-                "chunk {index} of {run_id}/{upload}: tag_ok={} order={:?}",
+                "chunk {index} of {}/{}: tag_ok={} order={:?}",
+                Clipped(run_id.as_str()),
+                Clipped(upload.as_str()),
                 report.tag_ok,
                 report.order
             );

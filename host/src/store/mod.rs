@@ -12,6 +12,7 @@ pub use records::{Record, RunRecord};
 pub use tail::{LineTail, StoreTail};
 
 use crate::state;
+use crate::untrusted::Clipped;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
@@ -129,8 +130,9 @@ pub fn parse_lines(reader: impl BufRead, first_line: usize, path: &Path) -> Stor
                     "corrupt line"
                 };
                 out.warnings.push(format!(
-                    "{}: line {number} skipped, {why}: {e}",
-                    path.display()
+                    "{}: line {number} skipped, {why}: {}",
+                    path.display(),
+                    Clipped(&e)
                 ));
             }
         }

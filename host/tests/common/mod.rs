@@ -39,13 +39,22 @@ impl Host {
 
     /// With extra environment, e.g. a fault to inject.
     pub fn start_with_env(state: &std::path::Path, args: &[&str], env: &[(&str, &str)]) -> Host {
+        Host::spawn(state, args, env, Stdio::null())
+    }
+
+    /// Started as Chromium would start it, its stderr going to `stderr`.
+    pub fn chromium_with_stderr(state: &std::path::Path, stderr: std::fs::File) -> Host {
+        Host::spawn(state, &[CHROMIUM_ORIGIN], &[], stderr.into())
+    }
+
+    fn spawn(state: &std::path::Path, args: &[&str], env: &[(&str, &str)], stderr: Stdio) -> Host {
         let mut child = Command::new(BIN)
             .args(args)
             .envs(env.iter().copied())
             .env("UNOBSERVED_STATE_DIR", state)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(stderr)
             .spawn()
             .unwrap();
         Host {
