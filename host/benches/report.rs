@@ -37,7 +37,12 @@ fn write_store(dir: &std::path::Path, per_arm: u64) -> u64 {
     writeln!(out, "{}", run_line("big", per_arm)).unwrap();
     for r in 0..per_arm {
         let jitter = ((r * 7919) % 1001) as f64 / 10.0;
-        writeln!(out, "{}", sample_line("big", "Uint8Array", r, 2000.0 + jitter)).unwrap();
+        writeln!(
+            out,
+            "{}",
+            sample_line("big", "Uint8Array", r, 2000.0 + jitter)
+        )
+        .unwrap();
         writeln!(out, "{}", sample_line("big", "Blob", r, 2200.0 + jitter)).unwrap();
     }
     out.flush().unwrap();
@@ -79,7 +84,10 @@ fn main() {
         bytes as f64 / (1 << 20) as f64
     );
     for (what, args) in [
-        ("report --run big --format json", &["--run", "big", "--format", "json"][..]),
+        (
+            "report --run big --format json",
+            &["--run", "big", "--format", "json"][..],
+        ),
         ("report --run big (table)", &["--run", "big"]),
         ("report --run small", &["--run", "small"]),
         ("report --list", &["--list"]),

@@ -13,14 +13,10 @@ use std::io::IsTerminal;
 
 pub fn execute(a: CompareArgs) -> Result<i32> {
     let store = Store::in_dir(&state::state_dir()?);
-    let contents = store
-        .read()
+    let stored = report::read_runs(&store)
         .with_context(|| format!("cannot read {}", store.path().display()))?;
     // Only the runs compared are analysed.
-    let mut runs: Vec<Option<report::StoredRun>> = report::stored_runs(contents)
-        .into_iter()
-        .map(Some)
-        .collect();
+    let mut runs: Vec<Option<report::StoredRun>> = stored.into_iter().map(Some).collect();
     let indices = a
         .runs
         .iter()

@@ -6,13 +6,9 @@ use crate::report::{self, Filter};
 use crate::state;
 use crate::store::Store;
 use anyhow::{bail, Context, Result};
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 
 pub fn execute(a: ReportArgs) -> Result<i32> {
-    let store = Store::in_dir(&state::state_dir()?);
-    let contents = store
-        .read()
-        .with_context(|| format!("cannot read {}", store.path().display()))?;
     if let Some(since) = &a.since {
         if report::parse_since(since).is_none() {
             return Err(super::usage::usage(format!(
@@ -20,6 +16,9 @@ pub fn execute(a: ReportArgs) -> Result<i32> {
             )));
         }
     }
+    let store = Store::in_dir(&state::state_dir()?);
+    let stored = report::read_runs(&store)
+        .with_context(|| format!("cannot read {}", store.path().display()))?;
     let filter = Filter {
         run: a.run.clone(),
         browser: a.browser.clone(),
@@ -27,7 +26,7 @@ pub fn execute(a: ReportArgs) -> Result<i32> {
     };
     // Runs are selected before they are analysed: a list needs no statistics, and one
     // huge run elsewhere in the store costs a report of another run nothing.
-    let mut runs = report::select(report::stored_runs(contents), &filter);
+    let mut runs = report::select(stored, &filter);
     if let Some(n) = a.limit {
         runs.drain(..runs.len().saturating_sub(n));
     }
@@ -43,11 +42,21 @@ pub fn execute(a: ReportArgs) -> Result<i32> {
         );
     }
     let colour = a.output.is_none() && std::io::stdout().is_terminal();
-    let text = export::exporter(a.format, colour).render(&runs);
+    let exporter = export::exporter(a.format, colour);
     match &a.output {
-        Some(path) => std::fs::write(path, text)
-            .with_context(|| format!("cannot write {}", path.display()))?,
-        None => print!("{text}{}", if text.ends_with('\n') { "" } else { "\n" }),
+        Some(path) => {
+            let file = std::fs::File::create(path)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            let mut out = std::io::BufWriter::new(file);
+            exporter
+                .write(&runs, &mut out)
+                .and_then(|_| out.flush())
+                .with_context(|| format!("cannot write {}", path.display()))?;
+        }
+        None => {
+            let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+            exporter.write(&runs, &mut out).and_then(|_| out.flush())?;
+        }
     }
     Ok(super::exit::OK)
 }

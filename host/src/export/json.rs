@@ -29,16 +29,24 @@ impl Exporter for Json {
         render(runs, self.launch.clone())
     }
 
+    fn write(&self, runs: &[RunReport], out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        serde_json::to_writer_pretty(&mut *out, &document(runs, self.launch.clone()))?;
+        out.write_all(b"\n")
+    }
+
     fn render_compared(&self, compared: &RunsCompared, _labels: &[String]) -> String {
         serde_json::to_string_pretty(compared).expect("comparisons serialise") + "\n"
     }
 }
 
-fn render(reports: &[RunReport], launch: Option<serde_json::Value>) -> String {
-    let doc = Document {
+fn document(runs: &[RunReport], launch: Option<serde_json::Value>) -> Document<'_> {
+    Document {
         schema_version: SCHEMA_VERSION,
-        runs: reports,
+        runs,
         launch,
-    };
-    serde_json::to_string_pretty(&doc).expect("reports serialise") + "\n"
+    }
+}
+
+fn render(reports: &[RunReport], launch: Option<serde_json::Value>) -> String {
+    serde_json::to_string_pretty(&document(reports, launch)).expect("reports serialise") + "\n"
 }

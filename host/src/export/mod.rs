@@ -18,6 +18,16 @@ pub use document::human_bytes;
 
 pub trait Exporter {
     fn render(&self, runs: &[RunReport]) -> String;
+    /// The same as `render`, written to `out`: a format whose text can be as big as
+    /// the store (JSON holds every sample) streams it instead of holding it whole.
+    fn write(&self, runs: &[RunReport], out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let text = self.render(runs);
+        out.write_all(text.as_bytes())?;
+        if !text.ends_with('\n') {
+            out.write_all(b"\n")?;
+        }
+        Ok(())
+    }
     /// Runs side by side; `labels` name them in `compared.runs` order.
     fn render_compared(&self, compared: &RunsCompared, labels: &[String]) -> String;
 }

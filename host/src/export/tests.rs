@@ -268,3 +268,25 @@ fn json_with_every_kind_of_section_matches_the_schema() {
     let errors: Vec<String> = validator.iter_errors(&doc).map(|e| e.to_string()).collect();
     assert!(errors.is_empty(), "{errors:#?}");
 }
+
+/// Streaming and rendering give the same text in every format.
+#[test]
+fn every_format_writes_what_it_renders() {
+    let runs = [control_run(), encrypted_run()];
+    for format in [
+        Format::Table,
+        Format::Json,
+        Format::Csv,
+        Format::Markdown,
+        Format::Html,
+    ] {
+        let e = exporter(format, false);
+        let mut written = Vec::new();
+        e.write(&runs, &mut written).unwrap();
+        let mut rendered = e.render(&runs);
+        if !rendered.ends_with('\n') {
+            rendered.push('\n');
+        }
+        assert_eq!(String::from_utf8(written).unwrap(), rendered, "{format:?}");
+    }
+}

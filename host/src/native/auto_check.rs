@@ -14,8 +14,15 @@ pub fn handle(session: &mut Session, run_id: String, reps_done: u32) -> Outgoing
     if !session.started.contains(&run_id) {
         return unknown_run(&run_id, "auto-check");
     }
-    let contents = match session.store.read() {
-        Ok(c) => c,
+    let run = match report::load_run(&session.store, &run_id) {
+        Ok(Some(run)) => run,
+        Ok(None) => {
+            return Outgoing::error(
+                ErrorCode::InvalidField,
+                format!("no run {run_id:?} in the store"),
+                Some("auto-check"),
+            )
+        }
         Err(e) => {
             return Outgoing::error(
                 ErrorCode::StoreFailed,
@@ -23,17 +30,6 @@ pub fn handle(session: &mut Session, run_id: String, reps_done: u32) -> Outgoing
                 Some("auto-check"),
             )
         }
-    };
-    let filter = report::Filter {
-        run: Some(run_id.clone()),
-        ..Default::default()
-    };
-    let Some(run) = report::load(contents, &filter).pop() else {
-        return Outgoing::error(
-            ErrorCode::InvalidField,
-            format!("no run {run_id:?} in the store"),
-            Some("auto-check"),
-        );
     };
     let decision = decide(&run, reps_done, chrono::Utc::now());
     let reason = decision.reason();

@@ -74,11 +74,6 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
 
 /// The finished run's analysis from the store, as every report computes it.
 fn analyse(session: &Session, run_id: &str) -> Option<crate::report::analysis::Analysis> {
-    let contents = session.store.read().ok()?;
-    let filter = crate::report::Filter {
-        run: Some(run_id.to_owned()),
-        ..Default::default()
-    };
-    let run = crate::report::load(contents, &filter).pop()?;
+    let run = crate::report::load_run(&session.store, run_id).ok()??;
     Some(crate::report::analysis::of(&run))
 }

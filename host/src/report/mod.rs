@@ -168,28 +168,52 @@ impl StoredRun {
     }
 }
 
-/// Groups the store's records by run, oldest first, without analysing any.
-pub fn stored_runs(contents: StoreContents) -> Vec<StoredRun> {
-    let mut order: Vec<String> = Vec::new();
-    let mut by_id: std::collections::HashMap<String, Gathered> = Default::default();
-    for (_, record) in contents.records {
-        let Some(id) = record.run_id() else { continue };
-        if !by_id.contains_key(id) {
-            order.push(id.to_owned());
+/// Records grouped by run as they are read, in the order runs first appear.
+#[derive(Default)]
+pub struct Grouping {
+    order: Vec<String>,
+    by_id: std::collections::HashMap<String, Gathered>,
+}
+
+impl Grouping {
+    pub fn add(&mut self, record: Record) {
+        let Some(id) = record.run_id() else { return };
+        if !self.by_id.contains_key(id) {
+            self.order.push(id.to_owned());
         }
-        let g = by_id.entry(id.to_owned()).or_default();
+        let g = self.by_id.entry(id.to_owned()).or_default();
         gather(g, record);
     }
-    order
-        .into_iter()
-        .map(|id| {
-            let g = by_id.remove(&id).unwrap_or_default();
-            StoredRun {
-                meta: meta_of(id, &g),
-                samples: g.samples,
-            }
-        })
-        .collect()
+
+    pub fn finish(mut self) -> Vec<StoredRun> {
+        self.order
+            .into_iter()
+            .map(|id| {
+                let mut g = self.by_id.remove(&id).unwrap_or_default();
+                g.samples.shrink_to_fit();
+                StoredRun {
+                    meta: meta_of(id, &g),
+                    samples: g.samples,
+                }
+            })
+            .collect()
+    }
+}
+
+/// Groups the store's records by run, oldest first, without analysing any.
+pub fn stored_runs(contents: StoreContents) -> Vec<StoredRun> {
+    let mut grouping = Grouping::default();
+    for (_, record) in contents.records {
+        grouping.add(record);
+    }
+    grouping.finish()
+}
+
+/// The store's runs, grouped as the lines are read (never all records at once).
+pub fn read_runs(store: &crate::store::Store) -> std::io::Result<Vec<StoredRun>> {
+    let mut grouping = Grouping::default();
+    store.scan(|_, record| grouping.add(record))?;
+    Ok(grouping.finish())
 }
 
 /// Every run in the store, analysed, oldest first.
@@ -200,21 +224,21 @@ pub fn runs(contents: StoreContents) -> Vec<RunReport> {
         .collect()
 }
 
-/// The runs the filter selects, and only those, analysed.
-pub fn load(contents: StoreContents, filter: &Filter) -> Vec<RunReport> {
-    select(stored_runs(contents), filter)
+/// The runs the filter selects from the store, and only those, analysed.
+pub fn load(store: &crate::store::Store, filter: &Filter) -> std::io::Result<Vec<RunReport>> {
+    Ok(select(read_runs(store)?, filter)
         .into_iter()
         .map(StoredRun::analyse)
-        .collect()
+        .collect())
 }
 
 /// One run by id ("last" for the newest), analysed; None when the store has no such run.
-pub fn load_run(contents: StoreContents, run_id: &str) -> Option<RunReport> {
+pub fn load_run(store: &crate::store::Store, run_id: &str) -> std::io::Result<Option<RunReport>> {
     let filter = Filter {
         run: Some(run_id.to_owned()),
         ..Default::default()
     };
-    load(contents, &filter).pop()
+    Ok(load(store, &filter)?.pop())
 }
 
 fn gather(g: &mut Gathered, record: Record) {

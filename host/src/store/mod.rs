@@ -68,14 +68,23 @@ impl Store {
     }
 
     pub fn read(&self) -> io::Result<StoreContents> {
+        let mut out = StoreContents::default();
+        out.warnings = self.scan(|number, r| out.records.push((number, r)))?;
+        Ok(out)
+    }
+
+    /// Hands every record to `each` as it is read, with its line number, and returns
+    /// the warnings: a big store is never held twice (as lines and as records).
+    pub fn scan(&self, each: impl FnMut(usize, Record)) -> io::Result<Vec<String>> {
         match state::open_private_read(&self.path) {
             // Never past the file's length: a device in its place (say /dev/full, which
             // reads as endless zeros) must not make a reader spin.
             Ok(f) => {
                 let len = f.metadata()?.len();
-                Ok(parse_lines(BufReader::new(f.take(len)), 0, &self.path))
+                let reader = BufReader::with_capacity(1 << 16, f.take(len));
+                Ok(scan_lines(reader, 0, &self.path, each))
             }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(StoreContents::default()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Vec::new()),
             Err(e) => Err(e),
         }
     }
@@ -104,6 +113,18 @@ fn append_locked(file: &mut File, mut buf: Vec<u8>) -> io::Result<()> {
 /// Parses lines from `reader`, numbering them from `first_line + 1`.
 pub fn parse_lines(reader: impl BufRead, first_line: usize, path: &Path) -> StoreContents {
     let mut out = StoreContents::default();
+    out.warnings = scan_lines(reader, first_line, path, |n, r| out.records.push((n, r)));
+    out
+}
+
+/// Each record of `reader` to `each`; the skipped lines' warnings (also logged).
+fn scan_lines(
+    reader: impl BufRead,
+    first_line: usize,
+    path: &Path,
+    mut each: impl FnMut(usize, Record),
+) -> Vec<String> {
+    let mut warnings = Vec::new();
     let mut lines = reader.split(b'\n').enumerate().peekable();
     while let Some((i, line)) = lines.next() {
         let number = first_line + i + 1;
@@ -111,7 +132,7 @@ pub fn parse_lines(reader: impl BufRead, first_line: usize, path: &Path) -> Stor
         let line = match line {
             Ok(l) => l,
             Err(e) => {
-                out.warnings.push(format!(
+                warnings.push(format!(
                     "{}: stopped reading at line {number}: {e}",
                     path.display()
                 ));
@@ -121,15 +142,15 @@ pub fn parse_lines(reader: impl BufRead, first_line: usize, path: &Path) -> Stor
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        match serde_json::from_slice::<Record>(&line) {
-            Ok(r) => out.records.push((number, r)),
+        match records::parse(&line) {
+            Ok(r) => each(number, r),
             Err(e) => {
                 let why = if is_last {
                     "incomplete last line (torn write?)"
                 } else {
                     "corrupt line"
                 };
-                out.warnings.push(format!(
+                warnings.push(format!(
                     "{}: line {number} skipped, {why}: {}",
                     path.display(),
                     Clipped(&e)
@@ -137,10 +158,10 @@ pub fn parse_lines(reader: impl BufRead, first_line: usize, path: &Path) -> Stor
             }
         }
     }
-    for w in &out.warnings {
+    for w in &warnings {
         log::warn!("{w}");
     }
-    out
+    warnings
 }
 
 #[cfg(test)]

@@ -89,6 +89,44 @@ impl RunRecord {
     }
 }
 
+/// One stored line. Samples, nearly every line of a store, are read straight into
+/// their type: the tagged enum would first buffer each line as a generic tree.
+pub fn parse(line: &[u8]) -> serde_json::Result<Record> {
+    #[derive(Deserialize)]
+    struct Kind<'a> {
+        #[serde(borrow)]
+        kind: Option<std::borrow::Cow<'a, str>>,
+    }
+    if serde_json::from_slice::<Kind>(line)?.kind.as_deref() == Some("sample") {
+        let mut s: Sample = serde_json::from_slice(line)?;
+        // The tag is the record's, not one of the sample's extra fields. An emptied map
+        // still holds its node (about 600 bytes): a store of 200k samples kept 120 MB.
+        s.extra.remove("kind");
+        if s.extra.is_empty() {
+            s.extra = serde_json::Map::new();
+        }
+        return Ok(Record::Sample(s));
+    }
+    serde_json::from_slice(line)
+}
+
 pub fn now() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fast_sample_path_reads_what_the_tagged_enum_reads() {
+        let fixture = include_str!("../../../tests/fixtures/store-v1.jsonl");
+        let mut samples = 0;
+        for line in fixture.lines() {
+            let generic: Record = serde_json::from_str(line).unwrap();
+            samples += matches!(generic, Record::Sample(_)) as usize;
+            assert_eq!(parse(line.as_bytes()).unwrap(), generic, "{line}");
+        }
+        assert!(samples > 10, "the fixture has samples");
+    }
 }
