@@ -18,6 +18,7 @@ pub mod hash_queue;
 pub mod hashing;
 pub mod hosts;
 pub mod refusals;
+pub mod remote;
 pub mod routes;
 mod server;
 pub mod token;
