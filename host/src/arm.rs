@@ -43,12 +43,14 @@ pub enum Schedule {
     Hash,
     PartialOrd,
     Ord,
+    Default,
     Serialize,
     Deserialize,
     clap::ValueEnum,
 )]
 pub enum Transport {
     /// HTTP/1.1 in the clear: what every run measured before transports existed.
+    #[default]
     #[serde(rename = "h1")]
     #[value(name = "h1")]
     H1,
@@ -129,7 +131,8 @@ pub struct Arm {
 /// The negative control's arm is its body kind with this after it.
 pub const NEGATIVE_CONTROL_SUFFIX: &str = " (A/A)";
 
-/// 1048576 -> "1 MiB"; sizes that are not whole MiB in bytes.
+/// 1048576 -> "1 MiB"; sizes that are not whole MiB in bytes. Kept by hand: it is part
+/// of a stored arm's name, and no size formatter (bytesize's included) writes this rule.
 fn size_label(bytes: u64) -> String {
     const MIB: u64 = 1024 * 1024;
     if bytes.is_multiple_of(MIB) {

@@ -9,7 +9,9 @@ use serde_json::{Map, Value};
 /// The body kinds the default suite runs, in the extension's spelling.
 pub const BODY_KINDS: [&str; 4] = ["Uint8Array", "ArrayBuffer", "Blob", "ReadableStream"];
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum SampleStatus {
     /// Arrived whole: length and SHA-256 match.
@@ -20,7 +22,9 @@ pub enum SampleStatus {
     Unsupported,
     /// The upload stopped part-way.
     Aborted,
-    /// Anything else that went wrong.
+    /// Anything else that went wrong. The default only so that a CSV export with no
+    /// samples can take its header from a default row (export/csv.rs).
+    #[default]
     Error,
 }
 
@@ -122,11 +126,13 @@ pub struct Observation {
 }
 
 /// Whether anything watched the measurement: a debugger or an automation driver.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Observed {
     Yes,
     No,
+    /// No evidence either way, as `Observation::default()` has.
+    #[default]
     Unknown,
 }
 
@@ -407,7 +413,7 @@ pub struct Job {
     pub plan: Plan,
     /// Upload to this sink (e.g. `unobserved sink` on a LAN server) instead of the host's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sink_url: Option<String>,
+    pub sink_url: Option<crate::sink::remote::SinkUrl>,
     /// Close the benchmark tab when done (the CLI then ends the browser itself).
     #[serde(default = "yes")]
     pub close_tab: bool,

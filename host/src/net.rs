@@ -1,38 +1,28 @@
 //! This machine's network addresses, for the sink's printed URL and its Host check.
 
-#[cfg(unix)]
+/// Every address of every interface, link-local ones included; none if they cannot be read.
 pub fn interface_addresses() -> Vec<std::net::IpAddr> {
-    let mut out = Vec::new();
-    let mut list: *mut libc::ifaddrs = std::ptr::null_mut();
-    // SAFETY: getifaddrs fills a list we walk read-only and free once.
-    unsafe {
-        if libc::getifaddrs(&mut list) != 0 {
-            return out;
-        }
-        let mut cur = list;
-        while !cur.is_null() {
-            let sa = (*cur).ifa_addr;
-            if !sa.is_null() {
-                match i32::from((*sa).sa_family) {
-                    libc::AF_INET => {
-                        let v4 = &*(sa as *const libc::sockaddr_in);
-                        out.push(std::net::Ipv4Addr::from(u32::from_be(v4.sin_addr.s_addr)).into());
-                    }
-                    libc::AF_INET6 => {
-                        let v6 = &*(sa as *const libc::sockaddr_in6);
-                        out.push(std::net::Ipv6Addr::from(v6.sin6_addr.s6_addr).into());
-                    }
-                    _ => {}
-                }
-            }
-            cur = (*cur).ifa_next;
-        }
-        libc::freeifaddrs(list);
-    }
-    out
+    if_addrs::get_if_addrs()
+        .map(|all| all.iter().map(if_addrs::Interface::ip).collect())
+        .unwrap_or_default()
 }
 
-#[cfg(not(unix))]
-pub fn interface_addresses() -> Vec<std::net::IpAddr> {
-    Vec::new()
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    /// The kernel's own list of IPv6 addresses (link-local ones too), with loopback's
+    /// IPv4, is what the sink must know itself by.
+    #[test]
+    fn the_kernels_addresses_are_all_found() {
+        let found = super::interface_addresses();
+        assert!(
+            found.contains(&std::net::Ipv4Addr::LOCALHOST.into()),
+            "{found:?}"
+        );
+        let table = std::fs::read_to_string("/proc/net/if_inet6").unwrap_or_default();
+        for line in table.lines() {
+            let hex = line.split_whitespace().next().unwrap();
+            let v6 = std::net::Ipv6Addr::from(u128::from_str_radix(hex, 16).unwrap());
+            assert!(found.contains(&v6.into()), "{v6} missing from {found:?}");
+        }
+    }
 }

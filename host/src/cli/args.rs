@@ -30,7 +30,8 @@ pub struct Cli {
 #[derive(Subcommand)]
 pub enum Command {
     /// Run the upload suite in a throwaway browser profile and print the results.
-    Run(RunArgs),
+    // Boxed: its flags (a parsed --sink-url among them) outweigh every other command's.
+    Run(Box<RunArgs>),
     /// Show stored results as a table, JSON, CSV, Markdown or a self-contained HTML page.
     Report(ReportArgs),
     /// Register the native host with your browsers so the extension can reach it.
@@ -202,7 +203,7 @@ pub struct RunArgs {
     /// Upload to this sink (the URL `unobserved sink` printed, e.g. on a LAN server)
     /// instead of the local host's. Results are still stored locally.
     #[arg(long, value_name = "URL")]
-    pub sink_url: Option<String>,
+    pub sink_url: Option<crate::sink::remote::SinkUrl>,
     /// Keep the throwaway profile afterwards and print where it is (for debugging).
     #[arg(long)]
     pub keep_profile: bool,
@@ -362,40 +363,18 @@ pub struct PackArgs {
     pub with_control: bool,
 }
 
-/// "32MiB" -> 33554432. Accepts B, KB/MB/GB (powers of 1000) and KiB/MiB/GiB (1024).
+/// "32MiB" -> 33554432: B, KB/MB/GB/TB (powers of 1000) or KiB/MiB/GiB/TiB (1024),
+/// read by bytesize; a fraction of a byte is dropped.
 pub fn parse_size(text: &str) -> Result<u64, String> {
-    let t = text.trim();
-    let split = t
-        .find(|c: char| !c.is_ascii_digit() && c != '.')
-        .unwrap_or(t.len());
-    let (num, unit) = t.split_at(split);
-    let n: f64 = num
-        .parse()
-        .map_err(|_| format!("{text:?} is not a size like 32MiB"))?;
-    let mult: u64 = match unit.trim().to_ascii_lowercase().as_str() {
-        "" | "b" => 1,
-        "k" | "kb" => 1_000,
-        "m" | "mb" => 1_000_000,
-        "g" | "gb" => 1_000_000_000,
-        "kib" => 1 << 10,
-        "mib" => 1 << 20,
-        "gib" => 1 << 30,
-        "t" | "tb" => 1_000_000_000_000,
-        "tib" => 1 << 40,
-        u => {
-            return Err(format!(
-                "unknown size unit {u:?} in {text:?}; use B, KiB, MiB, GiB, KB, MB or GB"
-            ))
-        }
-    };
-    let bytes = (n * mult as f64).round();
-    if bytes < 1.0 {
-        return Err(format!("size {text:?} must be at least 1 byte"));
+    let size: bytesize::ByteSize = text.trim().parse().map_err(|_| {
+        format!("{text:?} is not a size like 32MiB; use B, KiB, MiB, GiB, TiB, KB, MB, GB or TB")
+    })?;
+    match size.as_u64() {
+        0 => Err(format!("size {text:?} must be at least 1 byte")),
+        // bytesize saturates what does not fit in a u64.
+        u64::MAX => Err(format!("size {text:?} is too large")),
+        bytes => Ok(bytes),
     }
-    if bytes >= u64::MAX as f64 {
-        return Err(format!("size {text:?} is too large"));
-    }
-    Ok(bytes as u64)
 }
 
 /// A horizon in percent: more than 0, less than 100.
@@ -459,5 +438,13 @@ mod tests {
         assert_eq!(parse_size("1TiB"), Ok(1 << 40));
         assert_eq!(parse_size("2TB"), Ok(2_000_000_000_000));
         assert!(parse_size("99999999999TiB").is_err());
+    }
+
+    #[test]
+    fn printed_sizes_read_back_as_the_same_bytes() {
+        for n in [1, 1023, 1024, 1536, 512 << 10, 32 << 20, 4 << 30, 16 << 30] {
+            let text = crate::export::human_bytes(n);
+            assert_eq!(parse_size(&text), Ok(n), "{text}");
+        }
     }
 }

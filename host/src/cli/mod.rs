@@ -74,7 +74,7 @@ pub fn main() -> i32 {
         .filter(|d| !cli.no_log_file && !uninstalling && (!setup || d.exists()));
     crate::logging::init(log_dir, cli.verbose, true);
     let result = match cli.command {
-        Command::Run(a) => run_cmd::execute(a),
+        Command::Run(a) => run_cmd::execute(*a),
         Command::Report(a) => report_cmd::execute(a),
         Command::Pack(a) => pack::execute(a),
         Command::Install(a) => setup_cmds::install(a),

@@ -13,6 +13,7 @@ use crate::model::{
 };
 use crate::report::{across, RunReport};
 use crate::run::{self, RunOptions};
+use crate::sink::remote::SinkUrl;
 use anyhow::{Context, Result};
 use std::io::IsTerminal;
 use std::path::Path;
@@ -222,13 +223,6 @@ fn plan_of(a: &RunArgs) -> Result<Plan> {
         None => Vec::new(),
     };
     check_size("--size", a.size)?;
-    if let Some(url) = &a.sink_url {
-        let ok =
-            (url.starts_with("http://") || url.starts_with("https://")) && url.contains("/upload/");
-        if !ok {
-            return Err(usage("--sink-url must be the URL `unobserved sink` printed, like http://HOST:PORT/upload/TOKEN"));
-        }
-    }
     for browser in &a.browser {
         if a.control
             && crate::run::browsers::by_key(browser)
@@ -346,21 +340,18 @@ fn check_output(path: Option<&Path>) -> Result<()> {
 
 /// A sink given with --sink-url must answer before any browser starts: a typo must not
 /// read as "the browser cannot upload".
-fn probe_sink(url: &str) -> Result<()> {
-    let rest = url.split_once("://").map_or(url, |(_, r)| r);
-    let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
-    let addrs: Vec<std::net::SocketAddr> = std::net::ToSocketAddrs::to_socket_addrs(&authority)
-        .map(|a| a.collect())
-        .unwrap_or_default();
+fn probe_sink(url: &SinkUrl) -> Result<()> {
+    let addrs = url.socket_addrs().unwrap_or_default();
     let Some(addr) = addrs.first().copied() else {
         return Err(usage(format!(
-            "--sink-url {url}: cannot resolve {authority}"
+            "--sink-url {url}: cannot resolve {}",
+            url.authority()
         )));
     };
     let unreachable = |why: String| {
         anyhow::anyhow!("the sink at {url} does not answer ({why}); nothing was launched. Is `unobserved sink` running there, and is the URL exactly what it printed?")
     };
-    if url.starts_with("https://") {
+    if url.is_tls() {
         // Its certificate is the browser's business; here, only that something listens.
         std::net::TcpStream::connect_timeout(&addr, Duration::from_secs(5))
             .map_err(|e| unreachable(e.to_string()))?;
@@ -369,7 +360,7 @@ fn probe_sink(url: &str) -> Result<()> {
     let mut client =
         crate::sink::ceiling::Client::connect(addr).map_err(|e| unreachable(e.to_string()))?;
     let reply = client
-        .put(&format!("/{path}"), 16, &[0u8; 16])
+        .put(url.path(), 16, &[0u8; 16])
         .map_err(|e| unreachable(e.to_string()))?;
     if reply.status != 200 {
         return Err(unreachable(format!("it answered HTTP {}", reply.status)));

@@ -1,129 +1,190 @@
 //! CSV export: one row per sample, with the run's context on every row.
 
 use super::Exporter;
+use crate::arm::Condition;
+use crate::model::{Observed, Sample, SampleStatus, Transport};
 use crate::report::across::RunsCompared;
 use crate::report::{timing_disagrees, RunReport};
+use crate::stats::compare::Verdict;
+use serde::{Serialize, Serializer};
 
 pub struct Csv;
 
 impl Exporter for Csv {
     fn render(&self, runs: &[RunReport]) -> String {
-        render(runs)
+        write_rows(
+            runs.iter()
+                .flat_map(|r| r.samples.iter().map(move |s| SampleRow::of(r, s))),
+        )
     }
 
     /// One row per arm and later run: both medians and the ratio with its interval.
     fn render_compared(&self, c: &RunsCompared, labels: &[String]) -> String {
-        let mut out =
-            "arm,baseline_run,run,baseline_median_mbps,median_mbps,ratio,ci_low,ci_high,verdict\n"
-                .to_owned();
-        let num = |v: Option<f64>| v.map(|x| x.to_string()).unwrap_or_default();
-        for a in &c.arms {
-            for (i, cmp) in a.versus_first.iter().enumerate() {
-                let row = [
-                    a.arm.clone(),
-                    labels[0].clone(),
-                    labels[i + 1].clone(),
-                    num(a.medians[0]),
-                    num(a.medians[i + 1]),
-                    num(cmp.as_ref().map(|c| c.ratio)),
-                    num(cmp.as_ref().and_then(|c| c.ci_low)),
-                    num(cmp.as_ref().and_then(|c| c.ci_high)),
-                    // The verdict as the JSON writes it ("not-resolved").
-                    cmp.as_ref()
-                        .and_then(|c| serde_json::to_value(c.verdict).ok())
-                        .and_then(|v| v.as_str().map(str::to_owned))
-                        .unwrap_or_default(),
-                ];
-                out += &row.iter().map(|f| field(f)).collect::<Vec<_>>().join(",");
-                out.push('\n');
-            }
-        }
-        out
-    }
-}
-
-const COLUMNS: [&str; 23] = [
-    "run_id",
-    "browser",
-    "browser_version",
-    "os",
-    "arm",
-    "body",
-    "condition",
-    "rep",
-    "status",
-    "intact",
-    "bytes_sent",
-    "bytes_received",
-    "sha256_sent",
-    "sha256_received",
-    "page_ms",
-    "sink_ms",
-    "mbps",
-    "observed",
-    "error",
-    "sink_bound",
-    "timing_disagrees",
-    "transport",
-    "protocol",
-];
-
-fn render(reports: &[RunReport]) -> String {
-    let mut out = COLUMNS.join(",") + "\n";
-    for r in reports {
-        for s in &r.samples {
-            let sink_bound = r
-                .summary
+        write_rows(c.arms.iter().flat_map(|a| {
+            a.versus_first
                 .iter()
-                .any(|a| a.body == s.arm_label() && a.sink_bound);
-            let opt = |v: Option<f64>| v.map(|x| x.to_string()).unwrap_or_default();
-            let row = [
-                s.run_id.clone(),
-                r.run.browser.clone(),
-                r.run.browser_version.clone(),
-                r.run.os.clone(),
-                s.arm_label(),
-                s.body.clone(),
-                s.condition().map(|c| c.as_str()).unwrap_or_default().into(),
-                s.rep.to_string(),
-                s.status.as_str().into(),
-                s.intact.to_string(),
-                s.bytes_sent.to_string(),
-                s.bytes_received.map(|b| b.to_string()).unwrap_or_default(),
-                s.sha256_sent.clone(),
-                s.sha256_received.clone().unwrap_or_default(),
-                opt(s.page_ms),
-                opt(s.sink_ms),
-                opt(s.mbps),
-                s.observed.verdict().to_string(),
-                s.error.clone().unwrap_or_default(),
-                sink_bound.to_string(),
-                timing_disagrees(s).to_string(),
-                s.arm().travels_over().to_string(),
-                s.protocol.clone().unwrap_or_default(),
-            ];
-            out += &row.iter().map(|f| field(f)).collect::<Vec<_>>().join(",");
-            out.push('\n');
-        }
+                .enumerate()
+                .map(move |(i, cmp)| ComparedRow {
+                    arm: &a.arm,
+                    baseline_run: &labels[0],
+                    run: &labels[i + 1],
+                    baseline_median_mbps: a.medians[0],
+                    median_mbps: a.medians[i + 1],
+                    ratio: cmp.as_ref().map(|c| c.ratio),
+                    ci_low: cmp.as_ref().and_then(|c| c.ci_low),
+                    ci_high: cmp.as_ref().and_then(|c| c.ci_high),
+                    verdict: cmp.as_ref().map(|c| c.verdict),
+                })
+        }))
     }
-    out
 }
 
-/// RFC 4180 quoting: only when needed, doubling inner quotes.
-fn field(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_owned()
+/// One sample; the fields, in order, are the columns.
+#[derive(Serialize, Default)]
+struct SampleRow<'a> {
+    run_id: &'a str,
+    browser: &'a str,
+    browser_version: &'a str,
+    os: &'a str,
+    arm: String,
+    body: &'a str,
+    condition: Option<Condition>,
+    rep: u32,
+    status: SampleStatus,
+    intact: bool,
+    bytes_sent: u64,
+    bytes_received: Option<u64>,
+    sha256_sent: &'a str,
+    sha256_received: Option<&'a str>,
+    #[serde(serialize_with = "shown")]
+    page_ms: Option<f64>,
+    #[serde(serialize_with = "shown")]
+    sink_ms: Option<f64>,
+    #[serde(serialize_with = "shown")]
+    mbps: Option<f64>,
+    observed: Observed,
+    error: Option<&'a str>,
+    sink_bound: bool,
+    timing_disagrees: bool,
+    transport: Transport,
+    protocol: Option<&'a str>,
+}
+
+impl<'a> SampleRow<'a> {
+    fn of(r: &'a RunReport, s: &'a Sample) -> SampleRow<'a> {
+        let arm = s.arm_label();
+        SampleRow {
+            run_id: &s.run_id,
+            browser: &r.run.browser,
+            browser_version: &r.run.browser_version,
+            os: &r.run.os,
+            sink_bound: r.summary.iter().any(|a| a.body == arm && a.sink_bound),
+            arm,
+            body: &s.body,
+            condition: s.condition(),
+            rep: s.rep,
+            status: s.status,
+            intact: s.intact,
+            bytes_sent: s.bytes_sent,
+            bytes_received: s.bytes_received,
+            sha256_sent: &s.sha256_sent,
+            sha256_received: s.sha256_received.as_deref(),
+            page_ms: s.page_ms,
+            sink_ms: s.sink_ms,
+            mbps: s.mbps,
+            observed: s.observed.verdict(),
+            error: s.error.as_deref(),
+            timing_disagrees: timing_disagrees(s),
+            transport: s.arm().travels_over(),
+            protocol: s.protocol.as_deref(),
+        }
+    }
+}
+
+/// One arm in one later run against the first.
+#[derive(Serialize, Default)]
+struct ComparedRow<'a> {
+    arm: &'a str,
+    baseline_run: &'a str,
+    run: &'a str,
+    #[serde(serialize_with = "shown")]
+    baseline_median_mbps: Option<f64>,
+    #[serde(serialize_with = "shown")]
+    median_mbps: Option<f64>,
+    #[serde(serialize_with = "shown")]
+    ratio: Option<f64>,
+    #[serde(serialize_with = "shown")]
+    ci_low: Option<f64>,
+    #[serde(serialize_with = "shown")]
+    ci_high: Option<f64>,
+    /// As the JSON spells it ("not-resolved").
+    verdict: Option<Verdict>,
+}
+
+/// The rows under their header, quoted only where RFC 4180 needs it (csv's default).
+/// csv writes the header with the first row (BurntSushi/rust-csv#161), so with no rows
+/// the header is taken from a default row's, and only the header is kept.
+fn write_rows<R: Serialize + Default>(rows: impl IntoIterator<Item = R>) -> String {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let mut none = true;
+    for row in rows {
+        w.serialize(row).expect("a row of scalars writes to memory");
+        none = false;
+    }
+    if none {
+        w.serialize(R::default())
+            .expect("a row of scalars writes to memory");
+    }
+    let bytes = w.into_inner().expect("writing to memory cannot fail");
+    let mut text = String::from_utf8(bytes).expect("every field is UTF-8");
+    if none {
+        text.truncate(text.find('\n').map_or(0, |end| end + 1));
+    }
+    text
+}
+
+/// A figure as Rust prints it ("3", "0.0000001"), as these columns always were; csv's
+/// own float format would write "3.0" and "1e-7".
+fn shown<S: Serializer>(v: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    match v {
+        Some(x) => s.collect_str(x),
+        None => s.serialize_none(),
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use crate::store::tests_support::{report_of, run_record, sample};
+    use crate::store::Record;
+
+    /// An error text with every character CSV must quote comes back whole.
     #[test]
-    fn quoting() {
-        assert_eq!(super::field("plain"), "plain");
-        assert_eq!(super::field("a,b"), "\"a,b\"");
-        assert_eq!(super::field("say \"hi\""), "\"say \"\"hi\"\"\"");
+    fn a_cell_with_a_comma_a_quote_and_newlines_reads_back_whole() {
+        let awkward = "TypeError: a, \"b\"\nc\r\nd";
+        let mut s = sample("r", "Blob", 0, 3.0);
+        s.error = Some(awkward.into());
+        let text = Csv.render(&[report_of(vec![run_record("r"), Record::Sample(s)])]);
+        let mut reader = csv::Reader::from_reader(text.as_bytes());
+        let error = reader.headers().unwrap().iter().position(|h| h == "error");
+        let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+        assert_eq!(rows.len(), 1, "{text}");
+        assert_eq!(rows[0].get(error.unwrap()), Some(awkward));
+    }
+
+    #[test]
+    fn no_samples_still_give_the_header() {
+        let text = Csv.render(&[report_of(vec![run_record("r")])]);
+        assert_eq!(text.lines().count(), 1, "{text}");
+        assert!(text.starts_with("run_id,browser,") && text.ends_with(",protocol\n"));
+    }
+
+    #[test]
+    fn whole_figures_print_without_a_decimal_point() {
+        let mut s = sample("r", "Blob", 0, 3.0);
+        s.page_ms = Some(0.0000001);
+        let text = Csv.render(&[report_of(vec![run_record("r"), Record::Sample(s)])]);
+        let row = text.lines().nth(1).unwrap();
+        assert!(row.contains(",0.0000001,") && row.contains(",3,"), "{row}");
     }
 }

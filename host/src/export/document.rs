@@ -347,7 +347,8 @@ fn environment(r: &RunReport) -> Vec<(&'static str, String)> {
     ]
 }
 
-/// 33554432 -> "32 MiB", 1536 -> "1.5 KiB".
+/// 33554432 -> "32 MiB", 1536 -> "1.5 KiB". Kept by hand: bytesize always prints a
+/// decimal ("32.0 MiB") and goes on to TiB, and this text is in saved reports.
 pub fn human_bytes(n: u64) -> String {
     const UNITS: [&str; 4] = ["B", "KiB", "MiB", "GiB"];
     let mut v = n as f64;

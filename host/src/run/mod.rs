@@ -13,6 +13,7 @@ pub mod watchdog;
 
 use crate::model::{Job, JobTls, Plan, RunStatus, TlsListener};
 use crate::report::{self, RunReport};
+use crate::sink::remote::SinkUrl;
 use crate::store::{Record, Store, StoreTail};
 use crate::{extension_files, native, state};
 use anyhow::{bail, Context, Result};
@@ -31,7 +32,7 @@ pub struct RunOptions {
     pub extension_dir: Option<PathBuf>,
     pub quiet: bool,
     pub keep_profile: bool,
-    pub sink_url: Option<String>,
+    pub sink_url: Option<SinkUrl>,
 }
 
 /// Why a run did not produce a result. Each maps to its own exit code.
@@ -182,8 +183,7 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
     };
     if let Some(url) = &opts.sink_url {
         // Headless throwaway profiles cannot click "allow": the copy asks up front.
-        let origin = url.split('/').take(3).collect::<Vec<_>>().join("/");
-        extension_files::grant_host_permission(&ws.extension, &format!("{origin}/*"))?;
+        extension_files::grant_host_permission(&ws.extension, &format!("{}/*", url.origin()))?;
     }
     let job_path = tmp.path().join("job.json");
     std::fs::write(&job_path, serde_json::to_vec_pretty(&job)?)?;

@@ -18,6 +18,7 @@ pub mod hashing;
 pub mod headers;
 pub mod hosts;
 pub mod refusals;
+pub mod remote;
 pub mod reply;
 pub use reply::{EXPOSED_HEADERS, HEADER_BYTES, HEADER_HASH_BOUND, HEADER_SINK_MS};
 pub mod routes;
