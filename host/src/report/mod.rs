@@ -415,7 +415,7 @@ fn build(run: RunMeta, samples: Vec<Sample>) -> RunReport {
     let encrypted = encrypted_rows(&summary, &samples);
     RunReport {
         summary,
-        samples: samples,
+        samples,
         run,
         comparisons,
         negative_control,
