@@ -1,7 +1,12 @@
-// Names and defaults shared by every context. Body kind names are part of the data
-// format: the host, the store and the reports use exactly these.
+// Names and defaults shared by every context.
+import { PLAN_LIMITS } from './plan-limits.js';
+
 export const HOST_NAME = 'org.unobserved.host';
-export const BODY_KINDS = ['Uint8Array', 'ArrayBuffer', 'Blob', 'ReadableStream'];
+// The body kinds and every plan limit come from the host's core (host/src/plan_limits.rs)
+// as data, so the options page refuses exactly what the host and the CLI refuse. Body
+// kind names are part of the data format: the host, the store and the reports use these.
+export const BODY_KINDS = PLAN_LIMITS.body_kinds;
+export const LIMITS = PLAN_LIMITS.limits;
 export const MIB = 1024 * 1024;
 
 /**
@@ -41,10 +46,16 @@ export const SUMMARY_PAGE = 'popup/popup.html?view=tab';
 export const WELCOME_PAGE = 'welcome/welcome.html';
 
 
+/** The options' body size (in MiB, as the page asks for it) in bytes, as plans have it. */
+const sizeBytes = (sizeMiB) => Math.round(Number(sizeMiB) * MIB);
+
+/** A whole number within `{ min, max }`, a limit of LIMITS. */
+const within = ({ min, max }, value) => Number.isInteger(Number(value)) && Number(value) >= min && Number(value) <= max;
+
 export function planFromOptions(options) {
   const o = { ...DEFAULT_OPTIONS, ...options };
   return {
-    size_bytes: Math.round(Number(o.sizeMiB) * MIB),
+    size_bytes: sizeBytes(o.sizeMiB),
     reps: Number(o.reps),
     warmup: Number(o.warmup),
     bodies: o.bodies.filter((b) => BODY_KINDS.includes(b)),
@@ -54,9 +65,10 @@ export function planFromOptions(options) {
 
 export function validateOptions(o) {
   const errors = [];
-  if (!(Number(o.sizeMiB) > 0 && Number(o.sizeMiB) <= 4096)) errors.push('Body size must be between 1 byte and 4096 MiB.');
-  if (!(Number.isInteger(Number(o.reps)) && Number(o.reps) >= 1 && Number(o.reps) <= 1000)) errors.push('Repetitions must be a whole number from 1 to 1000.');
-  if (!(Number.isInteger(Number(o.warmup)) && Number(o.warmup) >= 0 && Number(o.warmup) <= 100)) errors.push('Warm-up must be a whole number from 0 to 100.');
+  const size = LIMITS.size_bytes;
+  if (!within(size, sizeBytes(o.sizeMiB))) errors.push(`Body size must be between ${size.min / 1024} KiB and ${size.max / MIB} MiB.`);
+  if (!within(LIMITS.reps, o.reps)) errors.push(`Repetitions must be a whole number from ${LIMITS.reps.min} to ${LIMITS.reps.max}.`);
+  if (!within(LIMITS.warmup, o.warmup)) errors.push(`Warm-up must be a whole number from ${LIMITS.warmup.min} to ${LIMITS.warmup.max}.`);
   if (!Array.isArray(o.bodies) || o.bodies.length === 0) errors.push('Pick at least one body kind.');
   const transports = o.transports ?? DEFAULT_OPTIONS.transports;
   if (!Array.isArray(transports) || transports.length === 0) errors.push('Pick at least one transport.');

@@ -1,7 +1,14 @@
 import { api } from '../lib/api.js';
-import { AFTER_RUN, BODY_KINDS, DEFAULT_OPTIONS, TRANSPORTS, validateOptions } from '../lib/defaults.js';
+import { AFTER_RUN, BODY_KINDS, DEFAULT_OPTIONS, LIMITS, MIB, TRANSPORTS, validateOptions } from '../lib/defaults.js';
 
 const $ = (id) => document.getElementById(id);
+
+/** The number inputs' own bounds: the limits validateOptions (and the host) apply. */
+function bound() {
+  $('sizeMiB').min = LIMITS.size_bytes.min / MIB;
+  $('sizeMiB').max = LIMITS.size_bytes.max / MIB;
+  for (const k of ['reps', 'warmup']) [$(k).min, $(k).max] = [LIMITS[k].min, LIMITS[k].max];
+}
 
 /** One checkbox or radio button per choice, in the fieldset `box`, `value: words`. */
 function choices(box, type, entries, isChecked) {
@@ -40,6 +47,7 @@ function read() {
 
 async function main() {
   const { options } = await api.storage.local.get('options');
+  bound();
   fill({ ...DEFAULT_OPTIONS, ...options });
   $('sizeMiB').focus();
   $('form').addEventListener('submit', async (e) => {

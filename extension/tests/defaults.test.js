@@ -1,6 +1,31 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AFTER_RUN, DEFAULT_OPTIONS, planFromOptions, validateOptions, BODY_KINDS } from '../lib/defaults.js';
+import { readFileSync } from 'node:fs';
+import { AFTER_RUN, DEFAULT_OPTIONS, planFromOptions, validateOptions, BODY_KINDS, LIMITS, MIB, TRANSPORTS } from '../lib/defaults.js';
+import { PLAN_LIMITS } from '../lib/plan-limits.js';
+
+// Written by the host's core with the module above (host/src/plan_limits.rs).
+const fixture = JSON.parse(readFileSync(new URL('../../tests/fixtures/plan-limits.json', import.meta.url), 'utf8'));
+
+test('the body kinds, transports and limits are the host core\'s', () => {
+  assert.deepEqual(PLAN_LIMITS, fixture);
+  assert.deepEqual(BODY_KINDS, fixture.body_kinds);
+  assert.deepEqual(LIMITS, fixture.limits);
+  assert.deepEqual(Object.keys(TRANSPORTS), fixture.transports);
+});
+
+test('the options page refuses what the host refuses, and takes every limit itself', () => {
+  const at = (o) => validateOptions({ ...DEFAULT_OPTIONS, ...o });
+  const { reps, warmup, size_bytes: size } = LIMITS;
+  for (const edge of [{ reps: reps.min }, { reps: reps.max }, { warmup: warmup.min }, { warmup: warmup.max },
+    { sizeMiB: size.min / MIB }, { sizeMiB: size.max / MIB }]) {
+    assert.deepEqual(at(edge), [], JSON.stringify(edge));
+  }
+  for (const over of [{ reps: reps.max + 1 }, { reps: reps.min - 1 }, { warmup: warmup.max + 1 },
+    { sizeMiB: size.max / MIB + 1 }, { sizeMiB: size.min / MIB / 2 }]) {
+    assert.equal(at(over).length, 1, JSON.stringify(over));
+  }
+});
 
 test('the default suite is 32 MiB x 6 reps of all four kinds', () => {
   assert.deepEqual(planFromOptions({}), { size_bytes: 32 * 1024 * 1024, reps: 6, warmup: 1, bodies: BODY_KINDS, transports: ['h1'] });

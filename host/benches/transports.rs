@@ -13,6 +13,7 @@
 #[path = "../tests/common/mod.rs"]
 mod common;
 
+use strum::IntoEnumIterator;
 use unobserved::arm::Transport;
 use unobserved::sink::{ceiling, ceiling_tls};
 
@@ -29,7 +30,7 @@ fn main() {
         unobserved::cpu::describe().unwrap_or_default()
     );
     let mut medians: Vec<(Transport, Vec<f64>)> =
-        Transport::ALL.iter().map(|&t| (t, Vec::new())).collect();
+        Transport::iter().map(|t| (t, Vec::new())).collect();
     for _ in 0..rounds {
         for (t, got) in &mut medians {
             let mbps = match t {

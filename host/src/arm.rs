@@ -6,12 +6,38 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+/// The body kinds `fetch()` is given. The names are part of the data format (the store,
+/// the reports, the extension's plans): serde, strum and clap all spell them as the
+/// variants are named.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    clap::ValueEnum,
+    strum::EnumIter,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::Display,
+)]
+#[value(rename_all = "verbatim")]
+pub enum BodyKind {
+    Uint8Array,
+    ArrayBuffer,
+    Blob,
+    ReadableStream,
+}
+
 /// What the arm uploads.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum ArmKind {
-    /// One fetch() body of this kind: "Uint8Array", "ArrayBuffer", "Blob", "ReadableStream".
-    Body { body: String },
+    /// One fetch() body of this kind.
+    Body { body: BodyKind },
     /// A file encrypted in chunks with AES-GCM, each chunk PUT on its own.
     Encrypted {
         chunk_bytes: u64,
@@ -21,10 +47,15 @@ pub enum ArmKind {
     Download,
     /// This many uploads at once.
     Parallel { streams: u64 },
+    /// A sample that came without an arm and whose fields describe none (its body names
+    /// no body kind): kept under the label it came with, compared with nothing. This
+    /// project's pages never send one; it keeps a stranger's sample from being lost.
+    Unknown { label: String },
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, strum::IntoStaticStr)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum Schedule {
     /// Encrypt a chunk, PUT it, then the next.
     Serial,
@@ -47,32 +78,26 @@ pub enum Schedule {
     Serialize,
     Deserialize,
     clap::ValueEnum,
+    strum::EnumIter,
+    strum::IntoStaticStr,
+    strum::Display,
 )]
+// One casing rule for all three: "h1", "h1-tls", "h2" (clap's default is kebab-case).
+#[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
 pub enum Transport {
     /// HTTP/1.1 in the clear: what every run measured before transports existed.
     #[default]
-    #[serde(rename = "h1")]
-    #[value(name = "h1")]
     H1,
     /// HTTP/1.1 over TLS: the TLS half of the difference between h1 and h2.
-    #[serde(rename = "h1-tls")]
-    #[value(name = "h1-tls")]
     H1Tls,
     /// HTTP/2 over TLS (ALPN h2): the only way Chromium sends a ReadableStream body.
-    #[serde(rename = "h2")]
-    #[value(name = "h2")]
     H2,
 }
 
 impl Transport {
-    pub const ALL: [Transport; 3] = [Transport::H1, Transport::H1Tls, Transport::H2];
-
     pub fn as_str(self) -> &'static str {
-        match self {
-            Transport::H1 => "h1",
-            Transport::H1Tls => "h1-tls",
-            Transport::H2 => "h2",
-        }
+        self.into()
     }
 
     /// Served over TLS, so the run needs a certificate the browser trusts.
@@ -99,15 +124,10 @@ impl Transport {
     }
 }
 
-impl std::fmt::Display for Transport {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.pad(self.as_str())
-    }
-}
-
 /// The positive control's two halves.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, strum::IntoStaticStr)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum Condition {
     Attached,
     Detached,
@@ -144,24 +164,18 @@ fn size_label(bytes: u64) -> String {
 
 impl Schedule {
     pub fn as_str(self) -> &'static str {
-        match self {
-            Schedule::Serial => "serial",
-            Schedule::Pipelined => "pipelined",
-        }
+        self.into()
     }
 }
 
 impl Condition {
     pub fn as_str(self) -> &'static str {
-        match self {
-            Condition::Attached => "attached",
-            Condition::Detached => "detached",
-        }
+        self.into()
     }
 }
 
 /// Every body kind is compared with this one.
-pub const BASELINE_BODY: &str = "Uint8Array";
+pub const BASELINE_BODY: BodyKind = BodyKind::Uint8Array;
 
 impl Arm {
     /// The arm of a sample stored before arms were recorded, from the fields the page
@@ -182,13 +196,14 @@ impl Arm {
         } else if let Some(streams) = u64_of("streams") {
             ArmKind::Parallel { streams }
         } else {
-            ArmKind::Body { body: body.into() }
+            match body.parse() {
+                Ok(body) => ArmKind::Body { body },
+                Err(_) => ArmKind::Unknown { label: body.into() },
+            }
         };
-        let condition = match extra.get("condition").and_then(Value::as_str) {
-            Some("attached") => Some(Condition::Attached),
-            Some("detached") => Some(Condition::Detached),
-            _ => None,
-        };
+        let condition = extra
+            .get("condition")
+            .and_then(|c| Condition::deserialize(c).ok());
         Arm {
             kind,
             transport: None,
@@ -203,13 +218,14 @@ impl Arm {
     /// negative control's mark ("Uint8Array (A/A)").
     pub fn label(&self) -> String {
         let mut label = match &self.kind {
-            ArmKind::Body { body } => body.clone(),
+            ArmKind::Body { body } => body.to_string(),
             ArmKind::Encrypted {
                 chunk_bytes,
                 schedule,
             } => format!("AES-GCM {} {}", size_label(*chunk_bytes), schedule.as_str()),
             ArmKind::Download => "download".into(),
             ArmKind::Parallel { streams } => format!("parallel x{streams}"),
+            ArmKind::Unknown { label } => label.clone(),
         };
         if let Some(t) = self.transport {
             label = format!("{label} {t}");
@@ -240,7 +256,10 @@ impl Arm {
 
     /// A workload arm (encrypted, download, parallel) rather than a plain body kind.
     pub fn is_workload(&self) -> bool {
-        !matches!(self.kind, ArmKind::Body { .. })
+        matches!(
+            self.kind,
+            ArmKind::Encrypted { .. } | ArmKind::Download | ArmKind::Parallel { .. }
+        )
     }
 
     /// The arm this one is compared with, if any, over the same transport: a body kind
@@ -262,8 +281,8 @@ impl Arm {
             return Some(with(self.kind.clone()));
         }
         match &self.kind {
-            ArmKind::Body { body } if body != BASELINE_BODY => Some(with(ArmKind::Body {
-                body: BASELINE_BODY.into(),
+            ArmKind::Body { body } if *body != BASELINE_BODY => Some(with(ArmKind::Body {
+                body: BASELINE_BODY,
             })),
             ArmKind::Encrypted {
                 chunk_bytes,
@@ -295,7 +314,7 @@ mod tests {
             legacy("Blob", json!({"condition": "attached"})),
             Arm {
                 kind: ArmKind::Body {
-                    body: "Blob".into()
+                    body: BodyKind::Blob,
                 },
                 transport: None,
                 condition: Some(Condition::Attached),
@@ -324,22 +343,80 @@ mod tests {
     }
 
     #[test]
+    fn serde_strum_and_clap_spell_every_name_alike() {
+        use clap::ValueEnum;
+        use strum::IntoEnumIterator;
+        fn names<T: Serialize + ValueEnum + Into<&'static str> + Copy + std::fmt::Display>(
+            all: impl Iterator<Item = T>,
+        ) -> Vec<[String; 4]> {
+            all.map(|v| {
+                let clap = v.to_possible_value().unwrap().get_name().to_owned();
+                let serde = serde_json::to_value(v)
+                    .unwrap()
+                    .as_str()
+                    .unwrap()
+                    .to_owned();
+                [serde, clap, v.into().to_owned(), v.to_string()]
+            })
+            .collect()
+        }
+        for n in names(BodyKind::iter())
+            .iter()
+            .chain(&names(Transport::iter()))
+        {
+            assert!(n.iter().all(|x| *x == n[0]), "{n:?}");
+        }
+        let bodies: Vec<String> = names(BodyKind::iter())
+            .into_iter()
+            .map(|n| n[0].clone())
+            .collect();
+        assert_eq!(
+            bodies,
+            ["Uint8Array", "ArrayBuffer", "Blob", "ReadableStream"]
+        );
+        let transports: Vec<String> = names(Transport::iter())
+            .into_iter()
+            .map(|n| n[0].clone())
+            .collect();
+        assert_eq!(transports, ["h1", "h1-tls", "h2"]);
+        // Tables pad these names: the derived Display still honours width.
+        assert_eq!(format!("{:<4}|", Transport::H2), "h2  |");
+    }
+
+    #[test]
+    fn a_sample_whose_body_names_no_arm_keeps_its_label_and_is_compared_with_nothing() {
+        let stranger = legacy("FormData", json!({}));
+        assert_eq!(
+            stranger.kind,
+            ArmKind::Unknown {
+                label: "FormData".into()
+            }
+        );
+        assert_eq!(stranger.label(), "FormData");
+        assert_eq!(stranger.baseline(), None);
+        assert!(!stranger.is_workload());
+    }
+
+    #[test]
     fn baselines_by_kind() {
-        let body = |b: &str| Arm {
-            kind: ArmKind::Body { body: b.into() },
+        let body = |body: BodyKind| Arm {
+            kind: ArmKind::Body { body },
             transport: None,
             condition: None,
             repeat: false,
         };
-        assert_eq!(body("Blob").baseline(), Some(body("Uint8Array")));
-        assert_eq!(body("Uint8Array").baseline(), None);
+        assert_eq!(
+            body(BodyKind::Blob).baseline(),
+            Some(body(BodyKind::Uint8Array))
+        );
+        assert_eq!(body(BodyKind::Uint8Array).baseline(), None);
         let again = Arm {
             repeat: true,
-            ..body("Uint8Array")
+            ..body(BodyKind::Uint8Array)
         };
         assert_eq!(
             again.baseline(),
-            Some(body("Uint8Array")),
+            Some(body(BodyKind::Uint8Array)),
             "the negative control is its own body"
         );
         let enc = |schedule| Arm {
@@ -366,7 +443,7 @@ mod tests {
         assert_eq!(par(1).baseline(), None);
         let attached = Arm {
             condition: Some(Condition::Attached),
-            ..body("Blob")
+            ..body(BodyKind::Blob)
         };
         assert_eq!(
             attached.baseline(),
@@ -403,7 +480,7 @@ mod tests {
     #[test]
     fn labels_name_the_kind_then_the_transport_then_the_condition() {
         let blob = arm(ArmKind::Body {
-            body: "Blob".into(),
+            body: BodyKind::Blob,
         });
         assert_eq!(
             blob.label(),
@@ -450,7 +527,7 @@ mod tests {
         let over = |t| Arm {
             transport: Some(t),
             ..arm(ArmKind::Body {
-                body: "Uint8Array".into(),
+                body: BodyKind::Uint8Array,
             })
         };
         assert_eq!(
@@ -466,7 +543,7 @@ mod tests {
         let blob_h2 = Arm {
             transport: Some(Transport::H2),
             ..arm(ArmKind::Body {
-                body: "Blob".into(),
+                body: BodyKind::Blob,
             })
         };
         assert_eq!(blob_h2.baseline(), Some(over(Transport::H2)));

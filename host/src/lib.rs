@@ -16,6 +16,7 @@ pub mod mode;
 pub mod model;
 pub mod native;
 pub mod net;
+pub mod plan_limits;
 pub mod protocol;
 pub mod report;
 pub mod run;

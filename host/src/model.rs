@@ -1,18 +1,28 @@
 //! The records that travel from the extension to the host and into the store.
 //! Field names match the extension's (`extension/lib/pairing.js`) and PROTOCOL.md.
 
-pub use crate::arm::{Arm, Transport};
-use crate::arm::{ArmKind, Schedule};
+pub use crate::arm::{Arm, BodyKind, Transport};
+use crate::arm::{ArmKind, Schedule, BASELINE_BODY};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-
-/// The body kinds the default suite runs, in the extension's spelling.
-pub const BODY_KINDS: [&str; 4] = ["Uint8Array", "ArrayBuffer", "Blob", "ReadableStream"];
+use strum::IntoEnumIterator;
 
 #[derive(
-    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    strum::IntoStaticStr,
 )]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum SampleStatus {
     /// Arrived whole: length and SHA-256 match.
     Ok,
@@ -30,13 +40,7 @@ pub enum SampleStatus {
 
 impl SampleStatus {
     pub fn as_str(self) -> &'static str {
-        match self {
-            SampleStatus::Ok => "ok",
-            SampleStatus::Corrupted => "corrupted",
-            SampleStatus::Unsupported => "unsupported",
-            SampleStatus::Aborted => "aborted",
-            SampleStatus::Error => "error",
-        }
+        self.into()
     }
 }
 
@@ -126,8 +130,20 @@ pub struct Observation {
 }
 
 /// Whether anything watched the measurement: a debugger or an automation driver.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    strum::IntoStaticStr,
+    strum::Display,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
 pub enum Observed {
     Yes,
     No,
@@ -138,11 +154,7 @@ pub enum Observed {
 
 impl Observed {
     pub fn as_str(self) -> &'static str {
-        match self {
-            Observed::Yes => "yes",
-            Observed::No => "no",
-            Observed::Unknown => "unknown",
-        }
+        self.into()
     }
 
     /// A run was observed if any sample saw a watcher; unobserved only if every sample
@@ -156,12 +168,6 @@ impl Observed {
         } else {
             Observed::Unknown
         }
-    }
-}
-
-impl std::fmt::Display for Observed {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.pad(self.as_str())
     }
 }
 
@@ -183,7 +189,7 @@ pub struct Plan {
     pub size_bytes: u64,
     pub reps: u32,
     pub warmup: u32,
-    pub bodies: Vec<String>,
+    pub bodies: Vec<BodyKind>,
     /// The positive control: every rep runs once with a debugger attached to the
     /// benchmark tab and once without (Chromium family only).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -274,7 +280,7 @@ impl Workloads {
             ArmKind::Parallel { streams } => {
                 streams * self.parallel.as_ref().map_or(0, |p| p.bytes)
             }
-            ArmKind::Body { .. } => 0,
+            ArmKind::Body { .. } | ArmKind::Unknown { .. } => 0,
         }
     }
 }
@@ -311,7 +317,7 @@ impl Default for Plan {
             size_bytes: 32 * 1024 * 1024,
             reps: 6,
             warmup: 1,
-            bodies: BODY_KINDS.map(String::from).to_vec(),
+            bodies: BodyKind::iter().collect(),
             control: false,
             auto: None,
             negative_control: false,
@@ -356,15 +362,14 @@ impl Plan {
             };
         let mut arms = Vec::new();
         for (i, &transport) in chosen.iter().enumerate() {
-            for body in &self.bodies {
-                let kind = ArmKind::Body { body: body.clone() };
-                arms.push(plain(kind, transport, false));
+            for &body in &self.bodies {
+                arms.push(plain(ArmKind::Body { body }, transport, false));
             }
             if self.negative_control && i == 0 && !self.bodies.is_empty() {
-                let body = if self.bodies.iter().any(|b| b == crate::arm::BASELINE_BODY) {
-                    crate::arm::BASELINE_BODY.to_owned()
+                let body = if self.bodies.contains(&BASELINE_BODY) {
+                    BASELINE_BODY
                 } else {
-                    self.bodies[0].clone()
+                    self.bodies[0]
                 };
                 arms.push(plain(ArmKind::Body { body }, transport, true));
             }
@@ -470,8 +475,9 @@ pub struct RunInfo {
 }
 
 /// How a run ended. Every way out of `unobserved run` writes one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
 #[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
 pub enum RunStatus {
     Complete,
     /// The extension side ended early (the tab closed, the host went away).
@@ -485,13 +491,7 @@ pub enum RunStatus {
 
 impl RunStatus {
     pub fn as_str(self) -> &'static str {
-        match self {
-            RunStatus::Complete => "complete",
-            RunStatus::Incomplete => "incomplete",
-            RunStatus::Failed => "failed",
-            RunStatus::Stopped => "stopped",
-            RunStatus::TimedOut => "timed-out",
-        }
+        self.into()
     }
 }
 
@@ -587,7 +587,7 @@ mod tests {
             size_bytes: 32 << 20,
             reps: 6,
             warmup: 1,
-            bodies: vec!["Uint8Array".into(), "Blob".into()],
+            bodies: vec![BodyKind::Uint8Array, BodyKind::Blob],
             ..Plan::default()
         };
         // 7 reps × 2 bodies × 32 MiB at 2 MB/s, plus two minutes.

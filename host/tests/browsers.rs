@@ -541,12 +541,13 @@ fn auto_runs_until_a_budget_ends_it_and_says_which() {
         "chromium",
         &[
             &common[..],
-            &["--reps", "3", "--max-reps", "100000", "--max-time", "2"],
+            // The most reps a plan may have (plan_limits.rs): far more than 2 s allows.
+            &["--reps", "3", "--max-reps", "1000", "--max-time", "2"],
         ]
         .concat(),
     );
     let n = arm(&by_time.json, "Uint8Array").len();
-    assert!((3..100_000).contains(&n), "{n}");
+    assert!((3..1000).contains(&n), "{n}");
     assert_eq!(by_time.json["run"]["auto_stop"], "budget-time");
 }
 

@@ -104,6 +104,13 @@ fn every_usage_error_exits_2_before_any_browser_starts() {
         &["run", "--reps", "-1"],
         &["run", "--warmup", "-1"],
         &["report", "--limit", "-1"],
+        // The limits the options page shares (tests/fixtures/plan-limits.json).
+        &["run", "--reps", "1001"],
+        &["run", "--warmup", "101"],
+        &["run", "--auto", "--max-reps", "1001"],
+        &["run", "--workloads", "encrypted", "--chunk-sizes", "65MiB"],
+        &["run", "--workloads", "encrypted", "--file-size", "5GiB"],
+        &["run", "--bodies", "Blob,blob"],
     ];
     for args in cases {
         let fake = Fake::new();

@@ -346,7 +346,7 @@ fn a_full_disk_is_a_clear_error_from_the_host() {
         &[common::CHROMIUM_ORIGIN],
         &[(unobserved::store::FULL_DISK_FAULT, "1")],
     );
-    let reply = host.send(&json!({"type":"run-started","run":{"run_id":"full","plan":{"size_bytes":1,"reps":1,"warmup":0,"bodies":["Blob"]}}}));
+    let reply = host.send(&json!({"type":"run-started","run":{"run_id":"full","plan":{"size_bytes":1024,"reps":1,"warmup":0,"bodies":["Blob"]}}}));
     assert_eq!(reply["code"], 10, "{reply}");
     let text = reply["message"].as_str().unwrap();
     assert!(

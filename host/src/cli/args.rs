@@ -111,19 +111,20 @@ pub struct RunArgs {
     /// builds of the same browser (one --browser).
     #[arg(long, value_name = "PATH")]
     pub browser_path: Vec<PathBuf>,
+    // The plan's sizes and numbers are checked by Plan::validate (plan_limits.rs).
     /// Bytes per upload, e.g. 32MiB, 512KiB, 1GiB.
     #[arg(long, default_value = "32MiB", value_parser = parse_size)]
     pub size: u64,
-    /// Measured repetitions of every body kind (interleaved rep by rep). Comparisons
-    /// need at least 4 per arm to resolve.
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    /// Measured repetitions of every body kind (interleaved rep by rep).
+    /// Comparisons need at least 4 per arm to resolve.
+    #[arg(long, default_value_t = 6)]
     pub reps: u32,
     /// Uploads per body kind before measuring; not counted.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=1000))]
+    #[arg(long, default_value_t = 1)]
     pub warmup: u32,
     /// Body kinds, comma-separated. Default: all four, or none when --workloads is given.
     #[arg(long, value_delimiter = ',', value_enum, ignore_case = true)]
-    pub bodies: Option<Vec<BodyKind>>,
+    pub bodies: Option<Vec<crate::arm::BodyKind>>,
     /// Transports every body kind runs over, comma-separated and interleaved:
     /// h1 (HTTP/1.1 in the clear, the default), h1-tls (HTTP/1.1 over TLS), h2 (HTTP/2
     /// over TLS; Chromium sends ReadableStream bodies only over it). TLS uses a fresh
@@ -142,9 +143,9 @@ pub struct RunArgs {
     /// encrypted: chunk sizes to compare, comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "16MiB,32MiB", value_parser = parse_size)]
     pub chunk_sizes: Vec<u64>,
-    /// parallel: numbers of concurrent uploads (each of --size bytes), comma-separated.
-    /// Only with --workloads parallel.
-    #[arg(long, value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..=64))]
+    /// parallel: numbers of concurrent uploads (each of --size bytes),
+    /// comma-separated. Only with --workloads parallel.
+    #[arg(long, value_delimiter = ',')]
     pub streams: Option<Vec<u32>>,
     /// Also write the run (run, samples, summary) as JSON to this file.
     #[arg(long, value_name = "PATH")]
@@ -190,10 +191,10 @@ pub struct RunArgs {
     #[arg(long)]
     pub auto: bool,
     /// With --auto: most reps in all.
-    #[arg(long, default_value_t = 30, requires = "auto", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    #[arg(long, default_value_t = 30, requires = "auto")]
     pub max_reps: u32,
     /// With --auto: most seconds for the measured part.
-    #[arg(long, default_value_t = 600, requires = "auto", value_parser = clap::value_parser!(u64).range(1..=864_000))]
+    #[arg(long, default_value_t = 600, requires = "auto")]
     pub max_time: u64,
     /// Differences smaller than this many percent count as "the same": a comparison
     /// whose whole 95% interval lies inside ±PCT says "same within ±PCT%". --auto adds
@@ -207,30 +208,6 @@ pub struct RunArgs {
     /// Keep the throwaway profile afterwards and print where it is (for debugging).
     #[arg(long)]
     pub keep_profile: bool,
-}
-
-/// The body kinds `fetch()` is given, in the extension's spelling.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum BodyKind {
-    #[value(name = "Uint8Array")]
-    Uint8Array,
-    #[value(name = "ArrayBuffer")]
-    ArrayBuffer,
-    #[value(name = "Blob")]
-    Blob,
-    #[value(name = "ReadableStream")]
-    ReadableStream,
-}
-
-impl BodyKind {
-    pub fn name(self) -> &'static str {
-        match self {
-            BodyKind::Uint8Array => "Uint8Array",
-            BodyKind::ArrayBuffer => "ArrayBuffer",
-            BodyKind::Blob => "Blob",
-            BodyKind::ReadableStream => "ReadableStream",
-        }
-    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -377,17 +354,20 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     }
 }
 
-/// A horizon in percent: more than 0, less than 100.
+/// A horizon in percent, within the plan's horizon limit (compare's too).
 fn parse_horizon(s: &str) -> Result<f64, String> {
     let v: f64 = s
         .trim_end_matches('%')
         .parse()
         .map_err(|_| format!("{s:?} is not a number of percent"))?;
-    if v > 0.0 && v < 100.0 {
+    let limit = crate::plan_limits::LIMITS.horizon;
+    if limit.contains(v / 100.0) {
         Ok(v)
     } else {
         Err(format!(
-            "the horizon must be between 0 and 100 percent, not {v}"
+            "the horizon must be between {} and {} percent, not {v}",
+            limit.above * 100.0,
+            limit.below * 100.0
         ))
     }
 }
@@ -425,8 +405,9 @@ mod tests {
             &["run", "--warmup", "-1"],
             &["run", "--timeout", "0"],
             &["run", "--connect-timeout", "0"],
-            &["run", "--auto", "--max-reps", "0"],
-            &["run", "--auto", "--max-time", "0"],
+            &["run", "--auto", "--max-reps", "-1"],
+            &["run", "--auto", "--max-time", "-1"],
+            &["run", "--streams", "-1"],
         ] {
             assert_eq!(kind(args), Some(ErrorKind::ValueValidation), "{args:?}");
         }

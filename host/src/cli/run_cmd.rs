@@ -1,16 +1,17 @@
 //! `unobserved run`: check everything asked for, then launch, then report. Nothing is
 //! launched until the plan, the output paths and the sink have been checked.
 
-use super::args::{BodyKind, FailOn, RunArgs, WorkloadKind};
+use super::args::{FailOn, RunArgs, WorkloadKind};
 use super::exit;
 use super::matrix_auto;
 use super::usage::usage;
-use crate::arm::Transport;
+use crate::arm::BodyKind;
 use crate::export::{human_bytes, json::Json, table::Table, Exporter};
 use crate::model::{
     AutoBudget, DownloadWorkload, EncryptedWorkload, ParallelWorkload, Plan, SampleStatus,
     Workloads,
 };
+use crate::plan_limits::{PlanError, SizeOf};
 use crate::report::{across, RunReport};
 use crate::run::{self, RunOptions};
 use crate::sink::remote::SinkUrl;
@@ -18,11 +19,8 @@ use anyhow::{Context, Result};
 use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Duration;
+use strum::IntoEnumIterator;
 
-/// The largest body: what one tab can allocate comfortably several times over (the page
-/// holds the bytes, the body and the browser's copy), and never over an eighth of RAM.
-const MAX_SIZE: u64 = 4 << 30;
-const MIN_SIZE: u64 = 1 << 10;
 /// Plans estimated longer than this get a warning before they start.
 const LONG_PLAN: Duration = Duration::from_secs(10 * 60);
 
@@ -210,19 +208,43 @@ fn is_missing(e: &anyhow::Error) -> bool {
 
 /// The plan the flags describe, or why they cannot work.
 fn plan_of(a: &RunArgs) -> Result<Plan> {
-    let bodies: Vec<String> = match &a.bodies {
-        Some(b) => b.iter().map(|k| k.name().to_owned()).collect(),
-        None if a.workloads.is_empty() => [
-            BodyKind::Uint8Array,
-            BodyKind::ArrayBuffer,
-            BodyKind::Blob,
-            BodyKind::ReadableStream,
-        ]
-        .map(|k| k.name().to_owned())
-        .to_vec(),
+    check_cli_only(a)?;
+    let bodies = match &a.bodies {
+        Some(b) => b.clone(),
+        None if a.workloads.is_empty() => BodyKind::iter().collect(),
         None => Vec::new(),
     };
-    check_size("--size", a.size)?;
+    let mut plan = Plan {
+        size_bytes: a.size,
+        reps: a.reps,
+        warmup: a.warmup,
+        bodies,
+        control: a.control,
+        auto: a.auto.then_some(AutoBudget {
+            max_reps: a.max_reps,
+            max_seconds: a.max_time,
+        }),
+        negative_control: a.negative_control,
+        horizon: Some(a.horizon / 100.0),
+        workloads: workloads_of(a),
+        transports: a.transport.clone(),
+    };
+    plan.validate()
+        .map_err(|e| usage(format!("{}: {e}", flag_of(&e))))?;
+    // --max-reps counts reps in all: never fewer than --reps.
+    if let Some(budget) = &mut plan.auto {
+        budget.max_reps = budget.max_reps.max(plan.reps);
+    }
+    Ok(plan)
+}
+
+/// What only the command line can get wrong: the browsers, --sink-url, and flags of a
+/// workload that was not asked for. The plan itself is Plan::validate's.
+fn check_cli_only(a: &RunArgs) -> Result<()> {
+    // --sink-url's shape is checked as it is parsed (sink::remote::SinkUrl).
+    if a.sink_url.is_some() && a.transport.iter().any(|t| t.is_tls()) {
+        return Err(usage("--transport h1-tls/h2 needs the local sink: a remote sink's transport is its URL's (serve it with `unobserved sink --tls-cert/--tls-key` and give an https:// --sink-url)"));
+    }
     for browser in &a.browser {
         if a.control
             && crate::run::browsers::by_key(browser)
@@ -231,42 +253,17 @@ fn plan_of(a: &RunArgs) -> Result<Plan> {
             return Err(usage(format!("--control is not available in {browser}: it attaches a debugger through chrome.debugger, which only Chromium-family browsers have")));
         }
     }
-    let has = |w: WorkloadKind| a.workloads.contains(&w);
-    if a.streams.is_some() && !has(WorkloadKind::Parallel) {
+    if a.streams.is_some() && !a.workloads.contains(&WorkloadKind::Parallel) {
         return Err(usage(
             "--streams only applies to --workloads parallel; add it, or drop --streams",
         ));
     }
-    if has(WorkloadKind::Encrypted) {
-        check_size("--file-size", a.file_size)?;
-        if a.chunk_sizes
-            .iter()
-            .any(|c| !(MIN_SIZE..=64 << 20).contains(c))
-        {
-            return Err(usage("--chunk-sizes must each be between 1KiB and 64MiB: the sink holds one chunk in memory to decrypt it"));
-        }
-    }
-    let mut transports: Vec<Transport> = Vec::new();
-    for &t in &a.transport {
-        if transports.contains(&t) {
-            return Err(usage(format!("--transport names {t} twice")));
-        }
-        transports.push(t);
-    }
-    if transports.iter().any(|t| t.is_tls()) {
-        if a.sink_url.is_some() {
-            return Err(usage("--transport h1-tls/h2 needs the local sink: a remote sink's transport is its URL's (serve it with `unobserved sink --tls-cert/--tls-key` and give an https:// --sink-url)"));
-        }
-        if bodies.is_empty() {
-            return Err(usage("--transport applies to body kinds, and workloads always travel over h1: give --bodies"));
-        }
-    }
-    if a.negative_control && bodies.is_empty() {
-        return Err(usage(
-            "--negative-control repeats a body kind; give --bodies (e.g. Uint8Array)",
-        ));
-    }
-    let workloads = Workloads {
+    Ok(())
+}
+
+fn workloads_of(a: &RunArgs) -> Workloads {
+    let has = |w: WorkloadKind| a.workloads.contains(&w);
+    Workloads {
         encrypted: has(WorkloadKind::Encrypted).then(|| EncryptedWorkload {
             file_bytes: a.file_size,
             chunk_sizes: a.chunk_sizes.clone(),
@@ -276,40 +273,29 @@ fn plan_of(a: &RunArgs) -> Result<Plan> {
             bytes: a.size,
             streams: a.streams.clone().unwrap_or_else(|| vec![1, 2, 4, 8]),
         }),
-    };
-    Ok(Plan {
-        size_bytes: a.size,
-        reps: a.reps,
-        warmup: a.warmup,
-        bodies,
-        control: a.control,
-        auto: a.auto.then_some(AutoBudget {
-            max_reps: a.max_reps.max(a.reps),
-            max_seconds: a.max_time,
-        }),
-        negative_control: a.negative_control,
-        horizon: Some(a.horizon / 100.0),
-        workloads,
-        transports,
-    })
+    }
 }
 
-fn check_size(flag: &str, size: u64) -> Result<()> {
-    let ram_cap = crate::sink::hash_queue::physical_memory().map_or(MAX_SIZE, |r| r / 8);
-    let max = MAX_SIZE.min(ram_cap);
-    if size < MIN_SIZE {
-        return Err(usage(format!(
-            "{flag} {size} bytes is too small to time: use at least 1KiB"
-        )));
+/// The flag a plan's error is about, to open its usage error with.
+fn flag_of(e: &PlanError) -> &'static str {
+    match e {
+        PlanError::SizeTooSmall { what, .. } | PlanError::SizeTooLarge { what, .. } => match what {
+            SizeOf::EncryptedFile => "--file-size",
+            SizeOf::Body | SizeOf::Download | SizeOf::Parallel => "--size",
+        },
+        PlanError::RepsOutOfRange { .. } => "--reps",
+        PlanError::WarmupOutOfRange { .. } => "--warmup",
+        PlanError::NoArms | PlanError::UnknownBody { .. } | PlanError::RepeatedBody { .. } => {
+            "--bodies"
+        }
+        PlanError::RepeatedTransport { .. } | PlanError::TlsWithoutBodies => "--transport",
+        PlanError::NegativeControlWithoutBodies => "--negative-control",
+        PlanError::NoChunkSizes | PlanError::ChunkSizeOutOfRange { .. } => "--chunk-sizes",
+        PlanError::NoStreams | PlanError::StreamsOutOfRange { .. } => "--streams",
+        PlanError::HorizonOutOfRange { .. } => "--horizon",
+        PlanError::AutoRepsOutOfRange { .. } => "--max-reps",
+        PlanError::AutoSecondsOutOfRange { .. } => "--max-time",
     }
-    if size > max {
-        return Err(usage(format!(
-            "{flag} {} is more than a browser tab can be asked to hold here: at most {} (4GiB, and an eighth of this machine's memory, since the page keeps the bytes, the body and the browser's copy)",
-            human_bytes(size),
-            human_bytes(max)
-        )));
-    }
-    Ok(())
 }
 
 /// `--extension-dir` must hold an extension (its manifest.json) before a browser runs.

@@ -11,7 +11,6 @@ mod tls_sinks;
 mod workload_key;
 
 use crate::mode::Caller;
-use crate::protocol::messages::BadMessage;
 use crate::protocol::{
     parse_incoming, read_frame, write_frame, ErrorCode, FrameError, Incoming, Outgoing,
 };
@@ -141,13 +140,9 @@ pub fn serve(session: &mut Session, input: &mut impl Read, output: &mut impl Wri
             }
             Ok(Some(bytes)) => match parse_incoming(&bytes) {
                 Ok(message) => dispatch(session, message),
-                Err(BadMessage {
-                    code,
-                    message,
-                    message_type,
-                }) => {
-                    log::warn!("bad message: {message:?}");
-                    Outgoing::error(code, message, message_type.as_deref())
+                Err(bad) => {
+                    log::warn!("bad message: {:?}", bad.message);
+                    bad.reply()
                 }
             },
             Err(e) if e.stream_in_sync() => {

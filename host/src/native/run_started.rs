@@ -9,6 +9,11 @@ use crate::protocol::{ErrorCode, Outgoing};
 use crate::store::{records::now, Record, RunRecord};
 
 pub fn handle(session: &mut Session, run: RunInfo) -> Outgoing {
+    // A popup's plan is held to the same rules as the CLI's, before anything is started
+    // or stored.
+    if let Err(e) = run.plan.validate() {
+        return Outgoing::invalid_plan(&e, "run-started");
+    }
     if !valid_run_id(&run.run_id) {
         return invalid_run_id(&run.run_id, "run-started");
     }

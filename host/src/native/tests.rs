@@ -261,10 +261,45 @@ fn a_truncated_frame_ends_the_session_without_losing_stored_samples() {
 }
 
 #[test]
+fn a_plan_that_breaks_a_rule_gets_error_16_with_its_kind_and_nothing_is_stored() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = session(dir.path());
+    let good = json!({"size_bytes": 1024, "reps": 1, "warmup": 0, "bodies": ["Blob"]});
+    let bad = [
+        ("reps", json!(0), "reps-out-of-range"),
+        ("size_bytes", json!(0), "size-too-small"),
+        ("size_bytes", json!(5u64 << 30), "size-too-large"),
+        ("bodies", json!(["Blob", "Foo"]), "unknown-body"),
+        ("bodies", json!([]), "no-arms"),
+        ("transports", json!(["h2", "h2"]), "repeated-transport"),
+    ];
+    let mut wire = Vec::new();
+    for (field, value, _) in &bad {
+        let mut plan = good.clone();
+        plan[field] = value.clone();
+        let run = json!({"type": "run-started", "run": {"run_id": "r2", "plan": plan}});
+        wire.extend(frame(run.to_string().as_bytes()));
+    }
+    let (_, r) = talk(&mut s, wire);
+    let got: Vec<_> = r
+        .iter()
+        .map(|m| (m["code"].clone(), m["kind"].clone()))
+        .collect();
+    let want: Vec<_> = bad
+        .iter()
+        .map(|(_, _, kind)| (json!(16), json!(kind)))
+        .collect();
+    assert_eq!(got, want, "{r:?}");
+    assert!(r.iter().all(|m| m["in_reply_to"] == "run-started"));
+    assert!(s.store.read().unwrap().records.is_empty(), "no run record");
+    assert!(!s.started.contains("r2"), "samples for it stay refused");
+}
+
+#[test]
 fn run_lifecycle_is_recorded() {
     let dir = tempfile::tempdir().unwrap();
     let mut s = session(dir.path());
-    let mut wire = frame(json!({"type":"run-started","run":{"run_id":"r1","browser":"Firefox","plan":{"size_bytes":1,"reps":1,"warmup":0,"bodies":["Blob"]}}}).to_string().as_bytes());
+    let mut wire = frame(json!({"type":"run-started","run":{"run_id":"r1","browser":"Firefox","plan":{"size_bytes":1024,"reps":1,"warmup":0,"bodies":["Blob"]}}}).to_string().as_bytes());
     wire.extend(frame(
         br#"{"type":"run-finished","run_id":"r1","status":"complete"}"#,
     ));

@@ -23,6 +23,9 @@ pub enum ErrorCode {
     TransportUnavailable = 14,
     /// A run-scoped message names a run this session never started: nothing is stored.
     UnknownRun = 15,
+    /// `run-started`'s plan breaks a rule of `Plan::validate`; the reply's `kind` names
+    /// which. Nothing is stored.
+    InvalidPlan = 16,
 }
 
 impl ErrorCode {
@@ -62,6 +65,7 @@ mod tests {
             (SinkUnavailable, 13, "sink-unavailable"),
             (TransportUnavailable, 14, "transport-unavailable"),
             (UnknownRun, 15, "unknown-run"),
+            (InvalidPlan, 16, "invalid-plan"),
         ];
         for (code, number, name) in published {
             assert_eq!((code.number(), code.name()), (number, name.to_owned()));

@@ -3,6 +3,7 @@
 
 use super::ErrorCode;
 use crate::model::{Job, RunInfo, RunStatus, Sample};
+use crate::plan_limits::PlanError;
 use crate::untrusted::Clipped;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -110,6 +111,9 @@ pub enum Outgoing {
         code: u32,
         name: String,
         message: String,
+        /// Which rule, for errors that have several (error 16: the plan's).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        kind: Option<&'static str>,
         #[serde(skip_serializing_if = "Option::is_none")]
         in_reply_to: Option<String>,
     },
@@ -135,8 +139,22 @@ impl Outgoing {
             code: code.number(),
             name: code.name(),
             message: message.into(),
+            kind: None,
             in_reply_to: in_reply_to.map(str::to_owned),
         }
+    }
+
+    /// Error 16: the plan cannot run, with the rule it breaks as `kind`.
+    pub fn invalid_plan(e: &PlanError, in_reply_to: &str) -> Self {
+        let mut error = Outgoing::error(
+            ErrorCode::InvalidPlan,
+            format!("{e}; nothing was recorded"),
+            Some(in_reply_to),
+        );
+        if let Outgoing::Error { kind, .. } = &mut error {
+            *kind = Some(e.kind());
+        }
+        error
     }
 }
 
@@ -147,6 +165,22 @@ pub struct BadMessage {
     pub message: String,
     /// The `type` the message claimed, when it had one.
     pub message_type: Option<String>,
+    /// A plan that names a body kind this host does not know cannot be read as a Plan:
+    /// it is refused as the invalid plan it is (error 16), not as a malformed field.
+    pub plan_error: Option<PlanError>,
+}
+
+impl BadMessage {
+    pub fn reply(&self) -> Outgoing {
+        match &self.plan_error {
+            Some(e) => Outgoing::invalid_plan(e, "run-started"),
+            None => Outgoing::error(
+                self.code,
+                self.message.clone(),
+                self.message_type.as_deref(),
+            ),
+        }
+    }
 }
 
 impl BadMessage {
@@ -155,6 +189,7 @@ impl BadMessage {
             code,
             message,
             message_type: message_type.map(str::to_owned),
+            plan_error: None,
         }
     }
 }
@@ -244,14 +279,36 @@ pub fn parse_incoming(bytes: &[u8]) -> Result<Incoming, BadMessage> {
             Some(kind),
         ));
     }
-    // serde's errors quote the offending value, which may be megabytes long.
-    serde_json::from_str(text).map_err(|e| {
-        bad(
-            ErrorCode::InvalidField,
-            format!("bad {kind:?} message: {}", Clipped(&e)),
-            Some(kind),
-        )
-    })
+    serde_json::from_str(text).map_err(|e| unparsed(text, kind, e))
+}
+
+/// Why a message of a known type did not parse: a plan naming an unknown body kind is
+/// an invalid plan (16), anything else a bad field (8).
+fn unparsed(text: &str, kind: &str, e: serde_json::Error) -> BadMessage {
+    let plan_error = (kind == "run-started")
+        .then(|| unknown_body(text))
+        .flatten();
+    BadMessage {
+        code: match plan_error {
+            Some(_) => ErrorCode::InvalidPlan,
+            None => ErrorCode::InvalidField,
+        },
+        // serde's errors quote the offending value, which may be megabytes long.
+        message: format!("bad {kind:?} message: {}", Clipped(&e)),
+        message_type: Some(kind.to_owned()),
+        plan_error,
+    }
+}
+
+/// The first of a `run-started` plan's body kinds that names no BodyKind.
+fn unknown_body(text: &str) -> Option<PlanError> {
+    let run: Value = serde_json::from_str(text).ok()?;
+    let bodies = run.pointer("/run/plan/bodies")?.as_array()?;
+    bodies
+        .iter()
+        .filter_map(Value::as_str)
+        .find(|b| b.parse::<crate::arm::BodyKind>().is_err())
+        .map(|body| PlanError::UnknownBody { body: body.into() })
 }
 
 /// The largest frame each kind of message may be. Samples come one per message from the
@@ -298,6 +355,25 @@ mod tests {
     }
 
     #[test]
+    fn a_plan_naming_an_unknown_body_kind_is_an_invalid_plan_not_a_bad_field() {
+        let run = |bodies: &str| {
+            format!(
+                r#"{{"type":"run-started","run":{{"run_id":"r","plan":{{"size_bytes":1024,"reps":1,"warmup":0,"bodies":{bodies}}}}}}}"#
+            )
+        };
+        let e = parse_incoming(run(r#"["Blob","Foo"]"#).as_bytes()).unwrap_err();
+        assert_eq!(e.code, ErrorCode::InvalidPlan);
+        let reply = serde_json::to_value(e.reply()).unwrap();
+        assert_eq!(
+            (&reply["code"], &reply["kind"]),
+            (&16.into(), &"unknown-body".into())
+        );
+        // A body that is not even a string is a malformed field, as before.
+        assert_eq!(code_of(run("[5]").as_bytes()), ErrorCode::InvalidField);
+        assert!(parse_incoming(run(r#"["Blob"]"#).as_bytes()).is_ok());
+    }
+
+    #[test]
     fn wrong_field_type_names_the_message() {
         let e = parse_incoming(br#"{"type":"samples","run_id":"r","samples":"lots"}"#).unwrap_err();
         assert_eq!(e.message_type.as_deref(), Some("samples"));
@@ -328,5 +404,9 @@ mod tests {
         assert_eq!(v["code"], 7);
         assert_eq!(v["name"], "unknown-type");
         assert_eq!(v["in_reply_to"], "x");
+        assert!(
+            v.get("kind").is_none(),
+            "only errors with several rules carry a kind"
+        );
     }
 }

@@ -91,7 +91,10 @@ impl Integrity {
     /// Why this happened, for the findings the tool knows how to explain; `body` is the
     /// arm's body kind.
     pub fn why(&self, arm: &crate::arm::Arm) -> Option<&'static str> {
-        let stream_over_http1 = matches!(&arm.kind, crate::arm::ArmKind::Body { body } if body == "ReadableStream")
+        let stream_over_http1 = arm.kind
+            == (crate::arm::ArmKind::Body {
+                body: crate::arm::BodyKind::ReadableStream,
+            })
             && arm.travels_over().protocol() == "http/1.1";
         match self {
             Integrity::Corrupted { head, .. } if head.starts_with(STRINGIFIED_STREAM) => Some(

@@ -1,0 +1,50 @@
+// Generated from host/src/plan_limits.rs by
+// `UNOBSERVED_WRITE_FIXTURES=1 cargo test -p unobserved --lib plan_limits`: do not
+// edit. The same data as tests/fixtures/plan-limits.json (extension/tests checks).
+export const PLAN_LIMITS = {
+  "body_kinds": [
+    "Uint8Array",
+    "ArrayBuffer",
+    "Blob",
+    "ReadableStream"
+  ],
+  "limits": {
+    "auto_max_reps": {
+      "max": 1000,
+      "min": 1
+    },
+    "auto_max_seconds": {
+      "max": 864000,
+      "min": 1
+    },
+    "chunk_bytes": {
+      "max": 67108864,
+      "min": 1024
+    },
+    "horizon": {
+      "above": 0.0,
+      "below": 1.0
+    },
+    "reps": {
+      "max": 1000,
+      "min": 1
+    },
+    "size_bytes": {
+      "max": 4294967296,
+      "min": 1024
+    },
+    "streams": {
+      "max": 64,
+      "min": 1
+    },
+    "warmup": {
+      "max": 100,
+      "min": 0
+    }
+  },
+  "transports": [
+    "h1",
+    "h1-tls",
+    "h2"
+  ]
+};

@@ -1,0 +1,313 @@
+//! The limits every plan is held to, wherever it comes from (`unobserved run`, the popup,
+//! a job), and the one validator that applies them. The options page gets the same
+//! vocabulary and numbers as data: tests/fixtures/plan-limits.json, and the module
+//! extension/lib/plan-limits.js generated beside it (see the test below).
+
+use crate::arm::{BodyKind, Transport};
+use crate::export::human_bytes;
+use crate::model::Plan;
+use serde::Serialize;
+
+/// From `min` to `max`, both included.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Bounds<T> {
+    pub min: T,
+    pub max: T,
+}
+
+impl<T: PartialOrd + Copy> Bounds<T> {
+    pub fn contains(&self, v: T) -> bool {
+        self.min <= v && v <= self.max
+    }
+}
+
+impl<T: std::fmt::Display> std::fmt::Display for Bounds<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "from {} to {}", self.min, self.max)
+    }
+}
+
+/// Strictly between `above` and `below`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Between {
+    pub above: f64,
+    pub below: f64,
+}
+
+impl Between {
+    pub fn contains(&self, v: f64) -> bool {
+        v > self.above && v < self.below
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Limits {
+    /// Bytes of a body, an encrypted file, a download or one parallel upload: at least
+    /// what can be timed, at most what one tab can allocate several times over (the page
+    /// holds the bytes, the body and the browser's copy).
+    pub size_bytes: Bounds<u64>,
+    /// Measured reps. 1000 interleaved reps resolve any difference worth reporting; more
+    /// only grows the store.
+    pub reps: Bounds<u32>,
+    pub warmup: Bounds<u32>,
+    /// The sink holds one encrypted chunk in memory to decrypt it.
+    pub chunk_bytes: Bounds<u64>,
+    /// Concurrent uploads of a parallel workload.
+    pub streams: Bounds<u32>,
+    /// --auto's budget: reps in all (the same ceiling as `reps`) and measured seconds.
+    pub auto_max_reps: Bounds<u32>,
+    pub auto_max_seconds: Bounds<u64>,
+    /// A fraction: differences smaller than this count as "the same".
+    pub horizon: Between,
+}
+
+const REPS: Bounds<u32> = Bounds { min: 1, max: 1000 };
+
+/// The limits shared with the options page.
+pub const LIMITS: Limits = Limits {
+    size_bytes: Bounds {
+        min: 1 << 10,
+        max: 4 << 30,
+    },
+    reps: REPS,
+    warmup: Bounds { min: 0, max: 100 },
+    chunk_bytes: Bounds {
+        min: 1 << 10,
+        max: 64 << 20,
+    },
+    streams: Bounds { min: 1, max: 64 },
+    auto_max_reps: REPS,
+    auto_max_seconds: Bounds {
+        min: 1,
+        max: 864_000,
+    },
+    horizon: Between {
+        above: 0.0,
+        below: 1.0,
+    },
+};
+
+impl Limits {
+    /// LIMITS on this machine: a body is also never over an eighth of its memory.
+    pub fn here() -> Limits {
+        let mut limits = LIMITS;
+        if let Some(ram) = crate::sink::hash_queue::physical_memory() {
+            limits.size_bytes.max = limits.size_bytes.max.min(ram / 8);
+        }
+        limits
+    }
+}
+
+/// Which of a plan's sizes a size error is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::Display)]
+pub enum SizeOf {
+    #[strum(to_string = "body size")]
+    Body,
+    #[strum(to_string = "encrypted file size")]
+    EncryptedFile,
+    #[strum(to_string = "download size")]
+    Download,
+    #[strum(to_string = "parallel upload size")]
+    Parallel,
+}
+
+/// Why a plan cannot run: one variant per rule. `kind()` is what travels in an error
+/// reply (error 16, `invalid-plan`), so callers match kinds, never words.
+#[derive(Debug, Clone, PartialEq, thiserror::Error, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
+pub enum PlanError {
+    #[error("a {what} of {bytes} bytes is too small to time: use at least {}", human_bytes(*min))]
+    SizeTooSmall { what: SizeOf, bytes: u64, min: u64 },
+    #[error("a {what} of {} is more than a browser tab can be asked to hold here: at most {} ({}, and an eighth of this machine's memory, since the page keeps the bytes, the body and the browser's copy)", human_bytes(*bytes), human_bytes(*max), human_bytes(LIMITS.size_bytes.max))]
+    SizeTooLarge { what: SizeOf, bytes: u64, max: u64 },
+    #[error("reps must be {limit}, not {reps}")]
+    RepsOutOfRange { reps: u32, limit: Bounds<u32> },
+    #[error("warm-up uploads must be {limit}, not {warmup}")]
+    WarmupOutOfRange { warmup: u32, limit: Bounds<u32> },
+    #[error("the plan has no arms: give body kinds or workloads")]
+    NoArms,
+    #[error("unknown body kind {body:?}; the kinds are {}", body_kinds())]
+    UnknownBody { body: String },
+    #[error("body kind {body} is named twice")]
+    RepeatedBody { body: BodyKind },
+    #[error("transport {transport} is named twice")]
+    RepeatedTransport { transport: Transport },
+    #[error("TLS transports (h1-tls, h2) apply to body kinds, and workloads always travel over h1: give body kinds")]
+    TlsWithoutBodies,
+    #[error("the negative control repeats a body kind, and the plan has none (e.g. Uint8Array)")]
+    NegativeControlWithoutBodies,
+    #[error("an encrypted workload needs at least one chunk size")]
+    NoChunkSizes,
+    #[error("chunks of {} cannot be used: each must be between {} and {}, since the sink holds one chunk in memory to decrypt it", human_bytes(*bytes), human_bytes(limit.min), human_bytes(limit.max))]
+    ChunkSizeOutOfRange { bytes: u64, limit: Bounds<u64> },
+    #[error("a parallel workload needs at least one number of streams")]
+    NoStreams,
+    #[error("parallel uploads must number {limit}, not {streams}")]
+    StreamsOutOfRange { streams: u32, limit: Bounds<u32> },
+    #[error("a horizon of {horizon} must lie strictly between {} and {}", limit.above, limit.below)]
+    HorizonOutOfRange { horizon: f64, limit: Between },
+    #[error("an auto budget's reps must be {limit}, not {max_reps}")]
+    AutoRepsOutOfRange { max_reps: u32, limit: Bounds<u32> },
+    #[error("an auto budget's seconds must be {limit}, not {max_seconds}")]
+    AutoSecondsOutOfRange {
+        max_seconds: u64,
+        limit: Bounds<u64>,
+    },
+}
+
+impl PlanError {
+    /// The rule's name in kebab-case, e.g. "reps-out-of-range".
+    pub fn kind(&self) -> &'static str {
+        self.into()
+    }
+}
+
+impl Plan {
+    /// Whether this plan can run here: every rule, in one place, for every source.
+    pub fn validate(&self) -> Result<(), PlanError> {
+        self.validate_within(&Limits::here())
+    }
+
+    pub fn validate_within(&self, limits: &Limits) -> Result<(), PlanError> {
+        check_size(SizeOf::Body, self.size_bytes, limits)?;
+        if !limits.reps.contains(self.reps) {
+            return Err(PlanError::RepsOutOfRange {
+                reps: self.reps,
+                limit: limits.reps,
+            });
+        }
+        if !limits.warmup.contains(self.warmup) {
+            return Err(PlanError::WarmupOutOfRange {
+                warmup: self.warmup,
+                limit: limits.warmup,
+            });
+        }
+        if let Some(horizon) = self.horizon.filter(|h| !limits.horizon.contains(*h)) {
+            return Err(PlanError::HorizonOutOfRange {
+                horizon,
+                limit: limits.horizon,
+            });
+        }
+        self.check_arms()?;
+        self.check_workloads(limits)?;
+        self.check_auto(limits)
+    }
+
+    fn check_arms(&self) -> Result<(), PlanError> {
+        if let Some(&body) = first_repeat(&self.bodies) {
+            return Err(PlanError::RepeatedBody { body });
+        }
+        if let Some(&transport) = first_repeat(&self.transports) {
+            return Err(PlanError::RepeatedTransport { transport });
+        }
+        if self.bodies.is_empty() {
+            if self.workloads.is_empty() {
+                return Err(PlanError::NoArms);
+            }
+            if self.transports.iter().any(|t| t.is_tls()) {
+                return Err(PlanError::TlsWithoutBodies);
+            }
+            if self.negative_control {
+                return Err(PlanError::NegativeControlWithoutBodies);
+            }
+        }
+        Ok(())
+    }
+
+    fn check_workloads(&self, limits: &Limits) -> Result<(), PlanError> {
+        let w = &self.workloads;
+        if let Some(e) = &w.encrypted {
+            check_size(SizeOf::EncryptedFile, e.file_bytes, limits)?;
+            if e.chunk_sizes.is_empty() {
+                return Err(PlanError::NoChunkSizes);
+            }
+            if let Some(&bytes) = e
+                .chunk_sizes
+                .iter()
+                .find(|&&c| !limits.chunk_bytes.contains(c))
+            {
+                return Err(PlanError::ChunkSizeOutOfRange {
+                    bytes,
+                    limit: limits.chunk_bytes,
+                });
+            }
+        }
+        if let Some(d) = &w.download {
+            check_size(SizeOf::Download, d.bytes, limits)?;
+        }
+        if let Some(p) = &w.parallel {
+            check_size(SizeOf::Parallel, p.bytes, limits)?;
+            if p.streams.is_empty() {
+                return Err(PlanError::NoStreams);
+            }
+            if let Some(&streams) = p.streams.iter().find(|&&s| !limits.streams.contains(s)) {
+                return Err(PlanError::StreamsOutOfRange {
+                    streams,
+                    limit: limits.streams,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn check_auto(&self, limits: &Limits) -> Result<(), PlanError> {
+        let Some(budget) = self.auto else {
+            return Ok(());
+        };
+        if !limits.auto_max_reps.contains(budget.max_reps) {
+            return Err(PlanError::AutoRepsOutOfRange {
+                max_reps: budget.max_reps,
+                limit: limits.auto_max_reps,
+            });
+        }
+        if !limits.auto_max_seconds.contains(budget.max_seconds) {
+            return Err(PlanError::AutoSecondsOutOfRange {
+                max_seconds: budget.max_seconds,
+                limit: limits.auto_max_seconds,
+            });
+        }
+        Ok(())
+    }
+}
+
+fn check_size(what: SizeOf, bytes: u64, limits: &Limits) -> Result<(), PlanError> {
+    let Bounds { min, max } = limits.size_bytes;
+    if bytes < min {
+        return Err(PlanError::SizeTooSmall { what, bytes, min });
+    }
+    if bytes > max {
+        return Err(PlanError::SizeTooLarge { what, bytes, max });
+    }
+    Ok(())
+}
+
+fn body_kinds() -> String {
+    use strum::IntoEnumIterator;
+    BodyKind::iter()
+        .map(<&str>::from)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The first item that appears again later.
+fn first_repeat<T: PartialEq>(items: &[T]) -> Option<&T> {
+    items
+        .iter()
+        .enumerate()
+        .find(|(i, item)| items[i + 1..].contains(item))
+        .map(|(_, item)| item)
+}
+
+/// What the extension needs to build and check plans: the body kinds, the transports and
+/// every limit, as tests/fixtures/plan-limits.json holds them.
+pub fn shared_data() -> serde_json::Value {
+    use strum::IntoEnumIterator;
+    serde_json::json!({
+        "body_kinds": BodyKind::iter().collect::<Vec<_>>(),
+        "transports": Transport::iter().collect::<Vec<_>>(),
+        "limits": LIMITS,
+    })
+}
+
+#[cfg(test)]
+mod tests;
