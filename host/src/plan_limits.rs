@@ -4,8 +4,8 @@
 //! extension/lib/plan-limits.js generated beside it (see the test below).
 
 use crate::arm::{BodyKind, Transport};
-use crate::export::human_bytes;
 use crate::model::Plan;
+use crate::units::human_bytes;
 use serde::Serialize;
 
 /// From `min` to `max`, both included.

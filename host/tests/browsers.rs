@@ -466,7 +466,7 @@ fn fail_on_names_the_outcomes_that_fail_a_ci_gate() {
 }
 
 #[test]
-fn an_extension_that_never_connects_is_exit_4_with_the_browser_output() {
+fn an_extension_that_never_connects_is_exit_4_and_no_run_is_recorded() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     let ext = tempfile::tempdir().unwrap();
     std::fs::write(
@@ -474,6 +474,7 @@ fn an_extension_that_never_connects_is_exit_4_with_the_browser_output() {
         r#"{"manifest_version":3,"name":"silent","version":"1.0"}"#,
     )
     .unwrap();
+    let state = tempfile::tempdir().unwrap();
     let out = Command::new(BIN)
         .args([
             "run",
@@ -485,12 +486,22 @@ fn an_extension_that_never_connects_is_exit_4_with_the_browser_output() {
             "--extension-dir",
         ])
         .arg(ext.path())
-        .env("UNOBSERVED_STATE_DIR", tempfile::tempdir().unwrap().path())
+        .env("UNOBSERVED_STATE_DIR", state.path())
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(4));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("did not start the run within 5s"), "{err}");
+    assert_eq!(
+        out.status.code(),
+        Some(4),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stored = std::fs::read_to_string(state.path().join("results.jsonl")).unwrap_or_default();
+    assert!(
+        !stored
+            .lines()
+            .any(|l| serde_json::from_str::<Value>(l).is_ok_and(|v| v["kind"] == "run")),
+        "no extension spoke, so no run began: {stored}"
+    );
 }
 
 #[test]

@@ -134,7 +134,7 @@ fn html_report_renders_one_bar_per_arm_with_the_stored_numbers() {
         .unwrap();
     let dom = String::from_utf8_lossy(&dom.stdout);
     assert!(
-        dom.contains("</svg>"),
+        dom.contains("<svg class=\"chart\""),
         "no chart in the rendered DOM:\n{dom}"
     );
 
@@ -168,7 +168,20 @@ fn html_report_renders_one_bar_per_arm_with_the_stored_numbers() {
         "the sink ceiling is drawn"
     );
     // Blob's median (1805) is over 70% of the 2400 ceiling: flagged.
-    assert!(dom.contains("sink-bound"), "sink-bound badge missing");
+    // The badge sits in Blob's own row; the warning paragraph alone must not pass.
+    let row_of = |arm: &str| -> String {
+        let start = format!(r#"<tr data-body="{arm}">"#);
+        let row = dom
+            .split(&start)
+            .nth(1)
+            .unwrap_or_else(|| panic!("no row for {arm}:\n{dom}"));
+        row.split("</tr>").next().unwrap_or("").to_owned()
+    };
+    assert!(
+        row_of("Blob").contains(r#"class="badge warn""#),
+        "sink-bound badge missing"
+    );
+    assert!(!row_of("Uint8Array").contains(r#"class="badge warn""#));
     assert!(dom.contains("corrupted: received 23 bytes"));
     assert!(dom.contains("unobserved</span>"), "observed badge");
     assert!(dom.contains("Test CPU"));

@@ -1,7 +1,7 @@
 //! What every report format shows, decided once: a run's heading, its sections
 //! (summary, comparisons' baselines, encrypted chunks, the control), notes, warnings and
 //! environment, as text cells with a tone. The formats only lay this out, so none can
-//! show more or less than another (tests/export_content checks it).
+//! show more or less than another (export/tests.rs checks it).
 
 use crate::arm::Transport;
 use crate::model::Observed;
@@ -96,6 +96,55 @@ pub struct RunDocument {
     pub notes: Vec<String>,
     pub warnings: Vec<String>,
     pub environment: Vec<(&'static str, String)>,
+    /// What the run's badges say beside the status: every arm intact or not, a
+    /// sink-bound arm.
+    pub badges: Vec<Cell>,
+    /// One bar per arm, in the summary's order.
+    pub chart: Vec<ChartBar>,
+}
+
+/// An arm as a chart draws it: its median and range, and the ceiling of the sink its
+/// transport uploaded to (`RunMeta::ceiling_of`, the rule the sink-bound check uses).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChartBar {
+    pub arm: String,
+    pub median_mbps: Option<f64>,
+    pub range_mbps: Option<(f64, f64)>,
+    pub intact: bool,
+    /// The integrity word, shown where there is no median.
+    pub integrity: &'static str,
+    pub ceiling_mbps: Option<f64>,
+}
+
+fn chart_bars(r: &RunReport) -> Vec<ChartBar> {
+    r.summary
+        .iter()
+        .map(|a| ChartBar {
+            arm: a.body.clone(),
+            median_mbps: a.median_mbps,
+            range_mbps: a.min_mbps.zip(a.max_mbps),
+            intact: a.integrity.is_intact(),
+            integrity: a.integrity.word(),
+            ceiling_mbps: r.run.ceiling_of(a.arm.travels_over()).0,
+        })
+        .collect()
+}
+
+fn badges(r: &RunReport) -> Vec<Cell> {
+    // A run with no samples has nothing to vouch for.
+    let integrity = if r.summary.is_empty() {
+        Cell::toned("no samples", Tone::Warn)
+    } else if r.summary.iter().all(|a| a.integrity.is_intact()) {
+        Cell::toned("all intact", Tone::Good)
+    } else {
+        Cell::toned("integrity problems", Tone::Bad)
+    };
+    let sink_bound = r
+        .summary
+        .iter()
+        .any(|a| a.sink_bound)
+        .then(|| Cell::toned("sink-bound arm", Tone::Warn));
+    std::iter::once(integrity).chain(sink_bound).collect()
 }
 
 pub fn of(r: &RunReport) -> RunDocument {
@@ -123,6 +172,8 @@ pub fn of(r: &RunReport) -> RunDocument {
         notes: r.notes.iter().map(ToString::to_string).collect(),
         warnings: r.warnings.iter().map(ToString::to_string).collect(),
         environment: environment(r),
+        badges: badges(r),
+        chart: chart_bars(r),
     }
 }
 
@@ -347,19 +398,4 @@ fn environment(r: &RunReport) -> Vec<(&'static str, String)> {
     ]
 }
 
-/// 33554432 -> "32 MiB", 1536 -> "1.5 KiB". Kept by hand: bytesize always prints a
-/// decimal ("32.0 MiB") and goes on to TiB, and this text is in saved reports.
-pub fn human_bytes(n: u64) -> String {
-    const UNITS: [&str; 4] = ["B", "KiB", "MiB", "GiB"];
-    let mut v = n as f64;
-    let mut unit = 0;
-    while v >= 1024.0 && unit < UNITS.len() - 1 {
-        v /= 1024.0;
-        unit += 1;
-    }
-    if v.fract() == 0.0 {
-        format!("{v} {}", UNITS[unit])
-    } else {
-        format!("{v:.1} {}", UNITS[unit])
-    }
-}
+pub use crate::units::human_bytes;

@@ -3,7 +3,7 @@
 //! no external assets. Numbers carry data-* attributes so tests can read them back.
 
 use super::compared;
-use super::document::{self, Cell, RunDocument, Section, Tone};
+use super::document::{self, Cell, ChartBar, RunDocument, Section, Tone};
 use super::Exporter;
 use crate::model::Observed;
 use crate::report::across::RunsCompared;
@@ -20,10 +20,7 @@ pub struct Html;
 
 impl Exporter for Html {
     fn render(&self, runs: &[RunReport]) -> String {
-        let body: String = runs
-            .iter()
-            .map(|r| run_section(r, &document::of(r)))
-            .collect();
+        let body: String = runs.iter().map(|r| run_section(&document::of(r))).collect();
         page(&body)
     }
 
@@ -85,7 +82,7 @@ fn cell(c: &Cell) -> String {
     format!(r#"<td class="{class}">{text}</td>"#)
 }
 
-fn run_section(r: &RunReport, d: &RunDocument) -> String {
+fn run_section(d: &RunDocument) -> String {
     let mut s = format!(
         r#"<section class="run" data-run-id="{}"><h2>{}</h2><p>"#,
         esc(&d.run_id),
@@ -97,23 +94,14 @@ fn run_section(r: &RunReport, d: &RunDocument) -> String {
         Observed::Unknown => badge("warn", "observation unknown"),
     };
     s += &badge(tone_class(d.status.tone), &d.status.text);
-    // A run with no samples has nothing to vouch for.
-    let (class, words) = if r.summary.is_empty() {
-        ("warn", "no samples")
-    } else if r.summary.iter().all(|a| a.integrity.is_intact()) {
-        ("good", "all intact")
-    } else {
-        ("bad", "integrity problems")
-    };
-    s += &badge(class, words);
-    if r.summary.iter().any(|a| a.sink_bound) {
-        s += &badge("warn", "sink-bound arm");
+    for b in &d.badges {
+        s += &badge(tone_class(b.tone), &b.text);
     }
     s += "</p>";
     if let Some(plan) = &d.plan {
         s += &format!("<p>{}</p>", esc(plan));
     }
-    s += &chart(r);
+    s += &chart(&d.chart);
     for section in &d.sections {
         s += &table(section);
     }
@@ -161,77 +149,80 @@ fn table(section: &Section) -> String {
     s
 }
 
-fn chart(r: &RunReport) -> String {
+/// Median bars with min–max whiskers; each arm's own sink ceiling is marked on its row
+/// (arms over h2 upload to another sink than arms over h1).
+fn chart(bars: &[ChartBar]) -> String {
     let (label_w, bar_w, row_h) = (130.0, 460.0, 28.0);
-    let ceiling = r.run.sink_ceiling_mbps;
-    let top = r
-        .summary
+    let top = bars
         .iter()
-        .filter_map(|a| a.max_mbps)
-        .chain(ceiling)
+        .filter_map(|b| b.range_mbps.map(|r| r.1))
+        .chain(bars.iter().filter_map(|b| b.ceiling_mbps))
         .fold(1.0_f64, f64::max);
     let x = |v: f64| label_w + v / top * bar_w;
-    let height = r.summary.len() as f64 * row_h + 24.0;
+    let height = bars.len() as f64 * row_h + 24.0;
     let mut s = format!(
         r#"<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {} {height}" width="100%" role="img" aria-label="Median Mbps per body kind">"#,
         label_w + bar_w + 110.0
     );
-    for (i, a) in r.summary.iter().enumerate() {
-        let y = i as f64 * row_h + 6.0;
-        s += &format!(
-            r#"<text x="0" y="{}" font-size="12">{}</text>"#,
-            y + 13.0,
-            esc(&a.body)
-        );
-        let median = a.median_mbps.unwrap_or(0.0);
-        let fill = if a.integrity.is_intact() {
-            "#3a7ca5"
-        } else {
-            "#c0392b"
-        };
-        s += &format!(
-            r#"<rect class="bar" data-body="{}" data-median="{}" x="{label_w}" y="{y}" width="{:.1}" height="16" fill="{fill}"/>"#,
-            esc(&a.body),
-            a.median_mbps.map(|m| format!("{m:.3}")).unwrap_or_default(),
-            (x(median) - label_w).max(1.0)
-        );
-        if let (Some(lo), Some(hi)) = (a.min_mbps, a.max_mbps) {
-            let wy = y + 8.0;
-            s += &format!(
-                r##"<g class="whisker" data-min="{lo:.3}" data-max="{hi:.3}" stroke="#1b2733"><line x1="{:.1}" x2="{:.1}" y1="{wy}" y2="{wy}"/><line x1="{:.1}" x2="{:.1}" y1="{}" y2="{}"/><line x1="{:.1}" x2="{:.1}" y1="{}" y2="{}"/></g>"##,
-                x(lo),
-                x(hi),
-                x(lo),
-                x(lo),
-                wy - 5.0,
-                wy + 5.0,
-                x(hi),
-                x(hi),
-                wy - 5.0,
-                wy + 5.0
-            );
-        }
-        let label = a
-            .median_mbps
-            .map(|m| format!("{} Mbps", fmt_mbps(Some(m))))
-            .unwrap_or_else(|| a.integrity.word().into());
-        s += &format!(
-            r#"<text x="{:.1}" y="{}" font-size="12">{}</text>"#,
-            x(a.max_mbps.unwrap_or(median)) + 6.0,
-            y + 13.0,
-            esc(&label)
-        );
+    for (i, b) in bars.iter().enumerate() {
+        s += &chart_row(b, i as f64 * row_h + 6.0, label_w, &x);
     }
-    if let Some(c) = ceiling {
-        let cx = x(c);
+    if bars.iter().any(|b| b.ceiling_mbps.is_some()) {
         s += &format!(
-            r##"<g class="ceiling" data-ceiling="{c:.3}"><line x1="{cx:.1}" x2="{cx:.1}" y1="0" y2="{}" stroke="#e0a800" stroke-dasharray="4 3" stroke-width="2"/><text x="{:.1}" y="{}" font-size="11" fill="#8a6d00">sink ceiling {c:.0} Mbps</text></g>"##,
-            height - 14.0,
-            (cx - 60.0).max(label_w),
+            r##"<text x="{label_w}" y="{}" font-size="11" fill="#8a6d00">dashed: the sink ceiling of each arm's transport</text>"##,
             height - 2.0
         );
     }
     s + "</svg>"
+}
+
+fn chart_row(b: &ChartBar, y: f64, label_w: f64, x: &dyn Fn(f64) -> f64) -> String {
+    let mut s = format!(
+        r#"<text x="0" y="{}" font-size="12">{}</text>"#,
+        y + 13.0,
+        esc(&b.arm)
+    );
+    let median = b.median_mbps.unwrap_or(0.0);
+    let fill = if b.intact { "#3a7ca5" } else { "#c0392b" };
+    s += &format!(
+        r#"<rect class="bar" data-body="{}" data-median="{}" x="{label_w}" y="{y}" width="{:.1}" height="16" fill="{fill}"/>"#,
+        esc(&b.arm),
+        b.median_mbps.map(|m| format!("{m:.3}")).unwrap_or_default(),
+        (x(median) - label_w).max(1.0)
+    );
+    if let Some((lo, hi)) = b.range_mbps {
+        let (wy, l, h) = (y + 8.0, x(lo), x(hi));
+        s += &format!(
+            r##"<g class="whisker" data-min="{lo:.3}" data-max="{hi:.3}" stroke="#1b2733"><line x1="{l:.1}" x2="{h:.1}" y1="{wy}" y2="{wy}"/><line x1="{l:.1}" x2="{l:.1}" y1="{}" y2="{}"/><line x1="{h:.1}" x2="{h:.1}" y1="{}" y2="{}"/></g>"##,
+            wy - 5.0,
+            wy + 5.0,
+            wy - 5.0,
+            wy + 5.0
+        );
+    }
+    if let Some(c) = b.ceiling_mbps {
+        let cx = x(c);
+        s += &format!(
+            r##"<g class="ceiling" data-ceiling="{c:.3}"><title>sink ceiling {c:.0} Mbps</title><line x1="{cx:.1}" x2="{cx:.1}" y1="{}" y2="{}" stroke="#e0a800" stroke-dasharray="4 3" stroke-width="2"/></g>"##,
+            y - 4.0,
+            y + 20.0
+        );
+    }
+    let label = b
+        .median_mbps
+        .map(|m| format!("{} Mbps", fmt_mbps(Some(m))))
+        .unwrap_or_else(|| b.integrity.into());
+    // Right of the bar, its whisker and its ceiling mark, so nothing is drawn over it.
+    let right = [b.range_mbps.map(|r| r.1), b.ceiling_mbps]
+        .into_iter()
+        .flatten()
+        .fold(median, f64::max);
+    s + &format!(
+        r#"<text x="{:.1}" y="{}" font-size="12">{}</text>"#,
+        x(right) + 6.0,
+        y + 13.0,
+        esc(&label)
+    )
 }
 
 /// Grouped bars: per arm, one bar per run (the first run's colour first), each with its

@@ -290,3 +290,24 @@ fn every_format_writes_what_it_renders() {
         assert_eq!(String::from_utf8(written).unwrap(), rendered, "{format:?}");
     }
 }
+
+/// The HTML chart marks each arm's own sink ceiling: h2 arms uploaded to the h2 sink.
+#[test]
+fn the_html_chart_marks_each_arms_own_sink_ceiling() {
+    let mut report = transport_run();
+    report.run.transport_ceilings.insert(
+        Transport::H2,
+        crate::model::TransportCeiling {
+            receive_mbps: 5000.0,
+            receive_range: (4900.0, 5100.0),
+        },
+    );
+    let html = exporter(Format::Html, false).render(&[report]);
+    let ceiling_after = |arm: &str| -> String {
+        let row = html.split(&format!(r#"data-body="{arm}""#)).nth(1).unwrap();
+        let mark = row.split(r#"data-ceiling=""#).nth(1).unwrap();
+        mark.split('"').next().unwrap().to_owned()
+    };
+    assert_eq!(ceiling_after("Uint8Array h1"), "1000.000");
+    assert_eq!(ceiling_after("Uint8Array h2"), "5000.000");
+}

@@ -354,11 +354,13 @@ fn a_store_that_cannot_be_written_is_reported_and_nothing_partial_is_left() {
     std::fs::create_dir(state.join(crate::store::FILE_NAME)).unwrap();
     let msg = json!({"type":"samples","run_id":"r1","samples":[sample("r1")]});
     let (_, r) = talk(&mut s, frame(msg.to_string().as_bytes()));
-    assert_eq!(r[0]["code"], 10);
-    assert!(r[0]["message"]
-        .as_str()
-        .unwrap()
-        .contains("nothing was written"));
+    assert_eq!(
+        (&r[0]["code"], &r[0]["in_reply_to"]),
+        (&json!(10), &json!("samples"))
+    );
+    // Nothing was written in the store's place, not even part of a line.
+    let left = std::fs::read_dir(state.join(crate::store::FILE_NAME)).unwrap();
+    assert_eq!(left.count(), 0);
 }
 
 #[test]

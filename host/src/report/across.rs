@@ -114,7 +114,7 @@ fn differences(reports: &[RunReport]) -> Vec<Difference> {
             r.run
                 .plan
                 .as_ref()
-                .map_or(String::new(), |p| crate::export::human_bytes(p.size_bytes))
+                .map_or(String::new(), |p| crate::units::human_bytes(p.size_bytes))
         }),
         ("reps", |r| {
             r.run

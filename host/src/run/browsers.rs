@@ -1,5 +1,6 @@
 //! Browsers `unobserved run` can launch, as data. The engine decides how the profile
-//! is prepared (chromium.rs or firefox.rs); everything else is shared.
+//! is prepared (by family, in launch.rs: chromium_args or firefox_args); everything
+//! else is shared.
 
 use std::path::{Path, PathBuf};
 use unobserved_installer::manifest::Family;

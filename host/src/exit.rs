@@ -1,0 +1,16 @@
+//! Exit codes of the command line, documented in `unobserved --help` and the README.
+//! Below `cli` and `run`, so a run's signal handling names them without reaching up.
+
+pub const OK: i32 = 0;
+pub const FAILED: i32 = 1;
+pub const USAGE: i32 = 2;
+pub const BROWSER_MISSING: i32 = 3;
+pub const NO_CONNECTION: i32 = 4;
+/// `--fail-on` found a sample of a kind it names.
+pub const CORRUPTION: i32 = 5;
+/// `compare --fail-if-slower` found an arm slower beyond its bound.
+pub const SLOWER: i32 = 6;
+/// 128 + the signal's number, as shells report it.
+pub const SIGHUP: i32 = 129;
+pub const SIGINT: i32 = 130;
+pub const SIGTERM: i32 = 143;
