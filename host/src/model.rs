@@ -119,6 +119,15 @@ impl Sample {
     pub fn arm_label(&self) -> String {
         self.arm().label()
     }
+
+    /// Whether this upload belongs to `arm`: the join every report makes, on the typed
+    /// arm (no copy for a sample whose arm was recorded, as every loaded one is).
+    pub fn is_of(&self, arm: &Arm) -> bool {
+        match &self.recorded_arm {
+            Some(recorded) => recorded == arm,
+            None => self.arm() == *arm,
+        }
+    }
 }
 
 /// What the page could tell about being watched. `webdriver` is `navigator.webdriver`.

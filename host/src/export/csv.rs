@@ -72,13 +72,14 @@ struct SampleRow<'a> {
 
 impl<'a> SampleRow<'a> {
     fn of(r: &'a RunReport, s: &'a Sample) -> SampleRow<'a> {
-        let arm = s.arm_label();
+        let summary = r.summary.iter().find(|a| s.is_of(&a.arm));
+        let arm = summary.map_or_else(|| s.arm_label(), |a| a.body.clone());
         SampleRow {
             run_id: &s.run_id,
             browser: &r.run.browser,
             browser_version: &r.run.browser_version,
             os: &r.run.os,
-            sink_bound: r.summary.iter().any(|a| a.body == arm && a.sink_bound),
+            sink_bound: summary.is_some_and(|a| a.sink_bound),
             arm,
             body: &s.body,
             condition: s.condition(),

@@ -39,10 +39,10 @@ pub struct Difference {
     pub values: Vec<String>,
 }
 
-fn speeds(r: &RunReport, arm: &str) -> Vec<f64> {
+fn speeds(r: &RunReport, arm: &crate::arm::Arm) -> Vec<f64> {
     r.samples
         .iter()
-        .filter(|s| s.arm_label() == arm && s.status == SampleStatus::Ok)
+        .filter(|s| s.is_of(arm) && s.status == SampleStatus::Ok)
         .filter_map(|s| s.mbps)
         .collect()
 }
@@ -52,18 +52,19 @@ pub fn compare_runs(reports: &[RunReport], horizon: f64) -> RunsCompared {
     let ids: Vec<String> = reports.iter().map(|r| r.run.run_id.clone()).collect();
     let mut arms = Vec::new();
     let mut unmatched = Vec::new();
-    let mut all_arms: Vec<String> = Vec::new();
+    // Arms are matched across runs on the typed arm; the label is what is shown.
+    let mut all_arms: Vec<(crate::arm::Arm, String)> = Vec::new();
     for r in reports {
         for a in &r.summary {
-            if !all_arms.contains(&a.body) {
-                all_arms.push(a.body.clone());
+            if !all_arms.iter().any(|(known, _)| *known == a.arm) {
+                all_arms.push((a.arm.clone(), a.body.clone()));
             }
         }
     }
-    for arm in all_arms {
+    for (typed, arm) in all_arms {
         let has: Vec<&RunReport> = reports
             .iter()
-            .filter(|r| r.summary.iter().any(|a| a.body == arm))
+            .filter(|r| r.summary.iter().any(|a| a.arm == typed))
             .collect();
         if has.len() < reports.len() {
             unmatched.push((
@@ -74,8 +75,8 @@ pub fn compare_runs(reports: &[RunReport], horizon: f64) -> RunsCompared {
         if has.len() < 2 || !has.iter().any(|r| r.run.run_id == first.run.run_id) {
             continue;
         }
-        let summary_of = |r: &RunReport| r.summary.iter().find(|a| a.body == arm).cloned();
-        let base = speeds(first, &arm);
+        let summary_of = |r: &RunReport| r.summary.iter().find(|a| a.arm == typed).cloned();
+        let base = speeds(first, &typed);
         arms.push(ArmAcross {
             arm: arm.clone(),
             medians: reports
@@ -89,7 +90,7 @@ pub fn compare_runs(reports: &[RunReport], horizon: f64) -> RunsCompared {
             versus_first: reports[1..]
                 .iter()
                 .map(|r| {
-                    compare::compare(&arm, &speeds(r, &arm), &first.run.run_id, &base, horizon)
+                    compare::compare(&arm, &speeds(r, &typed), &first.run.run_id, &base, horizon)
                 })
                 .collect(),
         });

@@ -8,7 +8,7 @@ pub mod pooled;
 
 pub use findings::{Note, Warning};
 
-use crate::arm::{ArmKind, Condition, Transport};
+use crate::arm::{Arm, ArmKind, Condition, Transport};
 use crate::model::{Observed, RunState, RunStatus, Sample};
 use crate::stats::compare::{self, Comparison, Verdict};
 use crate::stats::{summarise, ArmSummary};
@@ -320,28 +320,7 @@ fn meta_of(run_id: String, g: &Gathered) -> RunMeta {
 
 fn build(run: RunMeta, samples: Vec<Sample>) -> RunReport {
     let mut summary = summarise(&samples);
-    let mut warnings = Vec::new();
-    for arm in &mut summary {
-        // The ceiling is one upload of the run's size: it says nothing about downloads,
-        // parallel aggregates or decrypting chunks.
-        if let (false, Some(median)) = (arm.arm.is_workload(), arm.median_mbps) {
-            sink_checks(arm, median, &run, &mut warnings);
-        }
-        let hash_bound = samples
-            .iter()
-            .filter(|s| s.arm_label() == arm.body && s.hash_bound)
-            .count();
-        if hash_bound > 0 {
-            warnings.push(Warning::HashBound {
-                arm: arm.body.clone(),
-                samples: hash_bound,
-            });
-        }
-        arm.timing_flags = samples
-            .iter()
-            .filter(|s| s.arm_label() == arm.body && timing_disagrees(s))
-            .count();
-    }
+    let mut warnings = flag_arms(&mut summary, &samples, &run);
     let protocol_mismatches = protocol_mismatches(&samples);
     warnings.extend(
         protocol_mismatches
@@ -360,63 +339,101 @@ fn build(run: RunMeta, samples: Vec<Sample>) -> RunReport {
         .into_iter()
         .chain(integrity_reasons(&summary))
         .collect();
-    let horizon = run
-        .plan
-        .as_ref()
+    let verdicts = verdicts(&run, &summary, &samples);
+    warnings.extend(verdicts.negative_control_warning());
+    RunReport {
+        encrypted: encrypted_rows(&summary, &samples),
+        summary,
+        samples,
+        run,
+        comparisons: verdicts.comparisons,
+        negative_control: verdicts.negative_control,
+        warnings,
+        notes,
+        control: verdicts.control,
+        transports: verdicts.transports,
+        protocol_mismatches,
+    }
+}
+
+/// Per arm: sink-bound and ceiling checks, hash-bound uploads, timing flags.
+fn flag_arms(summary: &mut [ArmSummary], samples: &[Sample], run: &RunMeta) -> Vec<Warning> {
+    let mut warnings = Vec::new();
+    for arm in summary {
+        // The ceiling is one upload of the run's size: it says nothing about downloads,
+        // parallel aggregates or decrypting chunks.
+        if let (false, Some(median)) = (arm.arm.is_workload(), arm.median_mbps) {
+            sink_checks(arm, median, run, &mut warnings);
+        }
+        let of_arm = || samples.iter().filter(|s| s.is_of(&arm.arm));
+        let hash_bound = of_arm().filter(|s| s.hash_bound).count();
+        if hash_bound > 0 {
+            warnings.push(Warning::HashBound {
+                arm: arm.body.clone(),
+                samples: hash_bound,
+            });
+        }
+        arm.timing_flags = of_arm().filter(|s| timing_disagrees(s)).count();
+    }
+    warnings
+}
+
+/// A run's comparisons: arms against their baselines, the control's slowdowns, the
+/// transports, and the negative control.
+struct Verdicts {
+    comparisons: Vec<Comparison>,
+    control: Vec<ControlRow>,
+    transports: Vec<Comparison>,
+    negative_control: Option<Comparison>,
+}
+
+impl Verdicts {
+    /// Identical arms that came out different: the run's other verdicts cannot stand.
+    fn negative_control_warning(&self) -> Option<Warning> {
+        let nc = self
+            .negative_control
+            .as_ref()
+            .filter(|c| c.verdict.is_difference())?;
+        Some(Warning::NegativeControlFailed {
+            arm: nc.baseline.clone(),
+            verdict: nc.verdict,
+            horizon: nc.horizon,
+            ratio: nc.ratio_text(2),
+        })
+    }
+}
+
+fn verdicts(run: &RunMeta, summary: &[ArmSummary], samples: &[Sample]) -> Verdicts {
+    let plan = run.plan.as_ref();
+    let horizon = plan
         .and_then(|p| p.horizon)
         .unwrap_or(compare::DEFAULT_HORIZON);
-    let mut control = control_rows(&samples, horizon);
+    let mut control = control_rows(samples, horizon);
     let mut comparisons = if control.is_empty() {
-        compare_arms(&summary, &samples, horizon)
+        compare_arms(summary, samples, horizon)
     } else {
         Vec::new()
     };
-    if run.plan.as_ref().is_some_and(|p| p.auto.is_some()) {
+    let mut transports = compare_transports(summary, samples, horizon);
+    if plan.is_some_and(|p| p.auto.is_some()) {
         // An --auto run's verdicts are only those its stopping rule settled.
-        comparisons = comparisons
-            .into_iter()
-            .map(Comparison::as_auto_verdict)
-            .collect();
+        let settled = |v: Vec<Comparison>| v.into_iter().map(Comparison::as_auto_verdict).collect();
+        comparisons = settled(comparisons);
+        transports = settled(transports);
         for row in &mut control {
             row.slowdown = row.slowdown.take().map(Comparison::as_auto_verdict);
         }
-    }
-    let mut transports = compare_transports(&summary, &samples, horizon);
-    if run.plan.as_ref().is_some_and(|p| p.auto.is_some()) {
-        transports = transports
-            .into_iter()
-            .map(Comparison::as_auto_verdict)
-            .collect();
     }
     let negative_control = summary
         .iter()
         .find(|a| a.arm.repeat)
         .and_then(|a| comparisons.iter().find(|c| c.body == a.body))
         .cloned();
-    if let Some(nc) = negative_control
-        .as_ref()
-        .filter(|c| c.verdict.is_difference())
-    {
-        warnings.push(Warning::NegativeControlFailed {
-            arm: nc.baseline.clone(),
-            verdict: nc.verdict,
-            horizon: nc.horizon,
-            ratio: nc.ratio_text(2),
-        });
-    }
-    let encrypted = encrypted_rows(&summary, &samples);
-    RunReport {
-        summary,
-        samples,
-        run,
+    Verdicts {
         comparisons,
-        negative_control,
-        warnings,
-        notes,
         control,
-        encrypted,
         transports,
-        protocol_mismatches,
+        negative_control,
     }
 }
 
@@ -533,7 +550,7 @@ fn encrypted_rows(summary: &[ArmSummary], samples: &[Sample]) -> Vec<EncryptedRo
             else {
                 return None;
             };
-            let arm: Vec<&Sample> = samples.iter().filter(|s| s.arm_label() == a.body).collect();
+            let arm: Vec<&Sample> = samples.iter().filter(|s| s.is_of(&a.arm)).collect();
             let per = |key: &str| {
                 crate::stats::median(
                     &arm.iter()
@@ -569,15 +586,35 @@ fn encrypted_rows(summary: &[ArmSummary], samples: &[Sample]) -> Vec<EncryptedRo
 
 /// Every arm against its baseline (`Arm::baseline`), where the run has both.
 fn compare_arms(summary: &[ArmSummary], samples: &[Sample], horizon: f64) -> Vec<Comparison> {
-    let speeds = |arm: &str| ok_speeds(samples, arm);
-    summary
-        .iter()
-        .filter_map(|a| {
-            let wanted = a.arm.baseline()?;
-            let base = &summary.iter().find(|b| b.arm == wanted)?.body;
-            compare::compare(&a.body, &speeds(&a.body), base, &speeds(base), horizon)
-        })
-        .collect()
+    compare_against(summary, samples, horizon, |a| {
+        a.baseline().into_iter().collect()
+    })
+}
+
+/// Each arm against every arm `baselines` names that the run has, joined on the arm.
+fn compare_against(
+    summary: &[ArmSummary],
+    samples: &[Sample],
+    horizon: f64,
+    baselines: impl Fn(&Arm) -> Vec<Arm>,
+) -> Vec<Comparison> {
+    let speeds = |arm: &Arm| ok_speeds(samples, arm);
+    let mut out = Vec::new();
+    for a in summary {
+        for wanted in baselines(&a.arm) {
+            let Some(base) = summary.iter().find(|b| b.arm == wanted) else {
+                continue;
+            };
+            out.extend(compare::compare(
+                &a.body,
+                &speeds(&a.arm),
+                &base.body,
+                &speeds(&base.arm),
+                horizon,
+            ));
+        }
+    }
+    out
 }
 
 /// Uploads of a TLS arm that arrived over another protocol than the arm's (a browser
@@ -612,31 +649,14 @@ fn protocol_mismatches(samples: &[Sample]) -> Vec<ProtocolMismatch> {
 /// Every arm over a TLS transport against the same upload over each nearer transport
 /// the run has (`Transport::baselines`).
 fn compare_transports(summary: &[ArmSummary], samples: &[Sample], horizon: f64) -> Vec<Comparison> {
-    summary
-        .iter()
-        .flat_map(|a| {
-            a.arm
-                .transport_baselines()
-                .into_iter()
-                .filter_map(|wanted| {
-                    let base = &summary.iter().find(|b| b.arm == wanted)?.body;
-                    compare::compare(
-                        &a.body,
-                        &ok_speeds(samples, &a.body),
-                        base,
-                        &ok_speeds(samples, base),
-                        horizon,
-                    )
-                })
-        })
-        .collect()
+    compare_against(summary, samples, horizon, Arm::transport_baselines)
 }
 
 /// The throughput of an arm's intact uploads.
-fn ok_speeds(samples: &[Sample], arm: &str) -> Vec<f64> {
+fn ok_speeds(samples: &[Sample], arm: &Arm) -> Vec<f64> {
     samples
         .iter()
-        .filter(|s| s.arm_label() == arm && s.status == crate::model::SampleStatus::Ok)
+        .filter(|s| s.is_of(arm) && s.status == crate::model::SampleStatus::Ok)
         .filter_map(|s| s.mbps)
         .collect()
 }

@@ -76,22 +76,25 @@ impl ArmSummary {
     }
 }
 
-/// Arms in the order they first appear in the samples (the plan's order).
+/// Arms in the order they first appear in the samples (the plan's order), joined on the
+/// typed arm; the label is only what the summary shows.
 pub fn summarise(samples: &[Sample]) -> Vec<ArmSummary> {
-    let mut order: Vec<String> = Vec::new();
+    let mut order: Vec<crate::arm::Arm> = Vec::new();
     for s in samples {
-        if !order.contains(&s.arm_label()) {
-            order.push(s.arm_label());
+        if !order.iter().any(|a| s.is_of(a)) {
+            order.push(s.arm());
         }
     }
     order
         .into_iter()
-        .map(|arm| summarise_arm(&arm, samples.iter().filter(|s| s.arm_label() == arm)))
+        .map(|arm| {
+            let of_arm: Vec<&Sample> = samples.iter().filter(|s| s.is_of(&arm)).collect();
+            summarise_arm(arm, of_arm)
+        })
         .collect()
 }
 
-fn summarise_arm<'a>(body: &str, samples: impl Iterator<Item = &'a Sample>) -> ArmSummary {
-    let samples: Vec<&Sample> = samples.collect();
+fn summarise_arm(arm: crate::arm::Arm, samples: Vec<&Sample>) -> ArmSummary {
     let mbps = sorted(
         &samples
             .iter()
@@ -108,11 +111,8 @@ fn summarise_arm<'a>(body: &str, samples: impl Iterator<Item = &'a Sample>) -> A
         *statuses.entry(s.status.as_str().to_owned()).or_insert(0) += 1;
     }
     ArmSummary {
-        body: body.to_owned(),
-        arm: samples
-            .first()
-            .map(|s| s.arm())
-            .unwrap_or_else(|| crate::arm::Arm::from_legacy(body, &Default::default(), false)),
+        body: arm.label(),
+        arm,
         n: mbps.len(),
         median_mbps: quantile(&mbps, 0.5),
         min_mbps: mbps.first().copied(),
