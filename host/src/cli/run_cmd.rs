@@ -25,58 +25,16 @@ use strum::IntoEnumIterator;
 const LONG_PLAN: Duration = Duration::from_secs(10 * 60);
 
 pub fn execute(a: RunArgs) -> Result<i32> {
-    let plan = plan_of(&a)?;
-    let targets = targets_of(&a)?;
-    check_output(a.json.as_deref())?;
-    check_extension_dir(a.extension_dir.as_deref())?;
-    if let Some(url) = &a.sink_url {
-        probe_sink(url)?;
-    }
-    warn_about(&plan, &a);
+    let (plan, targets) = checked(&a)?;
     let colour = std::io::stdout().is_terminal();
-    let mut m = Matrix::default();
     let horizon = plan
         .horizon
         .unwrap_or(crate::stats::compare::DEFAULT_HORIZON);
+    let mut m = Matrix::default();
     match plan.auto.filter(|_| targets.len() > 1) {
         // Across browsers, --auto adds rounds until the cross-browser ratios settle.
-        Some(budget) => {
-            let started = std::time::Instant::now();
-            let mut per_browser: Vec<Vec<RunReport>> = vec![Vec::new(); targets.len()];
-            let mut reps_done = 0;
-            let stop = loop {
-                let Some(round) = matrix_auto::next_round(&plan, budget, reps_done) else {
-                    break crate::model::AutoStop::BudgetReps;
-                };
-                for (i, target) in targets.iter().enumerate() {
-                    if let Some(report) = m.run_one(&a, target, &round, targets.len(), colour)? {
-                        per_browser[i].push(report);
-                    }
-                }
-                reps_done += round.reps;
-                let compared = matrix_auto::judge(&per_browser, horizon);
-                if let Some(stop) =
-                    matrix_auto::stop_after(compared.as_ref(), budget, reps_done, started)
-                {
-                    break stop;
-                }
-                if !a.quiet {
-                    eprintln!("auto: {reps_done} reps per browser, not settled yet; another round of {} each", matrix_auto::REPS_PER_ROUND);
-                }
-            };
-            let pooled: Vec<RunReport> = per_browser
-                .iter()
-                .filter_map(|runs| crate::report::pooled::pool(runs))
-                .collect();
-            print_matrix(&pooled, horizon, colour);
-            println!("auto: {} after {reps_done} reps per browser", stop.words());
-        }
-        None => {
-            for target in &targets {
-                m.run_one(&a, target, &plan, targets.len(), colour)?;
-            }
-            print_matrix(&m.done, horizon, colour);
-        }
+        Some(budget) => m.run_auto(&a, &targets, &plan, budget, horizon, colour)?,
+        None => m.run_each(&a, &targets, &plan, horizon, colour)?,
     }
     let Matrix {
         done,
@@ -84,26 +42,51 @@ pub fn execute(a: RunArgs) -> Result<i32> {
         missing,
     } = m;
     if let Some(path) = &a.json {
-        let text = Json {
-            launch: Some(serde_json::Value::Array(launches)),
-        }
-        .render(&done);
-        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
-        eprintln!("wrote {}", path.display());
+        write_json(path, launches, &done)?;
     }
-    if done.is_empty() {
-        return Ok(exit::BROWSER_MISSING);
-    }
-    let code = done
-        .iter()
-        .map(|r| fail_on(&a, r))
-        .max()
-        .unwrap_or(exit::OK);
-    if code == exit::OK && !missing.is_empty() {
-        return Ok(exit::BROWSER_MISSING);
-    }
-    Ok(code)
+    // Every finished run is judged: each prints what --fail-on found in it.
+    let fail_codes: Vec<i32> = done.iter().map(|r| fail_on(&a, r)).collect();
+    Ok(exit_code(&fail_codes, !missing.is_empty()))
 }
+
+/// The plan and the browsers to run, once everything asked for has been checked:
+/// nothing is launched before the plan, the output paths and the sink are good.
+fn checked(a: &RunArgs) -> Result<(Plan, Vec<Target>)> {
+    let plan = plan_of(a)?;
+    let targets = targets_of(a)?;
+    check_output(a.json.as_deref())?;
+    check_extension_dir(a.extension_dir.as_deref())?;
+    if let Some(url) = &a.sink_url {
+        probe_sink(url)?;
+    }
+    warn_about(&plan, a);
+    Ok((plan, targets))
+}
+
+/// `--json`: every finished run with the command line each browser was launched with.
+fn write_json(path: &Path, launches: Vec<serde_json::Value>, done: &[RunReport]) -> Result<()> {
+    let text = Json {
+        launch: Some(serde_json::Value::Array(launches)),
+    }
+    .render(done);
+    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    eprintln!("wrote {}", path.display());
+    Ok(())
+}
+
+/// The exit code from each finished run's --fail-on code: the worst of them. A browser
+/// that was missing makes it BROWSER_MISSING only when nothing worse happened, so a
+/// matrix with a skipped browser does not read as a clean pass.
+fn exit_code(fail_codes: &[i32], any_missing: bool) -> i32 {
+    match fail_codes.iter().max() {
+        None => exit::BROWSER_MISSING,
+        Some(&exit::OK) if any_missing => exit::BROWSER_MISSING,
+        Some(&code) => code,
+    }
+}
+
+/// (browser, binary): what one run launches.
+type Target = (String, Option<std::path::PathBuf>);
 
 /// What the runs of one `unobserved run` produced, browser by browser.
 #[derive(Default)]
@@ -119,7 +102,7 @@ impl Matrix {
     fn run_one(
         &mut self,
         a: &RunArgs,
-        (browser, path): &(String, Option<std::path::PathBuf>),
+        (browser, path): &Target,
         plan: &Plan,
         browsers: usize,
         colour: bool,
@@ -157,6 +140,68 @@ impl Matrix {
         self.done.push(outcome.report.clone());
         Ok(Some(outcome.report))
     }
+
+    /// Each browser once with the whole plan, then the browsers side by side.
+    fn run_each(
+        &mut self,
+        a: &RunArgs,
+        targets: &[Target],
+        plan: &Plan,
+        horizon: f64,
+        colour: bool,
+    ) -> Result<()> {
+        for target in targets {
+            self.run_one(a, target, plan, targets.len(), colour)?;
+        }
+        print_matrix(&self.done, horizon, colour);
+        Ok(())
+    }
+
+    /// --auto across browsers: rounds of every browser until the cross-browser ratios
+    /// settle or the budget is spent, then each browser's rounds pooled side by side.
+    fn run_auto(
+        &mut self,
+        a: &RunArgs,
+        targets: &[Target],
+        plan: &Plan,
+        budget: AutoBudget,
+        horizon: f64,
+        colour: bool,
+    ) -> Result<()> {
+        let started = std::time::Instant::now();
+        let mut per_browser: Vec<Vec<RunReport>> = vec![Vec::new(); targets.len()];
+        let mut reps_done = 0;
+        let stop = loop {
+            let Some(round) = matrix_auto::next_round(plan, budget, reps_done) else {
+                break crate::model::AutoStop::BudgetReps;
+            };
+            for (i, target) in targets.iter().enumerate() {
+                if let Some(report) = self.run_one(a, target, &round, targets.len(), colour)? {
+                    per_browser[i].push(report);
+                }
+            }
+            reps_done += round.reps;
+            let compared = matrix_auto::judge(&per_browser, horizon);
+            if let Some(stop) =
+                matrix_auto::stop_after(compared.as_ref(), budget, reps_done, started)
+            {
+                break stop;
+            }
+            if !a.quiet {
+                eprintln!(
+                    "auto: {reps_done} reps per browser, not settled yet; another round of {} each",
+                    matrix_auto::REPS_PER_ROUND
+                );
+            }
+        };
+        let pooled: Vec<RunReport> = per_browser
+            .iter()
+            .filter_map(|runs| crate::report::pooled::pool(runs))
+            .collect();
+        print_matrix(&pooled, horizon, colour);
+        println!("auto: {} after {reps_done} reps per browser", stop.words());
+        Ok(())
+    }
 }
 
 /// Browsers side by side, each against the first, when there are two or more.
@@ -174,7 +219,7 @@ fn print_matrix(reports: &[RunReport], horizon: f64, colour: bool) {
 
 /// (browser, binary) for each run: one per --browser, or one per --browser-path of a
 /// single browser.
-fn targets_of(a: &RunArgs) -> Result<Vec<(String, Option<std::path::PathBuf>)>> {
+fn targets_of(a: &RunArgs) -> Result<Vec<Target>> {
     for b in &a.browser {
         if crate::run::browsers::by_key(b).is_none() {
             let keys: Vec<_> = crate::run::browsers::LAUNCHABLE
@@ -406,5 +451,25 @@ fn fail_on(a: &RunArgs, report: &RunReport) -> i32 {
     } else {
         eprintln!("--fail-on: {}", found.join(", "));
         exit::CORRUPTION
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{exit, exit_code};
+
+    #[test]
+    fn the_worst_run_decides_and_a_missing_browser_spoils_only_a_pass() {
+        assert_eq!(exit_code(&[], false), exit::BROWSER_MISSING);
+        assert_eq!(exit_code(&[exit::OK, exit::OK], false), exit::OK);
+        assert_eq!(exit_code(&[exit::OK], true), exit::BROWSER_MISSING);
+        assert_eq!(
+            exit_code(&[exit::OK, exit::CORRUPTION], false),
+            exit::CORRUPTION
+        );
+        assert_eq!(
+            exit_code(&[exit::CORRUPTION, exit::OK], true),
+            exit::CORRUPTION
+        );
     }
 }

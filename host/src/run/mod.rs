@@ -18,7 +18,7 @@ use crate::store::{Record, Store, StoreTail};
 use crate::{extension_files, native, state};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 pub struct RunOptions {
@@ -117,6 +117,38 @@ struct Prepared {
 }
 
 fn prepare(opts: &RunOptions) -> Result<Prepared> {
+    let (browser, program) = find_browser(opts)?;
+    let (state_dir, store) = writable_store()?;
+    let tmp = tempfile::Builder::new()
+        .prefix("unobserved-run-")
+        .tempdir()?;
+    let (ws, browser_tmp) = workspace_in(tmp.path())?;
+    write_extension(opts, browser, &ws.extension)?;
+    let run_id = new_run_id();
+    let tls = local_tls_of(&opts.plan)?;
+    let job_path = write_job(opts, &run_id, tls.as_ref().map(|(t, _)| t), tmp.path())?;
+    let launch = launch_of(opts, browser, &program, &ws, tls.as_ref())?;
+    let launch_command: Vec<String> = std::iter::once(launch.program.display().to_string())
+        .chain(launch.args.iter().cloned())
+        .collect();
+    Ok(Prepared {
+        browser,
+        program,
+        state_dir,
+        store,
+        log_path: tmp.path().join("browser.log"),
+        tmp,
+        browser_tmp,
+        run_id,
+        job_path,
+        launch,
+        launch_command,
+    })
+}
+
+/// The browser asked for and its binary: the one given with --browser-path, or the
+/// first of its usual places.
+fn find_browser(opts: &RunOptions) -> Result<(&'static browsers::Launchable, PathBuf)> {
     let browser = browsers::by_key(&opts.browser).ok_or_else(|| {
         let keys: Vec<_> = browsers::LAUNCHABLE.iter().map(|b| b.key).collect();
         RunError::BrowserMissing(format!(
@@ -141,66 +173,94 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
             ))
         })?,
     };
+    Ok((browser, program))
+}
+
+/// The state folder and its store, checked writable: fail before launching anything
+/// if results could not be kept.
+fn writable_store() -> Result<(PathBuf, Store)> {
     let state_dir = state::state_dir()?;
     state::ensure_private_dir(&state_dir)?;
     let store = Store::in_dir(&state_dir);
-    // Fail before launching anything if results could not be kept.
     state::open_private_append(store.path()).with_context(|| {
         format!(
             "cannot write results to {} (set UNOBSERVED_STATE_DIR to a writable folder)",
             store.path().display()
         )
     })?;
+    Ok((state_dir, store))
+}
 
-    let tmp = tempfile::Builder::new()
-        .prefix("unobserved-run-")
-        .tempdir()?;
+/// The throwaway profile, home and extension folders, and the browser's own temporary
+/// folder, all under `dir`.
+fn workspace_in(dir: &Path) -> Result<(launch::Workspace, PathBuf)> {
     let ws = launch::Workspace {
-        profile: tmp.path().join("profile"),
-        home: tmp.path().join("home"),
-        extension: tmp.path().join("extension"),
+        profile: dir.join("profile"),
+        home: dir.join("home"),
+        extension: dir.join("extension"),
     };
     // The browser's own temporary files (Chromium's org.chromium.Chromium.*) go in
     // the workspace too, so nothing is left in /tmp.
-    let browser_tmp = tmp.path().join("tmp");
+    let browser_tmp = dir.join("tmp");
     for d in [&ws.profile, &ws.home, &browser_tmp] {
         std::fs::create_dir_all(d)?;
     }
+    Ok((ws, browser_tmp))
+}
+
+/// The extension copy the browser loads: --extension-dir's or the built-in one,
+/// packaged for its family and allowed to reach a remote sink.
+fn write_extension(
+    opts: &RunOptions,
+    browser: &browsers::Launchable,
+    extension: &Path,
+) -> Result<()> {
     match &opts.extension_dir {
-        Some(dir) => ws_copy_extension(dir, &ws.extension)?,
-        None => extension_files::write_tree(&ws.extension)?,
+        Some(dir) => ws_copy_extension(dir, extension)?,
+        None => extension_files::write_tree(extension)?,
     }
     // The package `pack` ships for this family (the control build for --control).
-    extension_files::make_package(&ws.extension, browser.family, opts.plan.control)?;
-    let run_id = new_run_id();
-    let (tls, pins) = local_tls_of(&opts.plan)?.unzip();
+    extension_files::make_package(extension, browser.family, opts.plan.control)?;
+    if let Some(url) = &opts.sink_url {
+        // Headless throwaway profiles cannot click "allow": the copy asks up front.
+        extension_files::grant_host_permission(extension, &format!("{}/*", url.origin()))?;
+    }
+    Ok(())
+}
+
+/// The job file the host offers the extension at `hello`, written into `dir`.
+fn write_job(opts: &RunOptions, run_id: &str, tls: Option<&JobTls>, dir: &Path) -> Result<PathBuf> {
     let job = Job {
-        run_id: run_id.clone(),
+        run_id: run_id.to_owned(),
         plan: opts.plan.clone(),
         close_tab: true,
         sink_url: opts.sink_url.clone(),
-        tls: tls.clone(),
+        tls: tls.cloned(),
     };
-    if let Some(url) = &opts.sink_url {
-        // Headless throwaway profiles cannot click "allow": the copy asks up front.
-        extension_files::grant_host_permission(&ws.extension, &format!("{}/*", url.origin()))?;
-    }
-    let job_path = tmp.path().join("job.json");
+    let job_path = dir.join("job.json");
     std::fs::write(&job_path, serde_json::to_vec_pretty(&job)?)?;
+    Ok(job_path)
+}
 
+/// The browser's command line and environment, trusting the run's local certificate
+/// on its TLS ports when it has one.
+fn launch_of(
+    opts: &RunOptions,
+    browser: &browsers::Launchable,
+    program: &Path,
+    ws: &launch::Workspace,
+    tls: Option<&(JobTls, crate::local_tls::Pins)>,
+) -> Result<launch::Launch> {
     let host = std::env::current_exe().context("cannot find the unobserved binary itself")?;
     let as_root = process::running_as_root();
-    let trust = tls
-        .as_ref()
-        .zip(pins.as_ref())
-        .map(|(t, pins)| launch::Trust {
-            pins,
-            ports: t.listeners.iter().map(|l| l.port).collect(),
-        });
+    let trust = tls.map(|(t, pins)| launch::Trust {
+        pins,
+        ports: t.listeners.iter().map(|l| l.port).collect(),
+    });
     let launch = launch::prepare(
         browser,
-        &program,
-        &ws,
+        program,
+        ws,
         &host,
         launch::Mode {
             headed: opts.headed,
@@ -212,22 +272,7 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
     {
         eprintln!("note: running as root, so Chromium gets --no-sandbox");
     }
-    let launch_command: Vec<String> = std::iter::once(launch.program.display().to_string())
-        .chain(launch.args.iter().cloned())
-        .collect();
-    Ok(Prepared {
-        browser,
-        program,
-        state_dir,
-        store,
-        log_path: tmp.path().join("browser.log"),
-        tmp,
-        browser_tmp,
-        run_id,
-        job_path,
-        launch,
-        launch_command,
-    })
+    Ok(launch)
 }
 
 /// The browser, started, and what watches it.
