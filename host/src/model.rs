@@ -44,12 +44,10 @@ impl SampleStatus {
     }
 }
 
-/// One measured upload, paired from the page's and the sink's figures.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Sample {
-    pub run_id: String,
-    pub body: String,
-    pub rep: u32,
+/// Which browser, OS and extension a run or an upload came from: one type wherever it
+/// is recorded (a run, each of its samples, a report's run).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Environment {
     #[serde(default)]
     pub browser: String,
     #[serde(default)]
@@ -58,6 +56,31 @@ pub struct Sample {
     pub os: String,
     #[serde(default)]
     pub extension_version: String,
+}
+
+impl Environment {
+    /// Each field from `self`, or from `fallback` where `self` left it empty (a run
+    /// record of an old extension, completed from its first sample).
+    pub fn or(&self, fallback: &Environment) -> Environment {
+        let pick = |a: &String, b: &String| if a.is_empty() { b.clone() } else { a.clone() };
+        Environment {
+            browser: pick(&self.browser, &fallback.browser),
+            browser_version: pick(&self.browser_version, &fallback.browser_version),
+            os: pick(&self.os, &fallback.os),
+            extension_version: pick(&self.extension_version, &fallback.extension_version),
+        }
+    }
+}
+
+/// One measured upload, paired from the page's and the sink's figures.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Sample {
+    pub run_id: String,
+    pub body: String,
+    pub rep: u32,
+    /// Which browser, OS and extension: stored flat, as it always was.
+    #[serde(flatten)]
+    pub env: Environment,
     pub bytes_sent: u64,
     pub bytes_received: Option<u64>,
     pub sha256_sent: String,
@@ -465,14 +488,9 @@ fn yes() -> bool {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunInfo {
     pub run_id: String,
-    #[serde(default)]
-    pub browser: String,
-    #[serde(default)]
-    pub browser_version: String,
-    #[serde(default)]
-    pub os: String,
-    #[serde(default)]
-    pub extension_version: String,
+    /// Which browser, OS and extension: stored flat, as it always was.
+    #[serde(flatten)]
+    pub env: Environment,
     pub plan: Plan,
     /// "popup" or "job".
     #[serde(default)]

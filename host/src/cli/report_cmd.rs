@@ -76,7 +76,7 @@ fn list<'a>(runs: impl Iterator<Item = &'a report::RunMeta>) -> String {
             "{:<22} {:<20} {:<28} {:<16} {:<12} {}\n",
             m.run_id,
             started.get(..19).unwrap_or(started).replace('T', " "),
-            format!("{} {}", m.browser, m.browser_version),
+            format!("{} {}", m.env.browser, m.env.browser_version),
             plan,
             m.status,
             m.observed

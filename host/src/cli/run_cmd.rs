@@ -211,7 +211,7 @@ fn print_matrix(reports: &[RunReport], horizon: f64, colour: bool) {
     }
     let labels: Vec<String> = reports
         .iter()
-        .map(|r| format!("{} {}", r.run.browser, r.run.browser_version))
+        .map(|r| format!("{} {}", r.run.env.browser, r.run.env.browser_version))
         .collect();
     let compared = across::compare_runs(reports, horizon);
     println!("\n{}", Table { colour }.render_compared(&compared, &labels));

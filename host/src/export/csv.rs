@@ -76,9 +76,9 @@ impl<'a> SampleRow<'a> {
         let arm = summary.map_or_else(|| s.arm_label(), |a| a.body.clone());
         SampleRow {
             run_id: &s.run_id,
-            browser: &r.run.browser,
-            browser_version: &r.run.browser_version,
-            os: &r.run.os,
+            browser: &r.run.env.browser,
+            browser_version: &r.run.env.browser_version,
+            os: &r.run.env.os,
             sink_bound: summary.is_some_and(|a| a.sink_bound),
             arm,
             body: &s.body,

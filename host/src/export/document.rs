@@ -151,7 +151,10 @@ pub fn of(r: &RunReport) -> RunDocument {
     let m = &r.run;
     RunDocument {
         run_id: m.run_id.clone(),
-        title: format!("{} {} on {}", m.browser, m.browser_version, m.os),
+        title: format!(
+            "{} {} on {}",
+            m.env.browser, m.env.browser_version, m.env.os
+        ),
         observed: m.observed,
         status: Cell::toned(
             match &m.reason {
@@ -386,11 +389,14 @@ fn environment(r: &RunReport) -> Vec<(&'static str, String)> {
     let m = &r.run;
     vec![
         ("Run", m.run_id.clone()),
-        ("Browser", format!("{} {}", m.browser, m.browser_version)),
-        ("OS", m.os.clone()),
+        (
+            "Browser",
+            format!("{} {}", m.env.browser, m.env.browser_version),
+        ),
+        ("OS", m.env.os.clone()),
         ("CPU", m.cpu.clone().unwrap_or_else(|| "unknown".into())),
         ("Host version", m.host_version.clone()),
-        ("Extension version", m.extension_version.clone()),
+        ("Extension version", m.env.extension_version.clone()),
         (
             "Started",
             m.started_at.clone().unwrap_or_else(|| "unknown".into()),

@@ -143,10 +143,12 @@ mod tests {
         };
         let info = RunInfo {
             run_id: "r".into(),
-            browser: "b".into(),
-            browser_version: "1".into(),
-            os: "o".into(),
-            extension_version: "0".into(),
+            env: crate::model::Environment {
+                browser: "b".into(),
+                browser_version: "1".into(),
+                os: "o".into(),
+                extension_version: "0".into(),
+            },
             plan,
             source: "job".into(),
             started_at: Some(started.into()),

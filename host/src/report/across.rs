@@ -107,9 +107,9 @@ fn differences(reports: &[RunReport]) -> Vec<Difference> {
     type Get = fn(&RunReport) -> String;
     let facts: [(&str, Get); 6] = [
         ("browser", |r| {
-            format!("{} {}", r.run.browser, r.run.browser_version)
+            format!("{} {}", r.run.env.browser, r.run.env.browser_version)
         }),
-        ("OS", |r| r.run.os.clone()),
+        ("OS", |r| r.run.env.os.clone()),
         ("CPU", |r| r.run.cpu.clone().unwrap_or_default()),
         ("body size", |r| {
             r.run
@@ -239,7 +239,7 @@ mod tests {
         let mut b = run("b", [1.0, 2.0, 3.0], 4, &mut rng);
         b.summary.retain(|s| s.body != "Blob");
         b.samples.retain(|s| s.body != "Blob");
-        b.run.browser_version = "157".into();
+        b.run.env.browser_version = "157".into();
         let c = compare_runs(&[a, b], 0.05);
         assert_eq!(c.unmatched, vec![("Blob".to_owned(), vec!["a".to_owned()])]);
         assert_eq!(c.differences.len(), 1);

@@ -79,12 +79,10 @@ pub struct ControlRow {
 #[derive(Debug, Clone, Serialize)]
 pub struct RunMeta {
     pub run_id: String,
-    pub browser: String,
-    pub browser_version: String,
-    pub os: String,
+    #[serde(flatten)]
+    pub env: crate::model::Environment,
     pub cpu: Option<String>,
     pub host_version: String,
-    pub extension_version: String,
     pub started_at: Option<String>,
     pub finished_at: Option<String>,
     /// How the run ended, or Running when no end was recorded.
@@ -271,25 +269,13 @@ fn gather(g: &mut Gathered, record: Record) {
 
 fn meta_of(run_id: String, g: &Gathered) -> RunMeta {
     let first = g.samples.first();
-    let from = |info: Option<&String>, sample: Option<&String>| {
-        info.filter(|s| !s.is_empty())
-            .or(sample)
-            .cloned()
-            .unwrap_or_default()
-    };
     let started = g.run.as_ref();
     let info = started.map(|s| &s.run);
+    let none = crate::model::Environment::default();
     RunMeta {
-        browser: from(info.map(|i| &i.browser), first.map(|s| &s.browser)),
-        browser_version: from(
-            info.map(|i| &i.browser_version),
-            first.map(|s| &s.browser_version),
-        ),
-        os: from(info.map(|i| &i.os), first.map(|s| &s.os)),
-        extension_version: from(
-            info.map(|i| &i.extension_version),
-            first.map(|s| &s.extension_version),
-        ),
+        env: info
+            .map_or(&none, |i| &i.env)
+            .or(first.map_or(&none, |s| &s.env)),
         cpu: started.and_then(|s| s.cpu.clone()),
         host_version: started.map(|s| s.host_version.clone()).unwrap_or_default(),
         started_at: started.map(|s| {
@@ -698,7 +684,7 @@ impl AsRef<RunMeta> for RunReport {
 pub fn select<R: AsRef<RunMeta>>(mut runs: Vec<R>, filter: &Filter) -> Vec<R> {
     if let Some(b) = &filter.browser {
         let b = b.to_lowercase();
-        runs.retain(|r| r.as_ref().browser.to_lowercase().contains(&b));
+        runs.retain(|r| r.as_ref().env.browser.to_lowercase().contains(&b));
     }
     if let Some(since) = filter.since.as_deref().and_then(parse_since) {
         runs.retain(|r| {

@@ -11,8 +11,8 @@ fn contents(ceiling: Option<f64>, samples: Vec<Sample>) -> StoreContents {
         ..
     }) = &mut run
     {
-        info.browser = "Firefox".into();
-        info.browser_version = "153".into();
+        info.env.browser = "Firefox".into();
+        info.env.browser_version = "153".into();
         info.started_at = Some("2026-11-30T10:00:00Z".into());
         *sink_ceiling_mbps = ceiling;
     }
@@ -143,7 +143,7 @@ fn comparisons_use_uint8array_as_the_baseline() {
 fn filters_select_runs() {
     let mut c = contents(None, vec![sample("r", "Blob", 0, 1.0)]);
     let mut other = sample("s", "Blob", 0, 1.0);
-    other.browser = "Chromium".into();
+    other.env.browser = "Chromium".into();
     c.records.push((99, Record::Sample(other)));
     let all = runs(c);
     assert_eq!(all.len(), 2);

@@ -130,3 +130,25 @@ mod tests {
         assert!(samples > 10, "the fixture has samples");
     }
 }
+
+#[cfg(test)]
+mod environment_tests {
+    use super::*;
+
+    /// The environment is stored flat in runs and samples, and no field of it lands in
+    /// a sample's extra fields on the way back.
+    #[test]
+    fn the_environment_reads_and_writes_flat() {
+        let line = crate::store::tests_support::sample("r", "Blob", 0, 1.0);
+        let text = serde_json::to_string(&Record::Sample(line.clone())).unwrap();
+        assert!(
+            text.contains(r#""browser":"Chromium","browser_version":"156""#),
+            "{text}"
+        );
+        let Record::Sample(back) = parse(text.as_bytes()).unwrap() else {
+            panic!("a sample")
+        };
+        assert_eq!(back.extra, serde_json::Map::new());
+        assert_eq!(back, line);
+    }
+}

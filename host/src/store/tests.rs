@@ -7,10 +7,12 @@ pub(crate) fn sample(run_id: &str, body: &str, rep: u32, mbps: f64) -> Sample {
         run_id: run_id.into(),
         body: body.into(),
         rep,
-        browser: "Chromium".into(),
-        browser_version: "156".into(),
-        os: "Linux".into(),
-        extension_version: "0.1.0".into(),
+        env: crate::model::Environment {
+            browser: "Chromium".into(),
+            browser_version: "156".into(),
+            os: "Linux".into(),
+            extension_version: "0.1.0".into(),
+        },
         bytes_sent: 1024,
         bytes_received: Some(1024),
         sha256_sent: "ab".into(),
@@ -38,10 +40,12 @@ pub(crate) fn run_record(run_id: &str) -> Record {
     Record::Run(records::RunRecord {
         run: RunInfo {
             run_id: run_id.into(),
-            browser: "Chromium".into(),
-            browser_version: "156".into(),
-            os: "Linux".into(),
-            extension_version: "0.1.0".into(),
+            env: crate::model::Environment {
+                browser: "Chromium".into(),
+                browser_version: "156".into(),
+                os: "Linux".into(),
+                extension_version: "0.1.0".into(),
+            },
             plan: Plan::default(),
             source: "job".into(),
             started_at: None,
