@@ -17,7 +17,8 @@ pub enum ErrorCode {
     ReplyTooLarge = 9,
     StoreFailed = 10,
     InvalidRunId = 11,
-    CallerNotAllowed = 12,
+    // 12 was `caller-not-allowed`: never sent, since a refused caller gets no frame at
+    // all (exit 3). The number stays retired.
     SinkUnavailable = 13,
     /// The plan asks for a transport this host has no listener for.
     TransportUnavailable = 14,
@@ -61,7 +62,6 @@ mod tests {
             (ReplyTooLarge, 9, "reply-too-large"),
             (StoreFailed, 10, "store-failed"),
             (InvalidRunId, 11, "invalid-run-id"),
-            (CallerNotAllowed, 12, "caller-not-allowed"),
             (SinkUnavailable, 13, "sink-unavailable"),
             (TransportUnavailable, 14, "transport-unavailable"),
             (UnknownRun, 15, "unknown-run"),
