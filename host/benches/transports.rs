@@ -37,6 +37,7 @@ fn main() {
                 Transport::H1 => {
                     ceiling::measure(addr, &plain.path(), bytes)
                         .unwrap()
+                        .receive
                         .receive_mbps
                 }
                 _ => {

@@ -264,3 +264,21 @@ fn status_of(block: &[u8]) -> Option<String> {
     }
     Some(out)
 }
+
+#[test]
+fn the_tls_ceilings_are_measured_over_h1_and_h2_and_a_refusal_is_an_error() {
+    use unobserved::arm::Transport;
+    use unobserved::sink::ceiling_tls::measure;
+    let s = tls_sink(&["--max-body", "1MiB"]);
+    let chain = std::fs::read_to_string(&s.cert_path).unwrap();
+    for t in [Transport::H1Tls, Transport::H2] {
+        let c = measure(&s.url, &chain, t, 1 << 20).unwrap();
+        let (lo, hi) = c.receive_range;
+        assert!(
+            0.0 < lo && lo <= c.receive_mbps && c.receive_mbps <= hi,
+            "{t}: {c:?}"
+        );
+        // A body over the sink's cap is answered 413: no ceiling, an error.
+        assert!(measure(&s.url, &chain, t, (1 << 20) + 1).is_err(), "{t}");
+    }
+}

@@ -51,8 +51,8 @@ pub fn handle(session: &mut Session, run: RunInfo) -> Outgoing {
         run,
         host_version: env!("CARGO_PKG_VERSION").into(),
         recorded_at: now(),
-        sink_ceiling_mbps: ceiling.map(|c| c.receive_mbps),
-        sink_ceiling_range: ceiling.map(|c| c.receive_range),
+        sink_ceiling_mbps: ceiling.map(|c| c.receive.receive_mbps),
+        sink_ceiling_range: ceiling.map(|c| c.receive.receive_range),
         sink_hash_mbps: ceiling.map(|c| c.hash_mbps),
         cpu: crate::cpu::describe(),
         transport_ceilings,
@@ -63,7 +63,7 @@ pub fn handle(session: &mut Session, run: RunInfo) -> Outgoing {
             session.started.insert(run_id.clone());
             Outgoing::RunStarted {
                 run_id,
-                sink_ceiling_mbps: ceiling.map(|c| c.receive_mbps),
+                sink_ceiling_mbps: ceiling.map(|c| c.receive.receive_mbps),
                 arms: planned
                     .into_iter()
                     .map(|arm| PlannedArm {

@@ -3,49 +3,14 @@
 //! to response headers, five rounds after a warm-up. TLS costs the sink decryption, and
 //! HTTP/2 its framing and flow control; on a CPU without AES instructions that could
 //! bring the sink down to a browser's speed, and an arm there must be flagged, not
-//! believed. One client library (hyper) for both protocols.
+//! believed. The client is `probe.rs`'s, as for the plain ceiling: only the connection
+//! (rustls here, plain TCP there) differs.
 
-use super::ceiling::probe_bytes;
+use super::probe::{runtime, Connection};
 use crate::arm::Transport;
 use crate::model::TransportCeiling;
-use bytes::Bytes;
-use http_body::{Body, Frame};
-use hyper_util::rt::{TokioExecutor, TokioIo};
-use std::pin::Pin;
 use std::sync::Arc;
-use std::task::{Context, Poll};
-use std::time::{Duration, Instant};
 use tokio_rustls::rustls;
-
-const MAX_PROBE: u64 = 256 << 20;
-const ROUNDS: usize = 5;
-
-/// `total` bytes as a body: one chunk, repeated (never the whole body in memory).
-struct Repeated {
-    chunk: Bytes,
-    left: u64,
-}
-
-impl Body for Repeated {
-    type Data = Bytes;
-    type Error = std::convert::Infallible;
-
-    fn poll_frame(
-        mut self: Pin<&mut Self>,
-        _: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
-        if self.left == 0 {
-            return Poll::Ready(None);
-        }
-        let n = self.left.min(self.chunk.len() as u64);
-        self.left -= n;
-        Poll::Ready(Some(Ok(Frame::data(self.chunk.slice(..n as usize)))))
-    }
-
-    fn size_hint(&self) -> http_body::SizeHint {
-        http_body::SizeHint::with_exact(self.left)
-    }
-}
 
 /// A client that trusts exactly the certificates in `chain_pem` (the run's own, or the
 /// local CA's chain) and offers only the transport's protocol.
@@ -75,10 +40,7 @@ pub fn measure(
     transport: Transport,
     size: u64,
 ) -> std::io::Result<TransportCeiling> {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()?;
-    rt.block_on(measure_async(upload_url, chain_pem, transport, size))
+    runtime()?.block_on(measure_async(upload_url, chain_pem, transport, size))
 }
 
 async fn measure_async(
@@ -92,8 +54,6 @@ async fn measure_async(
         .authority()
         .ok_or_else(|| std::io::Error::other("no host in the upload URL"))?
         .to_string();
-    let size = size.clamp(1, MAX_PROBE);
-    let chunk = Bytes::from(probe_bytes(size.min(4 << 20) as usize));
     let tcp = tokio::net::TcpStream::connect(&authority).await?;
     tcp.set_nodelay(true)?;
     let name =
@@ -101,58 +61,9 @@ async fn measure_async(
     let tls = tokio_rustls::TlsConnector::from(Arc::new(client_config(chain_pem, transport)?))
         .connect(name, tcp)
         .await?;
-    let io = TokioIo::new(tls);
-    // HTTP/2 names the sink in :authority (from the full URI); HTTP/1.1 in Host.
-    let path = uri.path_and_query().map_or("/", |p| p.as_str()).to_owned();
-    let request = |n: u64| {
-        let builder = if transport == Transport::H2 {
-            hyper::Request::put(uri.clone())
-        } else {
-            hyper::Request::put(path.as_str()).header("host", &authority)
-        };
-        builder.header("content-length", n).body(Repeated {
-            chunk: chunk.clone(),
-            left: n,
-        })
-    };
-    let mut times: Vec<Duration> = Vec::new();
-    // The same loop for both protocols; only the connection differs.
-    macro_rules! rounds {
-        ($send:expr) => {
-            for round in 0..=ROUNDS {
-                let start = Instant::now();
-                let reply = $send
-                    .send_request(request(size).map_err(std::io::Error::other)?)
-                    .await
-                    .map_err(std::io::Error::other)?;
-                let took = start.elapsed();
-                let status = reply.status();
-                http_body_util::BodyExt::collect(reply.into_body())
-                    .await
-                    .map_err(std::io::Error::other)?;
-                if status != 200 {
-                    return Err(std::io::Error::other(format!(
-                        "sink answered HTTP {status}"
-                    )));
-                }
-                if round > 0 {
-                    times.push(took);
-                }
-            }
-        };
-    }
-    if transport == Transport::H2 {
-        let (mut send, conn) = hyper::client::conn::http2::handshake(TokioExecutor::new(), io)
-            .await
-            .map_err(std::io::Error::other)?;
-        tokio::spawn(conn);
-        rounds!(send);
-    } else {
-        let (mut send, conn) = hyper::client::conn::http1::handshake(io)
-            .await
-            .map_err(std::io::Error::other)?;
-        tokio::spawn(conn);
-        rounds!(send);
-    }
-    Ok(super::ceiling::receive_rates(size, &times))
+    let path = uri.path_and_query().map_or("/", |p| p.as_str());
+    Connection::handshake(tls, authority, transport == Transport::H2)
+        .await?
+        .ceiling(path, size)
+        .await
 }

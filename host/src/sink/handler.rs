@@ -15,7 +15,7 @@ use crate::extension_files;
 use crate::untrusted::Clipped;
 use bytes::Bytes;
 use http_body::Frame;
-use http_body_util::BodyExt;
+use http_body_util::{combinators::BoxBody, BodyExt, StreamBody};
 use hyper::body::Incoming;
 use hyper::{Method, Request, Response};
 use std::convert::Infallible;
@@ -150,7 +150,7 @@ async fn route_request(req: Request<Incoming>, shared: &Shared) -> Reply {
                     .header("content-type", "application/octet-stream")
                     .header("cache-control", "no-store")
                     .header("content-length", len)
-                    .body(DownloadBody(download::SeededBytes::new(seed, len)).boxed())
+                    .body(download_body(download::SeededBytes::new(seed, len)))
                     .unwrap(),
                 Err(message) => json_error(400, &message),
             }
@@ -189,79 +189,143 @@ async fn upload(req: Request<Incoming>, shared: &Shared, path: &str) -> Reply {
             &format!("body of {n} bytes is over the {}-byte cap", shared.max_body),
         );
     }
-    let content_type = req
-        .headers()
-        .get("content-type")
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_owned);
-    let protocol = protocol_of(req.version());
+    let about = About {
+        content_type: req
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned),
+        protocol: protocol_of(req.version()),
+        request_start,
+    };
     let mut hasher = shared.hash_queue.start();
-    let mut body = req.into_body();
-    let (mut bytes, mut first, mut last) = (0u64, None::<Instant>, Instant::now());
-    let failure = loop {
-        match tokio::time::timeout(shared.idle_timeout, body.frame()).await {
+    let got = match read_body(req.into_body(), shared, path, request_start, &mut hasher).await {
+        Ok(got) => got,
+        Err(over_cap) => return over_cap,
+    };
+    let short = declared.is_some_and(|n| got.bytes < n).then(|| {
+        format!(
+            "body ended after {} of {} bytes",
+            got.bytes,
+            declared.unwrap_or(0)
+        )
+    });
+    match got.failure.clone().or(short) {
+        Some(reason) => aborted(shared, path, got.bytes, &reason),
+        None => answer(path, &got, about, hasher),
+    }
+}
+
+/// What the verdict says of an upload besides its digest.
+struct About {
+    content_type: Option<String>,
+    protocol: &'static str,
+    request_start: Instant,
+}
+
+/// What arrived of an upload body, when its first and last bytes did, and why it
+/// stopped early if it did.
+struct Received {
+    bytes: u64,
+    first: Option<Instant>,
+    last: Instant,
+    failure: Option<String>,
+}
+
+/// Reads the body into the hasher, within the idle timeout, the minimum rate and the
+/// cap; over the cap, the 413 to send instead.
+async fn read_body(
+    mut body: Incoming,
+    shared: &Shared,
+    path: &str,
+    request_start: Instant,
+    hasher: &mut super::hash_queue::BodyHasher,
+) -> Result<Received, Reply> {
+    let mut got = Received {
+        bytes: 0,
+        first: None,
+        last: Instant::now(),
+        failure: None,
+    };
+    got.failure = loop {
+        let data = match tokio::time::timeout(shared.idle_timeout, body.frame()).await {
             Err(_) => break Some(format!("no body bytes for {:?}", shared.idle_timeout)),
             Ok(None) => break None,
             Ok(Some(Err(e))) => break Some(e.to_string()),
-            Ok(Some(Ok(frame))) => {
-                let Ok(data) = frame.into_data() else {
-                    continue;
-                };
-                last = Instant::now();
-                // A body trickled a byte at a time would keep the idle timeout happy
-                // forever: past the grace period, it must keep up a minimum rate.
-                let elapsed = last - request_start;
-                if elapsed > shared.min_rate_grace
-                    && (bytes as f64) < MIN_RATE * elapsed.as_secs_f64()
-                {
-                    break Some(format!(
-                        "slower than {} KiB/s after {:?}",
-                        MIN_RATE as u64 / 1024,
-                        shared.min_rate_grace
-                    ));
-                }
-                first.get_or_insert(last);
-                bytes += data.len() as u64;
-                if bytes > shared.max_body {
-                    log::warn!("upload {}: over the cap after {bytes} bytes", Clipped(path));
-                    linger(body);
-                    return json_error(
-                        413,
-                        &format!("body is over the {}-byte cap", shared.max_body),
-                    );
-                }
-                hasher.push(data).await;
-            }
+            Ok(Some(Ok(frame))) => match frame.into_data() {
+                Ok(data) => data,
+                Err(_) => continue,
+            },
+        };
+        got.last = Instant::now();
+        if let Some(slow) = too_slow(shared, got.bytes, got.last - request_start) {
+            break Some(slow);
         }
+        got.first.get_or_insert(got.last);
+        got.bytes += data.len() as u64;
+        if got.bytes > shared.max_body {
+            log::warn!(
+                "upload {}: over the cap after {} bytes",
+                Clipped(path),
+                got.bytes
+            );
+            linger(body);
+            return Err(json_error(
+                413,
+                &format!("body is over the {}-byte cap", shared.max_body),
+            ));
+        }
+        hasher.push(data).await;
     };
-    let short = declared.is_some_and(|n| bytes < n);
-    if let Some(reason) = failure.or_else(|| {
-        short.then(|| {
+    Ok(got)
+}
+
+/// A body trickled a byte at a time would keep the idle timeout happy forever: past the
+/// grace period, it must keep up a minimum rate.
+fn too_slow(shared: &Shared, bytes: u64, elapsed: std::time::Duration) -> Option<String> {
+    (elapsed > shared.min_rate_grace && (bytes as f64) < MIN_RATE * elapsed.as_secs_f64()).then(
+        || {
             format!(
-                "body ended after {bytes} of {} bytes",
-                declared.unwrap_or(0)
+                "slower than {} KiB/s after {:?}",
+                MIN_RATE as u64 / 1024,
+                shared.min_rate_grace
             )
-        })
-    }) {
-        log::warn!(
-            "upload {}: aborted after {bytes} bytes: {reason}",
-            Clipped(path)
-        );
-        if let Some(hook) = shared.on_event.clone() {
-            let path = path.split('?').next().unwrap_or("").to_owned();
-            // The hook writes to the store (fsync): keep it off the async threads.
-            tokio::task::spawn_blocking(move || hook(SinkEvent::Aborted { bytes, path }));
-        }
-        return json_error(400, &format!("upload aborted after {bytes} bytes"));
+        },
+    )
+}
+
+/// An upload that ended before its last byte: logged, handed to the event hook, and
+/// answered 400.
+fn aborted(shared: &Shared, path: &str, bytes: u64, reason: &str) -> Reply {
+    log::warn!(
+        "upload {}: aborted after {bytes} bytes: {reason}",
+        Clipped(path)
+    );
+    if let Some(hook) = shared.on_event.clone() {
+        let path = path.split('?').next().unwrap_or("").to_owned();
+        // The hook writes to the store (fsync): keep it off the async threads.
+        tokio::task::spawn_blocking(move || hook(SinkEvent::Aborted { bytes, path }));
     }
-    let sink_ms = first
+    json_error(400, &format!("upload aborted after {bytes} bytes"))
+}
+
+/// The last byte is in: the status and headers go now, so the page's timed span ends
+/// here; the digest follows in the body when the hasher is done.
+fn answer(
+    path: &str,
+    got: &Received,
+    about: About,
+    hasher: super::hash_queue::BodyHasher,
+) -> Reply {
+    let (bytes, last) = (got.bytes, got.last);
+    let sink_ms = got
+        .first
         .map(|f| (last - f).as_secs_f64() * 1000.0)
         .unwrap_or(0.0);
     // From the request's headers to its last byte: a browser that prepares the body
     // after sending the headers shows the gap here, not in sink_ms.
-    let request_ms = (last.max(request_start) - request_start).as_secs_f64() * 1000.0;
-    // The last byte is in: the status and headers go now, so the page's timed span ends
-    // here; the digest follows in the body when the hasher is done.
+    let start = about.request_start;
+    let request_ms = (last.max(start) - start).as_secs_f64() * 1000.0;
     let (hash_bound, digest) = hasher.finish();
     let path = path.to_owned();
     let verdict = async move {
@@ -278,9 +342,9 @@ async fn upload(req: Request<Incoming>, shared: &Shared, path: &str) -> Reply {
             if hash_bound { " (hash-bound)" } else { "" }
         );
         let mut value = serde_json::to_value(&report).expect("report serialises");
-        value["content_type"] = content_type.into();
+        value["content_type"] = about.content_type.into();
         value["request_ms"] = request_ms.into();
-        value["protocol"] = protocol.into();
+        value["protocol"] = about.protocol.into();
         value
     };
     deferred_json(
@@ -335,36 +399,12 @@ fn deferred_json(
     for (name, value) in headers {
         reply = reply.header(*name, value);
     }
-    reply.body(DeferredBody(Some(rx)).boxed()).unwrap()
-}
-
-/// One frame, sent when its bytes arrive from the task computing them.
-struct DeferredBody(Option<tokio::sync::oneshot::Receiver<Bytes>>);
-
-impl http_body::Body for DeferredBody {
-    type Data = Bytes;
-    type Error = Infallible;
-
-    fn poll_frame(
-        mut self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<Option<Result<Frame<Bytes>, Infallible>>> {
-        let Some(rx) = self.0.as_mut() else {
-            return std::task::Poll::Ready(None);
-        };
-        match std::pin::Pin::new(rx).poll(cx) {
-            std::task::Poll::Pending => std::task::Poll::Pending,
-            std::task::Poll::Ready(result) => {
-                self.0 = None;
-                // The sender only goes away if the task panicked: end the body empty.
-                std::task::Poll::Ready(result.ok().map(|b| Ok(Frame::data(b))))
-            }
-        }
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.0.is_none()
-    }
+    // One frame, sent when its bytes arrive; the sender only goes away if the task
+    // panicked, and then the body ends empty.
+    let frame = futures_util::StreamExt::filter_map(futures_util::stream::once(rx), |bytes| {
+        std::future::ready(bytes.ok().map(|b| Ok(Frame::data(b))))
+    });
+    reply.body(StreamBody::new(frame).boxed()).unwrap()
 }
 
 async fn chunk(
@@ -427,23 +467,14 @@ async fn chunk(
     deferred_json(&[(HEADER_BYTES, bytes.to_string())], verdict)
 }
 
-/// A download body generated as it is sent, 256 KiB at a time.
-struct DownloadBody(download::SeededBytes);
-
-impl http_body::Body for DownloadBody {
-    type Data = Bytes;
-    type Error = Infallible;
-
-    fn poll_frame(
-        mut self: std::pin::Pin<&mut Self>,
-        _cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+/// A download body generated as it is sent, 256 KiB at a time: each frame is made when
+/// hyper asks for it, never ahead.
+fn download_body(bytes: download::SeededBytes) -> BoxBody<Bytes, Infallible> {
+    let frames = futures_util::stream::unfold(bytes, |mut bytes| {
         let mut buf = vec![0u8; 256 * 1024];
-        let n = std::io::Read::read(&mut self.0, &mut buf).expect("keystream never fails");
-        if n == 0 {
-            return std::task::Poll::Ready(None);
-        }
+        let n = std::io::Read::read(&mut bytes, &mut buf).expect("keystream never fails");
         buf.truncate(n);
-        std::task::Poll::Ready(Some(Ok(Frame::data(Bytes::from(buf)))))
-    }
+        std::future::ready((n > 0).then(|| (Ok(Frame::data(Bytes::from(buf))), bytes)))
+    });
+    StreamBody::new(frames).boxed()
 }

@@ -17,6 +17,7 @@ pub mod hash_queue;
 pub mod hashing;
 pub mod headers;
 pub mod hosts;
+mod probe;
 pub mod refusals;
 pub mod remote;
 pub mod reply;
