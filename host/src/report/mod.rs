@@ -231,12 +231,18 @@ pub fn load(store: &crate::store::Store, filter: &Filter) -> std::io::Result<Vec
 }
 
 /// One run by id ("last" for the newest), analysed; None when the store has no such run.
+/// Only that run's lines are parsed: `auto-check` asks after every rep.
 pub fn load_run(store: &crate::store::Store, run_id: &str) -> std::io::Result<Option<RunReport>> {
-    let filter = Filter {
-        run: Some(run_id.to_owned()),
-        ..Default::default()
-    };
-    Ok(load(store, &filter)?.pop())
+    if run_id == "last" {
+        let filter = Filter {
+            run: Some(run_id.to_owned()),
+            ..Default::default()
+        };
+        return Ok(load(store, &filter)?.pop());
+    }
+    let mut grouping = Grouping::default();
+    store.scan_run(run_id, |_, record| grouping.add(record))?;
+    Ok(grouping.finish().pop().map(StoredRun::analyse))
 }
 
 fn gather(g: &mut Gathered, record: Record) {

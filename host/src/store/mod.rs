@@ -76,13 +76,31 @@ impl Store {
     /// Hands every record to `each` as it is read, with its line number, and returns
     /// the warnings: a big store is never held twice (as lines and as records).
     pub fn scan(&self, each: impl FnMut(usize, Record)) -> io::Result<Vec<String>> {
+        self.scan_of(None, each)
+    }
+
+    /// `scan`, handing over only the records of one run: the other lines are skipped
+    /// after reading their run id, so one run costs little however big the store.
+    pub fn scan_run(
+        &self,
+        run_id: &str,
+        each: impl FnMut(usize, Record),
+    ) -> io::Result<Vec<String>> {
+        self.scan_of(Some(run_id), each)
+    }
+
+    fn scan_of(
+        &self,
+        only: Option<&str>,
+        each: impl FnMut(usize, Record),
+    ) -> io::Result<Vec<String>> {
         match state::open_private_read(&self.path) {
             // Never past the file's length: a device in its place (say /dev/full, which
             // reads as endless zeros) must not make a reader spin.
             Ok(f) => {
                 let len = f.metadata()?.len();
                 let reader = BufReader::with_capacity(1 << 16, f.take(len));
-                Ok(scan_lines(reader, 0, &self.path, each))
+                Ok(scan_lines(reader, 0, &self.path, only, each))
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Vec::new()),
             Err(e) => Err(e),
@@ -113,7 +131,9 @@ fn append_locked(file: &mut File, mut buf: Vec<u8>) -> io::Result<()> {
 /// Parses lines from `reader`, numbering them from `first_line + 1`.
 pub fn parse_lines(reader: impl BufRead, first_line: usize, path: &Path) -> StoreContents {
     let mut out = StoreContents::default();
-    out.warnings = scan_lines(reader, first_line, path, |n, r| out.records.push((n, r)));
+    out.warnings = scan_lines(reader, first_line, path, None, |n, r| {
+        out.records.push((n, r))
+    });
     out
 }
 
@@ -122,6 +142,7 @@ fn scan_lines(
     reader: impl BufRead,
     first_line: usize,
     path: &Path,
+    only: Option<&str>,
     mut each: impl FnMut(usize, Record),
 ) -> Vec<String> {
     let mut warnings = Vec::new();
@@ -142,8 +163,9 @@ fn scan_lines(
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        match records::parse(&line) {
-            Ok(r) => each(number, r),
+        match records::parse_of(&line, only) {
+            Ok(Some(r)) => each(number, r),
+            Ok(None) => {}
             Err(e) => {
                 let why = if is_last {
                     "incomplete last line (torn write?)"

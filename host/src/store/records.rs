@@ -92,12 +92,24 @@ impl RunRecord {
 /// One stored line. Samples, nearly every line of a store, are read straight into
 /// their type: the tagged enum would first buffer each line as a generic tree.
 pub fn parse(line: &[u8]) -> serde_json::Result<Record> {
+    Ok(parse_of(line, None)?.expect("every record is kept without a run filter"))
+}
+
+/// `parse`, or None without parsing further when `only` names another run than the
+/// line's (lines of no run, such as sink events, are another run's too).
+pub fn parse_of(line: &[u8], only: Option<&str>) -> serde_json::Result<Option<Record>> {
     #[derive(Deserialize)]
-    struct Kind<'a> {
+    struct Peek<'a> {
         #[serde(borrow)]
         kind: Option<std::borrow::Cow<'a, str>>,
+        #[serde(borrow)]
+        run_id: Option<std::borrow::Cow<'a, str>>,
     }
-    if serde_json::from_slice::<Kind>(line)?.kind.as_deref() == Some("sample") {
+    let peek = serde_json::from_slice::<Peek>(line)?;
+    if only.is_some_and(|wanted| peek.run_id.as_deref() != Some(wanted)) {
+        return Ok(None);
+    }
+    if peek.kind.as_deref() == Some("sample") {
         let mut s: Sample = serde_json::from_slice(line)?;
         // The tag is the record's, not one of the sample's extra fields. An emptied map
         // still holds its node (about 600 bytes): a store of 200k samples kept 120 MB.
@@ -105,9 +117,9 @@ pub fn parse(line: &[u8]) -> serde_json::Result<Record> {
         if s.extra.is_empty() {
             s.extra = serde_json::Map::new();
         }
-        return Ok(Record::Sample(s));
+        return Ok(Some(Record::Sample(s)));
     }
-    serde_json::from_slice(line)
+    serde_json::from_slice(line).map(Some)
 }
 
 pub fn now() -> String {

@@ -221,3 +221,31 @@ fn tail_sees_only_new_complete_lines() {
         "half a line is not reported"
     );
 }
+
+#[test]
+fn one_runs_lines_are_read_alone_and_the_rest_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::in_dir(dir.path());
+    let mut records = vec![run_record("a"), run_record("b")];
+    records.extend((0..3).map(|r| Record::Sample(sample("a", "Blob", r, 1.0))));
+    records.push(Record::Sample(sample("b", "Blob", 0, 1.0)));
+    records.push(Record::SinkEvent {
+        event: "aborted".into(),
+        bytes: 1,
+        path: "/upload".into(),
+        recorded_at: "2026-12-01T00:00:00Z".into(),
+    });
+    store.append(&records).unwrap();
+    let mut seen = Vec::new();
+    store
+        .scan_run("a", |_, r| seen.push(r.run_id().map(str::to_owned)))
+        .unwrap();
+    assert_eq!(
+        seen,
+        vec![Some("a".to_owned()); 4],
+        "a's run record and 3 samples"
+    );
+    let b = crate::report::load_run(&store, "b").unwrap().unwrap();
+    assert_eq!((b.run.run_id.as_str(), b.samples.len()), ("b", 1));
+    assert!(crate::report::load_run(&store, "c").unwrap().is_none());
+}
