@@ -23,6 +23,7 @@ use serde_json::{Map, Value};
     strum::EnumString,
     strum::IntoStaticStr,
     strum::Display,
+    schemars::JsonSchema,
 )]
 #[value(rename_all = "verbatim")]
 pub enum BodyKind {
@@ -33,7 +34,7 @@ pub enum BodyKind {
 }
 
 /// What the arm uploads.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum ArmKind {
     /// One fetch() body of this kind.
@@ -53,7 +54,18 @@ pub enum ArmKind {
     Unknown { label: String },
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, strum::IntoStaticStr)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::IntoStaticStr,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 #[strum(serialize_all = "lowercase")]
 pub enum Schedule {
@@ -81,6 +93,7 @@ pub enum Schedule {
     strum::EnumIter,
     strum::IntoStaticStr,
     strum::Display,
+    schemars::JsonSchema,
 )]
 // One casing rule for all three: "h1", "h1-tls", "h2" (clap's default is kebab-case).
 #[serde(rename_all = "kebab-case")]
@@ -125,7 +138,18 @@ impl Transport {
 }
 
 /// The positive control's two halves.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, strum::IntoStaticStr)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::IntoStaticStr,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 #[strum(serialize_all = "lowercase")]
 pub enum Condition {
@@ -133,7 +157,9 @@ pub enum Condition {
     Detached,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// An arm, typed: what it uploads (`kind` and its fields) and the transport and
+/// condition it ran under.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Arm {
     #[serde(flatten)]
     pub kind: ArmKind,

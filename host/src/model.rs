@@ -20,6 +20,7 @@ use strum::IntoEnumIterator;
     Serialize,
     Deserialize,
     strum::IntoStaticStr,
+    schemars::JsonSchema,
 )]
 #[serde(rename_all = "lowercase")]
 #[strum(serialize_all = "lowercase")]
@@ -46,7 +47,7 @@ impl SampleStatus {
 
 /// Which browser, OS and extension a run or an upload came from: one type wherever it
 /// is recorded (a run, each of its samples, a report's run).
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Environment {
     #[serde(default)]
     pub browser: String,
@@ -73,7 +74,9 @@ impl Environment {
 }
 
 /// One measured upload, paired from the page's and the sink's figures.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+///
+/// Open: fields a newer extension adds are kept and written back (`extra`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Sample {
     pub run_id: String,
     pub body: String,
@@ -154,7 +157,9 @@ impl Sample {
 }
 
 /// What the page could tell about being watched. `webdriver` is `navigator.webdriver`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+///
+/// Open: whatever else the page reports (`debugger_attached`, newer evidence) is kept.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Observation {
     pub webdriver: Option<bool>,
     #[serde(flatten)]
@@ -173,6 +178,7 @@ pub struct Observation {
     Deserialize,
     strum::IntoStaticStr,
     strum::Display,
+    schemars::JsonSchema,
 )]
 #[serde(rename_all = "lowercase")]
 #[strum(serialize_all = "lowercase")]
@@ -216,7 +222,7 @@ impl Observation {
 }
 
 /// What a run will do: the suite the popup or the CLI asked for.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Plan {
     pub size_bytes: u64,
     pub reps: u32,
@@ -249,7 +255,7 @@ pub struct Plan {
 
 /// The write-up's investigation as arms: encrypted chunked uploads (serial and
 /// pipelined, per chunk size), a streamed download, and parallel uploads.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Workloads {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub encrypted: Option<EncryptedWorkload>,
@@ -259,18 +265,18 @@ pub struct Workloads {
     pub parallel: Option<ParallelWorkload>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct EncryptedWorkload {
     pub file_bytes: u64,
     pub chunk_sizes: Vec<u64>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct DownloadWorkload {
     pub bytes: u64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ParallelWorkload {
     pub bytes: u64,
     pub streams: Vec<u32>,
@@ -318,7 +324,7 @@ impl Workloads {
 }
 
 /// Why `--auto` stopped adding reps (or rounds, across browsers).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum AutoStop {
     /// Every comparison's interval lies entirely inside or outside the horizon.
@@ -337,7 +343,7 @@ impl AutoStop {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct AutoBudget {
     pub max_reps: u32,
     pub max_seconds: u64,
@@ -462,7 +468,7 @@ pub struct Job {
 
 /// A sink's receive ceiling: the median and the slowest and fastest of its timed
 /// rounds (`sink::ceiling::receive_rates`). Stored per transport for the TLS sinks.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TransportCeiling {
     pub receive_mbps: f64,
     pub receive_range: (f64, f64),
@@ -502,7 +508,17 @@ pub struct RunInfo {
 }
 
 /// How a run ended. Every way out of `unobserved run` writes one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::IntoStaticStr)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    strum::IntoStaticStr,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 #[strum(serialize_all = "kebab-case")]
 pub enum RunStatus {
@@ -546,6 +562,20 @@ impl RunState {
 impl std::fmt::Display for RunState {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.pad(self.as_str())
+    }
+}
+
+/// The schema of what `Serialize` writes: "running", or a `RunStatus`.
+impl schemars::JsonSchema for RunState {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "RunState".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "How the run ended, or \"running\" when no end was recorded.",
+            "anyOf": [{ "const": "running" }, generator.subschema_for::<RunStatus>()]
+        })
     }
 }
 

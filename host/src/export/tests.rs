@@ -80,6 +80,31 @@ fn encrypted_run() -> RunReport {
 
 /// Body kinds over h1 and h2, as `--transport h1,h2` records them.
 fn transport_run() -> RunReport {
+    report_of(transport_samples())
+}
+
+/// A transport run whose h2 sink's ceiling was measured, and where one h2 upload
+/// arrived over HTTP/1.1: `transport_ceilings` and `protocol_mismatches` both present.
+fn mismatched_transport_run() -> RunReport {
+    let mut samples = transport_samples();
+    let h2 = samples
+        .iter_mut()
+        .find(|s| s.arm().transport == Some(Transport::H2))
+        .unwrap();
+    h2.protocol = Some("http/1.1".into());
+    let mut report = report_of(samples);
+    report.run.transport_ceilings.insert(
+        Transport::H2,
+        crate::model::TransportCeiling {
+            receive_mbps: 3000.0,
+            receive_range: (2800.0, 3100.0),
+        },
+    );
+    assert!(!report.protocol_mismatches.is_empty());
+    report
+}
+
+fn transport_samples() -> Vec<Sample> {
     let mut samples = Vec::new();
     for rep in 0..5 {
         for (body, transport, mbps) in [
@@ -97,7 +122,7 @@ fn transport_run() -> RunReport {
             samples.push(s);
         }
     }
-    report_of(samples)
+    samples
 }
 
 /// Every piece of text the document holds.
@@ -252,21 +277,150 @@ fn a_comparison_shows_the_same_content_in_every_format() {
     assert_eq!(bars, medians, "{html}");
 }
 
-/// JSON of runs with warnings, notes, the control and encrypted chunks, against the
-/// published schema (no browser needed).
+const SCHEMA_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../schemas/report.schema.json");
+
+/// The committed schema is the one generated from the types (`json::schema()`).
+/// Regenerate it with `UNOBSERVED_WRITE_FIXTURES=1 cargo test -p unobserved --lib
+/// export::` after changing a type the report writes.
+#[test]
+fn the_committed_schema_is_generated_from_the_types() {
+    let generated = super::json::schema();
+    let text = serde_json::to_string_pretty(&generated).unwrap() + "\n";
+    if std::env::var_os("UNOBSERVED_WRITE_FIXTURES").is_some() {
+        std::fs::write(SCHEMA_PATH, &text).unwrap();
+    }
+    let committed = std::fs::read_to_string(SCHEMA_PATH).unwrap();
+    assert!(
+        committed == text,
+        "schemas/report.schema.json is not what the types generate: regenerate it with \
+         UNOBSERVED_WRITE_FIXTURES=1 cargo test -p unobserved --lib export::"
+    );
+}
+
+/// Closed: every object with fixed fields rejects others, except a sample and its
+/// observation, which keep what newer extensions add; and the ceilings and the
+/// mismatches are described, not merely allowed.
+#[test]
+fn the_schema_is_closed_and_describes_ceilings_and_mismatches() {
+    let schema = super::json::schema();
+    let defs = schema["$defs"].as_object().unwrap();
+    let mut open = Vec::new();
+    fn walk(v: &serde_json::Value, at: &str, open: &mut Vec<String>) {
+        match v {
+            serde_json::Value::Object(m) => {
+                if m.contains_key("properties")
+                    && m.get("additionalProperties") != Some(&false.into())
+                {
+                    open.push(at.to_owned());
+                }
+                for (k, v) in m {
+                    walk(v, &format!("{at}/{k}"), open);
+                }
+            }
+            serde_json::Value::Array(items) => {
+                for (i, v) in items.iter().enumerate() {
+                    walk(v, &format!("{at}/{i}"), open);
+                }
+            }
+            _ => {}
+        }
+    }
+    walk(&schema, "#", &mut open);
+    assert_eq!(open, ["#/$defs/Observation", "#/$defs/Sample"]);
+    assert_eq!(schema["additionalProperties"], false);
+
+    let run = &defs["RunMeta"]["properties"];
+    assert_eq!(
+        run["transport_ceilings"]["additionalProperties"]["$ref"],
+        "#/$defs/TransportCeiling"
+    );
+    assert_eq!(
+        run["transport_ceilings"]["propertyNames"]["$ref"],
+        "#/$defs/Transport"
+    );
+    let ceiling = &defs["TransportCeiling"];
+    assert!(ceiling["properties"]["receive_mbps"].is_object());
+    assert!(ceiling["properties"]["receive_range"].is_object());
+    assert_eq!(
+        defs["RunReport"]["properties"]["protocol_mismatches"]["items"]["$ref"],
+        "#/$defs/ProtocolMismatch"
+    );
+    let mismatch = defs["ProtocolMismatch"]["properties"].as_object().unwrap();
+    let mut fields: Vec<&str> = mismatch.keys().map(String::as_str).collect();
+    fields.sort();
+    assert_eq!(fields, ["arm", "arrived_over", "transport", "uploads"]);
+}
+
+/// Real JSON against the committed schema (read when the test runs, so a file just
+/// regenerated is the one checked).
+fn assert_valid(doc: &serde_json::Value) {
+    let schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(SCHEMA_PATH).unwrap()).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    let errors: Vec<String> = validator
+        .iter_errors(doc)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+}
+
+/// JSON of runs with warnings, notes, the control and encrypted chunks, transport
+/// ceilings and a protocol mismatch, against the published schema (no browser needed).
 #[test]
 fn json_with_every_kind_of_section_matches_the_schema() {
-    let schema: serde_json::Value =
-        serde_json::from_str(include_str!("../../../schemas/report.schema.json")).unwrap();
-    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
-    let runs = [control_run(), encrypted_run()];
+    let runs = [control_run(), encrypted_run(), mismatched_transport_run()];
     assert!(
         runs.iter().any(|r| !r.warnings.is_empty()) && runs.iter().all(|r| !r.notes.is_empty())
     );
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&exporter(Format::Json, false).render(&runs)).unwrap();
+    let run = &doc["runs"][2];
+    assert!(
+        run["run"]["transport_ceilings"]["h2"].is_object(),
+        "{run:#}"
+    );
+    assert!(run["protocol_mismatches"][0].is_object(), "{run:#}");
+    assert!(run["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|w| w["kind"] == "protocol-mismatch"));
+    doc["launch"] = json!([{ "browser_path": "/usr/bin/chromium", "command": ["chromium"] }]);
+    assert_valid(&doc);
+}
+
+/// Closed means closed: an extra key anywhere fixed is rejected, while a sample keeps
+/// what a newer extension added.
+#[test]
+fn the_schema_rejects_unknown_keys_but_keeps_a_samples_extras() {
+    let schema = super::json::schema();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let runs = [mismatched_transport_run()];
     let doc: serde_json::Value =
         serde_json::from_str(&exporter(Format::Json, false).render(&runs)).unwrap();
-    let errors: Vec<String> = validator.iter_errors(&doc).map(|e| e.to_string()).collect();
-    assert!(errors.is_empty(), "{errors:#?}");
+    assert!(validator.is_valid(&doc));
+    for pointer in [
+        "",
+        "/runs/0",
+        "/runs/0/run",
+        "/runs/0/run/transport_ceilings/h2",
+        "/runs/0/protocol_mismatches/0",
+        "/runs/0/summary/0",
+        "/runs/0/summary/0/arm",
+        "/runs/0/comparisons/0",
+        "/runs/0/warnings/0",
+    ] {
+        let mut bad = doc.clone();
+        bad.pointer_mut(pointer).unwrap()["surprise"] = json!(1);
+        assert!(
+            !validator.is_valid(&bad),
+            "{pointer} accepted an unknown key"
+        );
+    }
+    let mut newer = doc.clone();
+    newer["runs"][0]["samples"][0]["from_a_newer_extension"] = json!(1);
+    newer["runs"][0]["samples"][0]["observed"]["debugger_attached"] = json!(false);
+    assert!(validator.is_valid(&newer));
 }
 
 /// Streaming and rendering give the same text in every format.

@@ -8,7 +8,7 @@ use crate::stats::compare::Verdict;
 use serde::{Serialize, Serializer};
 use std::fmt;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Warning {
     /// The arm's median reaches `SINK_BOUND_SHARE` of its sink's own ceiling.
@@ -44,7 +44,7 @@ pub enum Warning {
     },
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Note {
     /// Per arm, the median time before the request reached the sink, of the page time.
@@ -57,7 +57,7 @@ pub enum Note {
     },
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct BrowserTime {
     pub arm: String,
     pub browser_ms: f64,
@@ -137,10 +137,12 @@ impl fmt::Display for Note {
 }
 
 /// A finding as JSON: its kind and fields, and its words as `message`.
-#[derive(Serialize)]
-struct Rendered<'a, T: Serialize> {
+#[derive(Serialize, schemars::JsonSchema)]
+#[schemars(rename = "{T}")]
+pub struct Rendered<'a, T: Serialize> {
     #[serde(flatten)]
     finding: &'a T,
+    /// The finding in words, as the text reports print it.
     message: String,
 }
 

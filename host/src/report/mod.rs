@@ -15,7 +15,7 @@ use crate::stats::{summarise, ArmSummary};
 use crate::store::{Record, StoreContents};
 use serde::Serialize;
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct RunReport {
     pub run: RunMeta,
     pub samples: Vec<Sample>,
@@ -26,9 +26,11 @@ pub struct RunReport {
     pub negative_control: Option<Comparison>,
     /// Warnings about the figures (sink-bound arms, timing disagreements), typed.
     #[serde(serialize_with = "findings::with_messages")]
+    #[schemars(with = "Vec<findings::Rendered<'static, Warning>>")]
     pub warnings: Vec<Warning>,
     /// Observations that are not problems (where the page time went), typed.
     #[serde(serialize_with = "findings::with_messages")]
+    #[schemars(with = "Vec<findings::Rendered<'static, Note>>")]
     pub notes: Vec<Note>,
     /// In a control run: per body kind, detached against attached (the slowdown).
     pub control: Vec<ControlRow>,
@@ -44,7 +46,7 @@ pub struct RunReport {
 
 /// A browser that used another protocol than the arm's transport (say, HTTP/1.1 on
 /// the h2 listener): those uploads describe that protocol, not the arm's.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ProtocolMismatch {
     pub arm: String,
     pub transport: Transport,
@@ -52,7 +54,7 @@ pub struct ProtocolMismatch {
     pub uploads: usize,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct EncryptedRow {
     pub arm: String,
     pub chunk_bytes: u64,
@@ -67,7 +69,7 @@ pub struct EncryptedRow {
     pub chunks_with_bad_tags: u64,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ControlRow {
     pub body: String,
     pub attached_median_mbps: Option<f64>,
@@ -76,8 +78,10 @@ pub struct ControlRow {
     pub slowdown: Option<Comparison>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct RunMeta {
+    /// `model::valid_run_id`: run ids end up in file names.
+    #[schemars(extend("pattern" = "^[A-Za-z0-9_-]{1,64}$"))]
     pub run_id: String,
     #[serde(flatten)]
     pub env: crate::model::Environment,
@@ -100,7 +104,18 @@ pub struct RunMeta {
     pub sink_hash_mbps: Option<f64>,
     /// The TLS sinks' own ceilings, per transport, when the run used TLS transports.
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[schemars(schema_with = "ceilings_schema")]
     pub transport_ceilings: std::collections::BTreeMap<Transport, crate::model::TransportCeiling>,
+}
+
+/// `transport_ceilings`: an object keyed by transport name.
+fn ceilings_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({
+        "description": "The TLS sinks' own ceilings, per transport, when the run used TLS transports.",
+        "type": "object",
+        "propertyNames": generator.subschema_for::<Transport>(),
+        "additionalProperties": generator.subschema_for::<crate::model::TransportCeiling>(),
+    })
 }
 
 impl RunMeta {

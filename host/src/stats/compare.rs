@@ -26,21 +26,23 @@ pub const ALPHA: f64 = 0.05;
 /// The default horizon: differences smaller than this are "the same".
 pub const DEFAULT_HORIZON: f64 = 0.05;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Comparison {
     pub body: String,
     pub baseline: String,
     /// Hodges–Lehmann estimate of arm / baseline.
+    #[schemars(extend("exclusiveMinimum" = 0))]
     pub ratio: f64,
     /// The 95% interval of the ratio; None when the samples are too few for one.
     pub ci_low: Option<f64>,
     pub ci_high: Option<f64>,
     /// The horizon the verdict was judged against, as a fraction (0.05 = ±5%).
+    #[schemars(extend("exclusiveMinimum" = 0))]
     pub horizon: f64,
     pub verdict: Verdict,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Verdict {
     Faster,

@@ -43,7 +43,7 @@ fn sorted(values: &[f64]) -> Vec<f64> {
 
 /// One body kind's figures over a run. Throughput comes from intact samples only: a
 /// corrupted upload's speed describes the wrong bytes.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ArmSummary {
     /// The arm's label ("Blob", "AES-GCM 16 MiB pipelined", "Uint8Array (attached)").
     pub body: String,
@@ -58,6 +58,7 @@ pub struct ArmSummary {
     pub statuses: BTreeMap<String, usize>,
     /// Written as `verdict`: "intact", "corrupted: received 23 bytes `[object ReadableStream]`", …
     #[serde(rename = "verdict", serialize_with = "integrity::as_text")]
+    #[schemars(with = "String")]
     pub integrity: Integrity,
     /// The median is at least 70% of the sink's own ceiling (set by the report).
     pub sink_bound: bool,
