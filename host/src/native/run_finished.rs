@@ -29,16 +29,14 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
     // A run ends once. A second end (e.g. a restarted background that thinks the run was
     // orphaned) must not overwrite how it really ended. That background may end a run
     // another session started, so a run the store knows is accepted too.
-    let stored = session.store.read().map(|c| {
-        let has = |end: bool| {
-            c.records.iter().any(|(_, r)| match r {
-                Record::RunEnd { run_id: id, .. } => end && *id == run_id,
-                Record::Run(r) => !end && r.run.run_id == run_id,
-                _ => false,
-            })
-        };
-        (has(false), has(true))
+    // Only this run's lines are parsed: whether it began and whether it already ended.
+    let (mut begun, mut ended) = (false, false);
+    let stored = session.store.scan_run(&run_id, |_, r| match r {
+        Record::Run(_) => begun = true,
+        Record::RunEnd { .. } => ended = true,
+        _ => {}
     });
+    let stored = stored.map(|_| (begun, ended));
     if let Ok((false, _)) = stored {
         if !session.started.contains(&run_id) {
             return unknown_run(&run_id, "run-finished");
