@@ -70,6 +70,7 @@ export async function startRun({ plan, source, runId, afterRun = 'close', sinkUr
       total,
       step: null,
       samples: [],
+      plan,
       started_at: run.started_at,
     });
     // The local sink serves the page, so uploads run in an ordinary web page. A remote
@@ -157,6 +158,7 @@ const PAGE_HANDLERS = Object.freeze({
       reply = { more: d.more, reason: d.reason };
       // Why --auto stopped, as the host typed it, for the run's end record.
       run.autoStop = d.stop ?? null;
+      await progress(run, { auto: { reps_done: msg.reps_done, settled: d.settled, comparisons: d.comparisons, seconds_left: d.seconds_left } });
     } catch (e) {
       reply = { more: false, reason: `auto-check failed: ${e.message}` };
     }

@@ -55,3 +55,5 @@ pub fn exporter(format: Format, colour: bool) -> Box<dyn Exporter> {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod figures_agree;

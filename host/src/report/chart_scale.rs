@@ -6,9 +6,10 @@
 use crate::stats::ArmSummary;
 use serde::Serialize;
 
-/// Room right of the longest median for its whisker: the longest bar fills at least
-/// 1 / WHISKER_ROOM of the chart, and a whisker reaching further is cut at the edge.
-pub const WHISKER_ROOM: f64 = 1.25;
+/// Room right of the longest median for whiskers and ceilings: the longest bar fills at
+/// least 1 / ROOM of the chart, and what reaches further is cut or marked at the edge.
+/// It is above 1 / SINK_BOUND_SHARE (1.43), so a sink-bound arm's ceiling is drawn.
+pub const ROOM: f64 = 1.5;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ChartScale {
@@ -47,11 +48,15 @@ fn largest(values: impl Iterator<Item = Option<f64>>) -> Option<f64> {
 /// The scale of a chart of these arms.
 pub fn scale(arms: &[Reach]) -> ChartScale {
     let longest = largest(arms.iter().map(|a| a.median));
-    let reach = largest(arms.iter().map(|a| a.max));
-    let top_mbps = match (longest, reach) {
-        (Some(l), Some(r)) => r.clamp(l, l * WHISKER_ROOM),
-        (Some(l), None) => l,
-        (None, _) => largest(arms.iter().map(|a| a.ceiling)).unwrap_or(1.0),
+    let top_mbps = match longest {
+        // Every whisker and ceiling within the room, so the nearest are drawn whole.
+        Some(l) => largest(
+            arms.iter()
+                .flat_map(|a| [a.max, a.ceiling])
+                .map(|v| v.filter(|v| *v <= l * ROOM)),
+        )
+        .map_or(l, |reach| reach.max(l)),
+        None => largest(arms.iter().map(|a| a.ceiling)).unwrap_or(1.0),
     };
     ChartScale {
         top_mbps,
@@ -110,18 +115,24 @@ mod tests {
             arm(3000.0, 3200.0, Some(18000.0)),
         ]);
         assert_eq!(s.top_mbps, 3200.0, "the widest whisker, within the room");
-        assert!(3000.0 / s.top_mbps >= 1.0 / WHISKER_ROOM);
+        assert!(3000.0 / s.top_mbps >= 1.0 / ROOM);
         assert!(!on_scale(18000.0, s.top_mbps));
         assert_eq!(
             s.legend.as_deref(),
             Some("▸ at the edge: sink ceiling 18000 Mbps, off this scale (5.6x its right edge)")
+        );
+        // A sink-bound arm's ceiling is always on the scale.
+        let bound = scale(&[arm(700.0, 720.0, Some(1000.0))]);
+        assert_eq!(
+            (bound.top_mbps, bound.legend.as_deref()),
+            (1000.0, Some("dashed: sink ceiling 1000 Mbps"))
         );
     }
 
     #[test]
     fn a_far_whisker_is_cut_and_a_near_ceiling_is_drawn() {
         let s = scale(&[arm(1000.0, 5000.0, Some(1200.0)), arm(800.0, 900.0, None)]);
-        assert_eq!(s.top_mbps, 1250.0);
+        assert_eq!(s.top_mbps, 1200.0, "the ceiling is the furthest within the room");
         assert!(on_scale(1200.0, s.top_mbps));
         assert_eq!(s.legend.as_deref(), Some("dashed: sink ceiling 1200 Mbps"));
     }
