@@ -5,6 +5,7 @@ import { buildSteps, stepsForRep } from '../lib/plan.js';
 import { randomBytes, makeBody, sha256Hex } from '../lib/bodies.js';
 import { pairSample } from '../lib/pairing.js';
 import * as workloads from './workloads.js';
+import { pacer, pending } from '../lib/pacing.js';
 import { BENCH_PORT, EXTENSION, FROM_EXTENSION, FROM_PAGE, PAGE } from '../lib/page-protocol.js';
 const statusEl = document.getElementById('status');
 const logEl = document.getElementById('log');
@@ -72,10 +73,12 @@ async function uploadOnce(kind, bytes, url) {
   try {
     const res = await fetch(url, { method: 'PUT', body, cache: 'no-store', ...init });
     const pageMs = performance.now() - t0;
-    const reply = await res.json().catch(() => null);
+    // The digest follows in the body once the host has hashed it: read off the
+    // pacing path (lib/pacing.js), so the host's speed never sets the next start.
+    const reply = res.json().catch(() => null);
     return { pageMs, reply, httpStatus: res.status, error: null };
   } catch (e) {
-    return { pageMs: performance.now() - t0, reply: null, httpStatus: null, error: `${e.name}: ${e.message}` };
+    return { pageMs: performance.now() - t0, reply: Promise.resolve(null), httpStatus: null, error: `${e.name}: ${e.message}` };
   }
 }
 
@@ -84,6 +87,8 @@ async function* planSteps(plan, arms, state) {
   yield* buildSteps(arms, plan);
   if (!plan.auto) return;
   for (let rep = plan.reps; ; rep++) {
+    // The host judges stored samples: every digest of the rep first.
+    await state.digests.drain();
     const decision = await request({ type: PAGE.autoCheck, reps_done: rep });
     state.autoReason = decision.reason;
     if (!decision.more) return;
@@ -124,7 +129,8 @@ async function checkSink(uploadUrl) {
 const transportOf = (arm) => arm.transport ?? 'h1';
 
 async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, run_id: runId }) {
-  const state = { autoReason: null };
+  const state = { autoReason: null, digests: pending() };
+  const pace = pacer({ clock: () => performance.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) });
   // Every sink the plan's transports use must take a test upload first: a TLS sink the
   // browser does not trust fails here, loudly, not as arms that "cannot upload".
   const transports = new Set(arms.map(({ arm }) => transportOf(arm)));
@@ -160,18 +166,24 @@ async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, 
     const what = `${step.label}${wanted ? ` · debugger ${wanted}` : ''}`;
     show(`${step.phase === 'warmup' ? 'Warm-up' : 'Rep'} ${step.rep + 1}: ${what}`);
     const workload = workloads.workloadOf(step.arm, plan);
-    let sample;
+    const report = (sample) => {
+      if (step.phase !== 'measure') return;
+      log(`${what} rep ${step.rep + 1}: ${sample.status}${sample.mbps ? ` ${sample.mbps.toFixed(0)} Mbps` : ''}${sample.error ? ` (${sample.error})` : ''}`);
+      post({ type: PAGE.sample, sample });
+    };
+    await pace.ready();
     if (workload) {
-      sample = await runWorkload(step, workload, ctx, bytes, sha);
+      report(await runWorkload(step, workload, ctx, bytes, sha));
+      pace.settleFrom();
     } else {
       const url = `${uploadUrls[transportOf(step.arm)]}?arm=${encodeURIComponent(step.label)}&rep=${step.rep}&phase=${step.phase}`;
+      const [sent, shaSent, observed] = [bytes.length, sha, observation(wanted)];
       const result = await uploadOnce(step.arm.body, bytes, url);
-      sample = { ...pairSample({ body: step.label, rep: step.rep, bytesSent: bytes.length, shaSent: sha, observed: observation(wanted), ...result }), arm: step.arm };
+      pace.settleFrom();
+      state.digests.add(result.reply.then((reply) => report({ ...pairSample({ body: step.label, rep: step.rep, bytesSent: sent, shaSent, observed, ...result, reply }), arm: step.arm })));
     }
-    if (step.phase !== 'measure') continue;
-    log(`${what} rep ${step.rep + 1}: ${sample.status}${sample.mbps ? ` ${sample.mbps.toFixed(0)} Mbps` : ''}${sample.error ? ` (${sample.error})` : ''}`);
-    post({ type: PAGE.sample, sample });
   }
+  await state.digests.drain();
   if (condition === 'attached') await setCondition('detached');
   show('Done. This tab will close.');
   post({ type: PAGE.done, auto_reason: state.autoReason });
