@@ -6,6 +6,7 @@ import { randomBytes, makeBody, sha256Hex } from '../lib/bodies.js';
 import { pairSample } from '../lib/pairing.js';
 import * as workloads from './workloads.js';
 import { pacer, pending } from '../lib/pacing.js';
+import { settledText } from '../lib/format.js';
 import { BENCH_PORT, EXTENSION, FROM_EXTENSION, FROM_PAGE, PAGE } from '../lib/page-protocol.js';
 const statusEl = document.getElementById('status');
 const logEl = document.getElementById('log');
@@ -91,6 +92,7 @@ async function* planSteps(plan, arms, state) {
     await state.digests.drain();
     const decision = await request({ type: PAGE.autoCheck, reps_done: rep });
     state.autoReason = decision.reason;
+    state.progress = decision.progress ? ` · ${settledText(decision.progress)}` : '';
     if (!decision.more) return;
     yield* stepsForRep(arms, plan, rep);
   }
@@ -129,7 +131,7 @@ async function checkSink(uploadUrl) {
 const transportOf = (arm) => arm.transport ?? 'h1';
 
 async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, run_id: runId }) {
-  const state = { autoReason: null, digests: pending() };
+  const state = { autoReason: null, progress: '', digests: pending() };
   const pace = pacer({ clock: () => performance.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) });
   // Every sink the plan's transports use must take a test upload first: a TLS sink the
   // browser does not trust fails here, loudly, not as arms that "cannot upload".
@@ -164,7 +166,7 @@ async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, 
     }
     post({ type: PAGE.progress, step });
     const what = `${step.label}${wanted ? ` · debugger ${wanted}` : ''}`;
-    show(`${step.phase === 'warmup' ? 'Warm-up' : 'Rep'} ${step.rep + 1}: ${what}`);
+    show(`${step.phase === 'warmup' ? 'Warm-up' : 'Rep'} ${step.rep + 1}: ${what}${state.progress}`);
     const workload = workloads.workloadOf(step.arm, plan);
     const report = (sample) => {
       if (step.phase !== 'measure') return;

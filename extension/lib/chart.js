@@ -29,8 +29,9 @@ export function chartElements(analysis) {
     add('text', { x: labelW + labelX, y: y + 12, 'font-size': 11 }, label);
     if (row.ceilingX !== null) {
       const x = labelW + row.ceilingX;
-      const dash = row.ceilingOffScale ? {} : { 'stroke-dasharray': '4 3' };
-      add('line', { x1: x, x2: x, y1: y - 4, y2: y + ROW_HEIGHT - 4, stroke: '#e0a800', 'stroke-width': 2, ...dash, class: row.ceilingOffScale ? 'ceiling off-scale' : 'ceiling' });
+      // Off the scale: an arrowhead at the edge pointing past it (the legend has the figure).
+      if (row.ceilingOffScale) add('polygon', { points: `${x},${y} ${x + 6},${y + 7} ${x},${y + 14}`, fill: '#e0a800', class: 'ceiling off-scale', 'data-edge': x });
+      else add('line', { x1: x, x2: x, y1: y - 4, y2: y + ROW_HEIGHT - 4, stroke: '#e0a800', 'stroke-width': 2, 'stroke-dasharray': '4 3', class: 'ceiling' });
     }
   });
   if (legend !== null) add('text', { x: labelW, y: height - 2, 'font-size': 10, fill: '#8a6d00', class: 'legend' }, legend);

@@ -24,7 +24,12 @@ export function progressText(state) {
   if (!budget) return `${where} · ${done}/${total} measured · ${remaining} remaining`;
   const auto = state.auto;
   if (!auto) return `${where} · ${done} measured · the first ${state.plan.reps} reps, then until every comparison is settled (at most ${budget.max_seconds} s)`;
-  return `${where} · ${done} measured · ${auto.settled} of ${auto.comparisons} comparisons settled · ${auto.seconds_left} s left`;
+  return `${where} · ${done} measured · ${settledText(auto)}`;
+}
+
+/** "1 of 2 comparisons settled · 41 s left", from the host's auto-decision. */
+export function settledText({ settled, comparisons, seconds_left: left }) {
+  return `${settled} of ${comparisons} comparisons settled · ${left} s left`;
 }
 
 /**
@@ -79,7 +84,9 @@ export function chartModel(arms, width, scale) {
     intact: a.integrity.status === 'intact',
     sinkBound: a.sink_bound,
   }));
-  const labelX = Math.max(0, ...rows.map((r) => Math.max(r.bar, r.whiskerTo ?? 0, r.ceilingX ?? 0))) + 6;
+  // Clear of an off-scale ceiling's arrowhead too (7 px past the edge).
+  const gap = rows.some((r) => r.ceilingOffScale) ? 12 : 6;
+  const labelX = Math.max(0, ...rows.map((r) => Math.max(r.bar, r.whiskerTo ?? 0, r.ceilingX ?? 0))) + gap;
   return { rows, legend: scale?.legend ?? null, labelX };
 }
 

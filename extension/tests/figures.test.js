@@ -42,7 +42,7 @@ test("the chart is scaled to the arms: the longest bar fills at least half the b
   assert.ok(ceilings.length > 0);
   for (const c of ceilings) {
     assert.equal(c.attrs.class, 'ceiling off-scale');
-    assert.equal(c.attrs.x1, barsFrom + BAR_WIDTH, 'marked at the right edge');
+    assert.equal(c.attrs['data-edge'], barsFrom + BAR_WIDTH, 'marked at the right edge');
   }
   const legend = elements.find((e) => e.attrs.class === 'legend');
   assert.match(legend.text, /17749 Mbps/, 'the ceiling off the scale is written');

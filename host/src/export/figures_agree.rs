@@ -172,3 +172,31 @@ fn the_popup_analysis_of_the_fixture_is_the_hosts() {
     }
     assert_eq!(actual, fixture()["analysis"]);
 }
+
+/// The HTML report's chart is scaled to the arms: the longest bar fills at least half
+/// the bars' width, and the sink ceiling, far above them, is an arrowhead at the edge
+/// with its figure in the legend.
+#[test]
+fn the_html_chart_is_scaled_to_the_arms_and_marks_a_far_ceiling_at_the_edge() {
+    let f = fixture();
+    let ceiling = f["sink_ceiling_mbps"].as_f64().unwrap();
+    let html = exporter(Format::Html, false).render(&[run_of("r", &fixture_arms(&f), ceiling)]);
+    let attr = |tag: &str, name: &str| -> Vec<f64> {
+        html.split(tag)
+            .skip(1)
+            .filter_map(|t| t.split_once(&format!(r#"{name}=""#)))
+            .map(|(_, rest)| rest.split('"').next().unwrap().parse().unwrap())
+            .collect()
+    };
+    let (label_w, bar_w) = (attr(r#"<rect class="bar""#, "x")[0], attr("<svg", "data-bar-width")[0]);
+    let widths = attr(r#"<rect class="bar""#, "width");
+    assert_eq!(widths.len(), 3);
+    let longest = widths.iter().copied().fold(0.0, f64::max);
+    assert!(longest >= bar_w / 2.0, "the longest bar is {longest} of {bar_w}");
+    let edges = attr(r#"<g class="ceiling off-scale""#, "data-edge");
+    assert_eq!(edges.len(), 3, "every arm's ceiling is off this scale");
+    assert!(edges.iter().all(|e| (e - (label_w + bar_w)).abs() < 0.1), "{edges:?}");
+    assert!(!html.contains(r#"<g class="ceiling" "#), "no ceiling drawn inside the chart");
+    let legend = html.split(r#"<text class="legend""#).nth(1).unwrap();
+    assert!(legend.contains(&format!("{ceiling:.0} Mbps")), "{legend}");
+}

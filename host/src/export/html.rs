@@ -205,9 +205,15 @@ fn chart_row(b: &ChartBar, y: f64, label_w: f64, top: f64, x: &dyn Fn(f64) -> f6
         .into_iter()
         .flatten()
         .fold(median, f64::max);
+    // Clear of an off-scale ceiling's arrowhead (7 px past the edge) too.
+    let gap = if b.ceiling_mbps.is_some_and(|c| !chart_scale::on_scale(c, top)) {
+        12.0
+    } else {
+        6.0
+    };
     s + &format!(
         r#"<text x="{:.1}" y="{}" font-size="12">{}</text>"#,
-        x(right) + 6.0,
+        x(right) + gap,
         y + 13.0,
         esc(&label)
     )
@@ -230,18 +236,24 @@ fn whisker(lo: f64, hi: f64, wy: f64, cut: bool, x: &dyn Fn(f64) -> f64) -> Stri
     )
 }
 
-/// The arm's sink ceiling: a dashed line where it is, or a mark at the edge.
+/// The arm's sink ceiling: a dashed line where it is, or an arrowhead at the edge
+/// pointing past it (the legend gives the figure).
 fn ceiling_mark(c: f64, y: f64, top: f64, x: &dyn Fn(f64) -> f64) -> String {
     let cx = x(c);
-    let (class, line) = if chart_scale::on_scale(c, top) {
-        ("ceiling", r#"stroke-dasharray="4 3""#)
-    } else {
-        ("ceiling off-scale", "")
-    };
+    let title = format!("<title>sink ceiling {c:.0} Mbps</title>");
+    if chart_scale::on_scale(c, top) {
+        return format!(
+            r##"<g class="ceiling" data-ceiling="{c:.3}">{title}<line x1="{cx:.1}" x2="{cx:.1}" y1="{}" y2="{}" stroke="#e0a800" stroke-dasharray="4 3" stroke-width="2"/></g>"##,
+            y - 4.0,
+            y + 20.0
+        );
+    }
     format!(
-        r##"<g class="{class}" data-ceiling="{c:.3}"><title>sink ceiling {c:.0} Mbps</title><line x1="{cx:.1}" x2="{cx:.1}" y1="{}" y2="{}" stroke="#e0a800" {line} stroke-width="2"/></g>"##,
-        y - 4.0,
-        y + 20.0
+        r##"<g class="ceiling off-scale" data-ceiling="{c:.3}" data-edge="{cx:.1}">{title}<polygon points="{cx:.1},{} {:.1},{} {cx:.1},{}" fill="#e0a800"/></g>"##,
+        y + 2.0,
+        cx + 7.0,
+        y + 8.0,
+        y + 14.0
     )
 }
 

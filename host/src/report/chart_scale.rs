@@ -89,7 +89,7 @@ fn legend(arms: &[Reach], top_mbps: f64) -> Option<String> {
         (_, 0) if ceilings.len() == 1 => Some(format!("dashed: sink ceiling {} Mbps", mbps(&ceilings))),
         (_, 0) => Some("dashed: the sink ceiling of each arm's transport".into()),
         _ => Some(format!(
-            "▸ at the edge: sink ceiling {} Mbps, off this scale ({:.1}x its right edge)",
+            "▸ sink ceiling {} Mbps, off the scale ({:.1}x the edge)",
             mbps(&off),
             off[0] / top_mbps
         )),
@@ -119,7 +119,7 @@ mod tests {
         assert!(!on_scale(18000.0, s.top_mbps));
         assert_eq!(
             s.legend.as_deref(),
-            Some("▸ at the edge: sink ceiling 18000 Mbps, off this scale (5.6x its right edge)")
+            Some("▸ sink ceiling 18000 Mbps, off the scale (5.6x the edge)")
         );
         // A sink-bound arm's ceiling is always on the scale.
         let bound = scale(&[arm(700.0, 720.0, Some(1000.0))]);

@@ -589,7 +589,7 @@ impl Progress {
         let Some(b) = &self.bar else { return };
         b.set_position(b.length().unwrap_or(0).saturating_sub(p.seconds_left));
         let counts = Some((p.settled, p.comparisons));
-        if self.lines && self.settled.get() != counts {
+        if self.lines && p.comparisons > 0 && self.settled.get() != counts {
             b.suspend(|| {
                 eprintln!(
                     "auto: {} of {} comparisons settled, {} s of the budget left",
