@@ -5,7 +5,7 @@ import { buildSteps, stepsForRep } from '../lib/plan.js';
 import { randomBytes, makeBody, sha256Hex } from '../lib/bodies.js';
 import { pairSample } from '../lib/pairing.js';
 import * as workloads from './workloads.js';
-import { pacer, pending } from '../lib/pacing.js';
+import { pacer, pending, workerSleep } from '../lib/pacing.js';
 import { settledText } from '../lib/format.js';
 import { BENCH_PORT, EXTENSION, FROM_EXTENSION, FROM_PAGE, PAGE } from '../lib/page-protocol.js';
 const statusEl = document.getElementById('status');
@@ -132,7 +132,7 @@ const transportOf = (arm) => arm.transport ?? 'h1';
 
 async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, run_id: runId }) {
   const state = { autoReason: null, progress: '', digests: pending() };
-  const pace = pacer({ clock: () => performance.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) });
+  const pace = pacer({ clock: () => performance.now(), sleep: workerSleep(new Worker(new URL('../lib/sleep-worker.js', import.meta.url))) });
   // Every sink the plan's transports use must take a test upload first: a TLS sink the
   // browser does not trust fails here, loudly, not as arms that "cannot upload".
   const transports = new Set(arms.map(({ arm }) => transportOf(arm)));

@@ -42,3 +42,22 @@ export function pending() {
     },
   };
 }
+
+/**
+ * `sleep(ms)` on the timers of `worker` (lib/sleep-worker.js), which a background tab
+ * does not hold back the way it holds back its own.
+ */
+export function workerSleep(worker) {
+  const waiting = new Map();
+  let next = 0;
+  worker.onmessage = ({ data: id }) => {
+    waiting.get(id)?.();
+    waiting.delete(id);
+  };
+  return (ms) =>
+    new Promise((resolve) => {
+      const id = next++;
+      waiting.set(id, resolve);
+      worker.postMessage({ id, ms });
+    });
+}

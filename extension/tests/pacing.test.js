@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { SETTLE_MS, pacer, pending } from '../lib/pacing.js';
+import { SETTLE_MS, pacer, pending, workerSleep } from '../lib/pacing.js';
 
 /** A clock the test moves, and a sleep that moves it. */
 function fakeTime() {
@@ -41,4 +41,20 @@ test('draining waits for every digest still on its way, failed ones included', a
   release();
   await drained;
   assert.deepEqual(order, ['failed read', 'slow digest', 'drained']);
+});
+
+test("the settle time sleeps on a worker's timers, each sleep answered by its own id", async () => {
+  const asked = [];
+  const worker = { postMessage: (m) => asked.push(m) };
+  const sleep = workerSleep(worker);
+  const done = [];
+  const first = sleep(150).then(() => done.push('first'));
+  const second = sleep(20).then(() => done.push('second'));
+  assert.deepEqual(asked, [{ id: 0, ms: 150 }, { id: 1, ms: 20 }]);
+  worker.onmessage({ data: 1 });
+  await second;
+  assert.deepEqual(done, ['second']);
+  worker.onmessage({ data: 0 });
+  await first;
+  assert.deepEqual(done, ['second', 'first']);
 });
