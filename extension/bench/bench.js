@@ -181,7 +181,8 @@ async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, 
       const url = `${uploadUrls[transportOf(step.arm)]}?arm=${encodeURIComponent(step.label)}&rep=${step.rep}&phase=${step.phase}`;
       const [sent, shaSent, observed] = [bytes.length, sha, observation(wanted)];
       const result = await uploadOnce(step.arm.body, bytes, url);
-      pace.settleFrom();
+      // A body the browser refused had no reply: the settle still runs from the last one.
+      if (result.error === null) pace.settleFrom();
       state.digests.add(result.reply.then((reply) => report({ ...pairSample({ body: step.label, rep: step.rep, bytesSent: sent, shaSent, observed, ...result, reply }), arm: step.arm })));
     }
   }

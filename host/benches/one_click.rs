@@ -121,7 +121,10 @@ fn defaults(rounds: u64) {
         );
         times.push(settled.map_or(f64::INFINITY, |(at, _)| at));
     }
-    println!("median time to a settled Blob vs Uint8Array: {:.1} s", median(times));
+    println!(
+        "median time to a settled Blob vs Uint8Array: {:.1} s",
+        median(times)
+    );
 }
 
 fn hashers(rounds: u64, reps: u64) {

@@ -13,7 +13,9 @@ const SMALL: [&str; 4] = ["--size", "256KiB", "--warmup", "0"];
 
 fn reps_in(run: &Value) -> u64 {
     let reps = run["samples"].as_array().unwrap().iter();
-    reps.map(|s| s["rep"].as_u64().unwrap() + 1).max().unwrap_or(0)
+    reps.map(|s| s["rep"].as_u64().unwrap() + 1)
+        .max()
+        .unwrap_or(0)
 }
 
 /// The comparison's interval lies entirely inside or entirely outside ±horizon, with
@@ -22,7 +24,10 @@ fn settled(c: &Value) -> bool {
     let (Some(lo), Some(hi)) = (c["ci_low"].as_f64(), c["ci_high"].as_f64()) else {
         return false;
     };
-    let (ratio, h) = (c["ratio"].as_f64().unwrap(), 1.0 + c["horizon"].as_f64().unwrap());
+    let (ratio, h) = (
+        c["ratio"].as_f64().unwrap(),
+        1.0 + c["horizon"].as_f64().unwrap(),
+    );
     let inside = lo >= 1.0 / h && hi <= h;
     let outside = lo > h || hi < 1.0 / h;
     (lo..=hi).contains(&ratio) && (inside || outside)
@@ -38,7 +43,11 @@ fn a_default_run_ends_with_every_comparison_settled_or_says_the_budget_ended_it(
     assert_eq!(plan["reps"], 6, "from the default first reps");
     assert!(reps_in(run) >= 6, "{}", reps_in(run));
     let comparisons = run["comparisons"].as_array().unwrap();
-    assert_eq!(comparisons.len(), 2, "ArrayBuffer and Blob against Uint8Array");
+    assert_eq!(
+        comparisons.len(),
+        2,
+        "ArrayBuffer and Blob against Uint8Array"
+    );
     let budget: Vec<&Value> = run["warnings"]
         .as_array()
         .unwrap()
@@ -55,10 +64,17 @@ fn a_default_run_ends_with_every_comparison_settled_or_says_the_budget_ended_it(
                 panic!("a budget ended it, so one warning says so: {budget:#?}")
             };
             assert_eq!(w["stop"], stop);
-            assert_eq!(w["reps"].as_u64(), Some(reps_in(run)), "with the reps it took");
+            assert_eq!(
+                w["reps"].as_u64(),
+                Some(reps_in(run)),
+                "with the reps it took"
+            );
             let unsettled: Vec<&Value> = comparisons.iter().filter(|c| !settled(c)).collect();
             assert_eq!(w["unsettled"].as_array().unwrap().len(), unsettled.len());
-            assert!(!unsettled.is_empty(), "a budget stop leaves something unsettled");
+            assert!(
+                !unsettled.is_empty(),
+                "a budget stop leaves something unsettled"
+            );
             for c in unsettled {
                 assert_eq!(c["verdict"], "not-resolved", "{c}");
             }
@@ -75,10 +91,17 @@ fn a_fixed_reps_run_is_exactly_that_many_reps() {
     let o = run_with("chromium", &[&SMALL[..], &["--reps", "3"]].concat());
     let run = &o.json;
     assert_eq!(run["run"]["status"], "complete");
-    assert!(run["run"]["plan"]["auto"].is_null(), "--reps alone: no auto-sampling");
+    assert!(
+        run["run"]["plan"]["auto"].is_null(),
+        "--reps alone: no auto-sampling"
+    );
     assert!(run["run"].get("auto_stop").is_none());
     assert_eq!(reps_in(run), 3);
-    assert_eq!(run["samples"].as_array().unwrap().len(), 3 * 4, "3 reps × 4 kinds");
+    assert_eq!(
+        run["samples"].as_array().unwrap().len(),
+        3 * 4,
+        "3 reps × 4 kinds"
+    );
     assert!(!run["warnings"]
         .as_array()
         .unwrap()

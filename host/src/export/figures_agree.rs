@@ -40,7 +40,12 @@ fn fixture_arms(f: &Value) -> Vec<(String, Vec<f64>)> {
     let mbps = f["mbps"].as_object().unwrap();
     ["Uint8Array", "ArrayBuffer", "Blob"]
         .iter()
-        .map(|b| (b.to_string(), serde_json::from_value(mbps[*b].clone()).unwrap()))
+        .map(|b| {
+            (
+                b.to_string(),
+                serde_json::from_value(mbps[*b].clone()).unwrap(),
+            )
+        })
         .collect()
 }
 
@@ -61,7 +66,9 @@ fn check(what: &str, median: &str, baseline: &str, ratio_cell: &str) -> Result<(
         || (ratio > 1.0 && m < b)
         || (ratio < 1.0 && m > b);
     if bad {
-        Err(format!("{what}: {ratio_cell:?} beside medians {m} and baseline {b}"))
+        Err(format!(
+            "{what}: {ratio_cell:?} beside medians {m} and baseline {b}"
+        ))
     } else {
         Ok(())
     }
@@ -73,16 +80,32 @@ fn row_cells(format: Format, text: &str, arm: &str) -> Option<Vec<String>> {
         Format::Markdown => text
             .lines()
             .find(|l| l.starts_with(&format!("| {arm} |")))
-            .map(|l| l.split('|').map(|c| c.trim().to_owned()).collect::<Vec<_>>()[1..].to_vec()),
+            .map(|l| {
+                l.split('|')
+                    .map(|c| c.trim().to_owned())
+                    .collect::<Vec<_>>()[1..]
+                    .to_vec()
+            }),
         Format::Html => {
             let start = text.find(&format!(r#"<tr data-body="{arm}">"#))?;
             let row = &text[start..start + text[start..].find("</tr>")?];
-            Some(row.split("<td").skip(1).map(|td| strip_tags(td.split_once('>').unwrap().1)).collect())
+            Some(
+                row.split("<td")
+                    .skip(1)
+                    .map(|td| strip_tags(td.split_once('>').unwrap().1))
+                    .collect(),
+            )
         }
         _ => text
             .lines()
             .find(|l| l.starts_with(&format!("{arm} ")))
-            .map(|l| l.split("  ").map(str::trim).filter(|c| !c.is_empty()).map(String::from).collect()),
+            .map(|l| {
+                l.split("  ")
+                    .map(str::trim)
+                    .filter(|c| !c.is_empty())
+                    .map(String::from)
+                    .collect()
+            }),
     }
 }
 
@@ -110,7 +133,10 @@ fn no_run_format_prints_faster_beside_a_lower_median() {
     let mut failures = Vec::new();
     for format in LAID_OUT {
         let text = exporter(format, false).render(std::slice::from_ref(&report));
-        let cells = |arm: &str| row_cells(format, &text, arm).unwrap_or_else(|| panic!("{format:?} has no {arm} row:\n{text}"));
+        let cells = |arm: &str| {
+            row_cells(format, &text, arm)
+                .unwrap_or_else(|| panic!("{format:?} has no {arm} row:\n{text}"))
+        };
         // Body, n, Median, Min–max, IQR, Ratio, Integrity.
         let base = cells("Uint8Array")[2].clone();
         for (arm, _) in &arms[1..] {
@@ -119,13 +145,30 @@ fn no_run_format_prints_faster_beside_a_lower_median() {
         }
     }
     // JSON is the report itself: each comparison's ratio against the two medians.
-    let json: Value = serde_json::from_str(&exporter(Format::Json, false).render(&[report])).unwrap();
+    let json: Value =
+        serde_json::from_str(&exporter(Format::Json, false).render(&[report])).unwrap();
     let run = &json["runs"][0];
-    let median = |arm: &str| run["summary"].as_array().unwrap().iter().find(|a| a["body"] == arm).unwrap()["median_mbps"].to_string();
+    let median = |arm: &str| {
+        run["summary"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["body"] == arm)
+            .unwrap()["median_mbps"]
+            .to_string()
+    };
     for c in run["comparisons"].as_array().unwrap() {
         let cell = format!("{}x [] {}", c["ratio"], c["verdict"]);
         let arm = c["body"].as_str().unwrap();
-        failures.extend(check(&format!("JSON {arm}"), &median(arm), &median(c["baseline"].as_str().unwrap()), &cell).err());
+        failures.extend(
+            check(
+                &format!("JSON {arm}"),
+                &median(arm),
+                &median(c["baseline"].as_str().unwrap()),
+                &cell,
+            )
+            .err(),
+        );
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
@@ -136,8 +179,14 @@ fn no_comparison_of_runs_prints_faster_beside_a_lower_median() {
     let arms = fixture_arms(&f);
     let ceiling = f["sink_ceiling_mbps"].as_f64().unwrap();
     // Before: every arm uploads like Uint8Array; after: the fixture's arms.
-    let before: Vec<_> = arms.iter().map(|(b, _)| (b.clone(), arms[0].1.clone())).collect();
-    let runs = [run_of("before", &before, ceiling), run_of("after", &arms, ceiling)];
+    let before: Vec<_> = arms
+        .iter()
+        .map(|(b, _)| (b.clone(), arms[0].1.clone()))
+        .collect();
+    let runs = [
+        run_of("before", &before, ceiling),
+        run_of("after", &arms, ceiling),
+    ];
     let compared = across::compare_runs(&runs, crate::stats::compare::DEFAULT_HORIZON);
     let labels = ["before".to_owned(), "after".to_owned()];
     let mut failures = Vec::new();
@@ -145,8 +194,17 @@ fn no_comparison_of_runs_prints_faster_beside_a_lower_median() {
         let text = exporter(format, false).render_compared(&compared, &labels);
         for (arm, _) in &arms[1..] {
             // Arm, before, after, vs before.
-            let row = row_cells(format, &text, arm).unwrap_or_else(|| panic!("{format:?} has no {arm} row:\n{text}"));
-            failures.extend(check(&format!("{format:?} compared {arm}"), &row[2], &row[1], &row[3]).err());
+            let row = row_cells(format, &text, arm)
+                .unwrap_or_else(|| panic!("{format:?} has no {arm} row:\n{text}"));
+            failures.extend(
+                check(
+                    &format!("{format:?} compared {arm}"),
+                    &row[2],
+                    &row[1],
+                    &row[3],
+                )
+                .err(),
+            );
         }
     }
     let csv = exporter(Format::Csv, false).render_compared(&compared, &labels);
@@ -155,7 +213,15 @@ fn no_comparison_of_runs_prints_faster_beside_a_lower_median() {
     for line in csv.lines().skip(1) {
         let c: Vec<&str> = line.split(',').collect();
         let cell = format!("{}x [] {}", c[col("ratio")], c[col("verdict")]);
-        failures.extend(check(&format!("CSV {}", c[col("arm")]), c[col("median_mbps")], c[col("baseline_median_mbps")], &cell).err());
+        failures.extend(
+            check(
+                &format!("CSV {}", c[col("arm")]),
+                c[col("median_mbps")],
+                c[col("baseline_median_mbps")],
+                &cell,
+            )
+            .err(),
+        );
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
@@ -164,7 +230,11 @@ fn no_comparison_of_runs_prints_faster_beside_a_lower_median() {
 #[test]
 fn the_popup_analysis_of_the_fixture_is_the_hosts() {
     let mut f = fixture();
-    let report = run_of("r", &fixture_arms(&f), f["sink_ceiling_mbps"].as_f64().unwrap());
+    let report = run_of(
+        "r",
+        &fixture_arms(&f),
+        f["sink_ceiling_mbps"].as_f64().unwrap(),
+    );
     let actual = serde_json::to_value(analysis::of(&report)).unwrap();
     if std::env::var_os("UNOBSERVED_WRITE_FIXTURES").is_some() {
         f["analysis"] = actual.clone();
@@ -188,15 +258,27 @@ fn the_html_chart_is_scaled_to_the_arms_and_marks_a_far_ceiling_at_the_edge() {
             .map(|(_, rest)| rest.split('"').next().unwrap().parse().unwrap())
             .collect()
     };
-    let (label_w, bar_w) = (attr(r#"<rect class="bar""#, "x")[0], attr("<svg", "data-bar-width")[0]);
+    let (label_w, bar_w) = (
+        attr(r#"<rect class="bar""#, "x")[0],
+        attr("<svg", "data-bar-width")[0],
+    );
     let widths = attr(r#"<rect class="bar""#, "width");
     assert_eq!(widths.len(), 3);
     let longest = widths.iter().copied().fold(0.0, f64::max);
-    assert!(longest >= bar_w / 2.0, "the longest bar is {longest} of {bar_w}");
+    assert!(
+        longest >= bar_w / 2.0,
+        "the longest bar is {longest} of {bar_w}"
+    );
     let edges = attr(r#"<g class="ceiling off-scale""#, "data-edge");
     assert_eq!(edges.len(), 3, "every arm's ceiling is off this scale");
-    assert!(edges.iter().all(|e| (e - (label_w + bar_w)).abs() < 0.1), "{edges:?}");
-    assert!(!html.contains(r#"<g class="ceiling" "#), "no ceiling drawn inside the chart");
+    assert!(
+        edges.iter().all(|e| (e - (label_w + bar_w)).abs() < 0.1),
+        "{edges:?}"
+    );
+    assert!(
+        !html.contains(r#"<g class="ceiling" "#),
+        "no ceiling drawn inside the chart"
+    );
     let legend = html.split(r#"<text class="legend""#).nth(1).unwrap();
     assert!(legend.contains(&format!("{ceiling:.0} Mbps")), "{legend}");
 }

@@ -206,7 +206,10 @@ fn chart_row(b: &ChartBar, y: f64, label_w: f64, top: f64, x: &dyn Fn(f64) -> f6
         .flatten()
         .fold(median, f64::max);
     // Clear of an off-scale ceiling's arrowhead (7 px past the edge) too.
-    let gap = if b.ceiling_mbps.is_some_and(|c| !chart_scale::on_scale(c, top)) {
+    let gap = if b
+        .ceiling_mbps
+        .is_some_and(|c| !chart_scale::on_scale(c, top))
+    {
         12.0
     } else {
         6.0

@@ -86,7 +86,9 @@ fn legend(arms: &[Reach], top_mbps: f64) -> Option<String> {
     };
     match (ceilings.len(), off.len()) {
         (0, _) => None,
-        (_, 0) if ceilings.len() == 1 => Some(format!("dashed: sink ceiling {} Mbps", mbps(&ceilings))),
+        (_, 0) if ceilings.len() == 1 => {
+            Some(format!("dashed: sink ceiling {} Mbps", mbps(&ceilings)))
+        }
         (_, 0) => Some("dashed: the sink ceiling of each arm's transport".into()),
         _ => Some(format!(
             "▸ sink ceiling {} Mbps, off the scale ({:.1}x the edge)",
@@ -132,7 +134,10 @@ mod tests {
     #[test]
     fn a_far_whisker_is_cut_and_a_near_ceiling_is_drawn() {
         let s = scale(&[arm(1000.0, 5000.0, Some(1200.0)), arm(800.0, 900.0, None)]);
-        assert_eq!(s.top_mbps, 1200.0, "the ceiling is the furthest within the room");
+        assert_eq!(
+            s.top_mbps, 1200.0,
+            "the ceiling is the furthest within the room"
+        );
         assert!(on_scale(1200.0, s.top_mbps));
         assert_eq!(s.legend.as_deref(), Some("dashed: sink ceiling 1200 Mbps"));
     }

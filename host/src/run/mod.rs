@@ -19,7 +19,6 @@ use crate::store::{Record, Store, StoreTail};
 use crate::{extension_files, native, state};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -541,21 +540,29 @@ fn store_failure(job: &std::path::Path) -> Option<String> {
 struct Progress {
     bar: Option<ProgressBar>,
     auto: bool,
-    /// Without a terminal the bar hides: changes of the settled count go out as lines.
-    lines: bool,
     settled: std::cell::Cell<Option<(usize, usize)>>,
 }
 
 impl Progress {
     fn new(quiet: bool, plan: &Plan, browser: &str) -> Progress {
-        let (auto, lines) = (plan.auto.is_some(), !std::io::stderr().is_terminal());
+        let auto = plan.auto.is_some();
         let settled = std::cell::Cell::new(None);
         if quiet {
-            return Progress { bar: None, auto, lines: false, settled };
+            return Progress {
+                bar: None,
+                auto,
+                settled,
+            };
         }
         let (len, template) = match plan.auto {
-            Some(b) => (b.max_seconds, "{spinner} {prefix} [{bar:30}] {pos}/{len} s {msg}"),
-            None => (plan.measured_uploads(), "{spinner} {prefix} [{bar:30}] {pos}/{len} {msg}"),
+            Some(b) => (
+                b.max_seconds,
+                "{spinner} {prefix} [{bar:30}] {pos}/{len} s {msg}",
+            ),
+            None => (
+                plan.measured_uploads(),
+                "{spinner} {prefix} [{bar:30}] {pos}/{len} {msg}",
+            ),
         };
         let bar = ProgressBar::new(len);
         bar.set_style(
@@ -566,7 +573,11 @@ impl Progress {
         bar.set_prefix(browser.to_owned());
         bar.set_message("starting the browser, waiting for the extension…");
         bar.enable_steady_tick(Duration::from_millis(120));
-        Progress { bar: Some(bar), auto, lines, settled }
+        Progress {
+            bar: Some(bar),
+            auto,
+            settled,
+        }
     }
     fn connected(&self) {
         if let Some(b) = &self.bar {
@@ -578,10 +589,9 @@ impl Progress {
         if !self.auto {
             b.inc(1);
         }
-        let settled = self
-            .settled
-            .get()
-            .map_or(String::new(), |(s, n)| format!(" · {s} of {n} comparisons settled"));
+        let settled = self.settled.get().map_or(String::new(), |(s, n)| {
+            format!(" · {s} of {n} comparisons settled")
+        });
         b.set_message(format!("rep {} {body}: {status}{settled}", rep + 1));
     }
     /// The host's rule applied to the stored run: settled comparisons, time left.
@@ -589,13 +599,21 @@ impl Progress {
         let Some(b) = &self.bar else { return };
         b.set_position(b.length().unwrap_or(0).saturating_sub(p.seconds_left));
         let counts = Some((p.settled, p.comparisons));
-        if self.lines && p.comparisons > 0 && self.settled.get() != counts {
-            b.suspend(|| {
-                eprintln!(
-                    "auto: {} of {} comparisons settled, {} s of the budget left",
-                    p.settled, p.comparisons, p.seconds_left
-                )
-            });
+        if p.comparisons > 0 && self.settled.get() != counts {
+            // A verdict that stands is shown when it does, not only at the end.
+            let verdicts = p.settled_verdicts.join("; ");
+            let line = format!(
+                "auto: {} of {} comparisons settled, {} s of the budget left{}",
+                p.settled,
+                p.comparisons,
+                p.seconds_left,
+                if verdicts.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {verdicts}")
+                }
+            );
+            b.suspend(|| eprintln!("{line}"));
         }
         self.settled.set(counts);
     }

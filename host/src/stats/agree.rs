@@ -66,7 +66,10 @@ mod tests {
         let c = compare("B", &arm, "A", &base, DEFAULT_HORIZON).unwrap();
         let (lo, hi) = (c.ci_low.unwrap(), c.ci_high.unwrap());
         assert!(c.ratio < 1.0, "the arm's median is the lower: {}", c.ratio);
-        assert!(lo > 1.05, "the rank interval alone would say faster: [{lo}–{hi}]");
+        assert!(
+            lo > 1.05,
+            "the rank interval alone would say faster: [{lo}–{hi}]"
+        );
         assert!(!inside(c.ratio, lo, hi), "{} [{lo}–{hi}]", c.ratio);
         assert_eq!(c.verdict, Verdict::NotResolved);
         assert!(!c.settled());
