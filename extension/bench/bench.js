@@ -181,9 +181,13 @@ async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, 
       const url = `${uploadUrls[transportOf(step.arm)]}?arm=${encodeURIComponent(step.label)}&rep=${step.rep}&phase=${step.phase}`;
       const [sent, shaSent, observed] = [bytes.length, sha, observation(wanted)];
       const result = await uploadOnce(step.arm.body, bytes, url);
+      const headersAt = performance.now();
       // A body the browser refused had no reply: the settle still runs from the last one.
-      if (result.error === null) pace.settleFrom();
-      state.digests.add(result.reply.then((reply) => report({ ...pairSample({ body: step.label, rep: step.rep, bytesSent: sent, shaSent, observed, ...result, reply }), arm: step.arm })));
+      if (result.error === null) pace.settleFrom(headersAt);
+      // digest_ms: how long after the headers the digest was read (BENCHMARKS.md: the
+      // settle time must cover it, or the next upload takes another connection).
+      const paired = (reply) => ({ ...pairSample({ body: step.label, rep: step.rep, bytesSent: sent, shaSent, observed, ...result, reply }), arm: step.arm, digest_ms: reply ? performance.now() - headersAt : null });
+      state.digests.add(result.reply.then((reply) => report(paired(reply))));
     }
   }
   await state.digests.drain();
