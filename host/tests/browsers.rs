@@ -192,7 +192,7 @@ fn chromium_negative_control_compares_the_baseline_with_itself_and_stores_it() {
         .unwrap();
     let report: Value = serde_json::from_slice(&again.stdout).unwrap();
     assert_matches_schema(&report);
-    assert_eq!(report["schema_version"], 2);
+    assert_eq!(report["schema_version"], 3);
     assert_eq!(report["runs"][0]["negative_control"], *nc);
     assert!(o.stdout.contains("Uint8Array (A/A)"), "{}", o.stdout);
 }

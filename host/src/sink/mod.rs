@@ -17,7 +17,9 @@ pub mod hash_queue;
 pub mod hashing;
 pub mod headers;
 pub mod hosts;
+pub mod ledger;
 mod probe;
+mod recording;
 pub mod refusals;
 pub mod remote;
 pub mod reply;
@@ -25,6 +27,7 @@ pub use reply::{EXPOSED_HEADERS, HEADER_BYTES, HEADER_HASH_BOUND, HEADER_SINK_MS
 pub mod routes;
 mod server;
 pub mod token;
+pub mod upload_id;
 
 use hosts::Scheme;
 use std::net::SocketAddr;
@@ -68,6 +71,9 @@ pub struct SinkConfig {
     pub public_hosts: Vec<String>,
     /// After this long, an upload slower than 16 KiB/s on average is cut off.
     pub min_rate_grace: Duration,
+    /// Where the sink records what it received under each upload id; shared by every
+    /// sink of a session, read by the host when it stores samples.
+    pub ledger: Arc<ledger::Ledger>,
 }
 
 impl Default for SinkConfig {
@@ -88,6 +94,7 @@ impl Default for SinkConfig {
             slow_hash: None,
             public_hosts: Vec::new(),
             min_rate_grace: Duration::from_secs(30),
+            ledger: Default::default(),
         }
     }
 }
@@ -105,6 +112,7 @@ pub(crate) struct Shared {
     pub hosts: hosts::Hosts,
     pub refusals: refusals::Refusals,
     pub min_rate_grace: Duration,
+    pub ledger: Arc<ledger::Ledger>,
 }
 
 pub struct Sink {
@@ -145,6 +153,7 @@ impl Sink {
             ),
             refusals: Default::default(),
             min_rate_grace: config.min_rate_grace,
+            ledger: config.ledger,
         });
         let running = server::spawn(listener, shared.clone(), tls, config.max_connections)?;
         log::info!("sink listening on {scheme}://{addr}");
@@ -180,6 +189,11 @@ impl Sink {
     /// Keys for encrypted-chunk runs, set over native messaging.
     pub fn chunks(&self) -> &chunks::ChunkState {
         &self.shared.chunks
+    }
+
+    /// What this sink (and every sink sharing its ledger) received, by upload id.
+    pub fn ledger(&self) -> &Arc<ledger::Ledger> {
+        &self.shared.ledger
     }
 
     /// Stops accepting and closes the port; in-flight uploads get a moment to finish.
