@@ -8,6 +8,7 @@
 
 pub mod ceiling;
 pub mod ceiling_tls;
+mod chunk_body;
 pub mod chunks;
 pub mod connections;
 pub mod cors;
@@ -24,6 +25,7 @@ pub mod reply;
 pub use reply::{EXPOSED_HEADERS, HEADER_BYTES, HEADER_HASH_BOUND, HEADER_SINK_MS};
 pub mod routes;
 mod server;
+pub mod timeline;
 pub mod token;
 
 use hosts::Scheme;
@@ -105,6 +107,8 @@ pub(crate) struct Shared {
     pub hosts: hosts::Hosts,
     pub refusals: refusals::Refusals,
     pub min_rate_grace: Duration,
+    /// Record each upload's arrival timeline (off only for the benchmark, `timeline.rs`).
+    pub timeline: bool,
 }
 
 pub struct Sink {
@@ -145,7 +149,9 @@ impl Sink {
             ),
             refusals: Default::default(),
             min_rate_grace: config.min_rate_grace,
+            timeline: timeline::enabled(),
         });
+        timeline::epoch();
         let running = server::spawn(listener, shared.clone(), tls, config.max_connections)?;
         log::info!("sink listening on {scheme}://{addr}");
         Ok(Sink {
