@@ -4,6 +4,7 @@
 import { buildSteps, stepsForRep } from '../lib/plan.js';
 import { randomBytes, makeBody, sha256Hex } from '../lib/bodies.js';
 import { pairSample } from '../lib/pairing.js';
+import { pageTiming } from '../lib/timing.js';
 import * as workloads from './workloads.js';
 import { BENCH_PORT, EXTENSION, FROM_EXTENSION, FROM_PAGE, PAGE } from '../lib/page-protocol.js';
 const statusEl = document.getElementById('status');
@@ -73,7 +74,7 @@ async function uploadOnce(kind, bytes, url) {
     const res = await fetch(url, { method: 'PUT', body, cache: 'no-store', ...init });
     const pageMs = performance.now() - t0;
     const reply = await res.json().catch(() => null);
-    return { pageMs, reply, httpStatus: res.status, error: null };
+    return { pageMs, reply, httpStatus: res.status, error: null, pageTiming: await pageTiming(url, t0) };
   } catch (e) {
     return { pageMs: performance.now() - t0, reply: null, httpStatus: null, error: `${e.name}: ${e.message}` };
   }
@@ -166,7 +167,7 @@ async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, 
     } else {
       const url = `${uploadUrls[transportOf(step.arm)]}?arm=${encodeURIComponent(step.label)}&rep=${step.rep}&phase=${step.phase}`;
       const result = await uploadOnce(step.arm.body, bytes, url);
-      sample = { ...pairSample({ body: step.label, rep: step.rep, bytesSent: bytes.length, shaSent: sha, observed: observation(wanted), ...result }), arm: step.arm };
+      sample = { ...pairSample({ body: step.label, rep: step.rep, bytesSent: bytes.length, shaSent: sha, observed: observation(wanted), ...result }), arm: step.arm, page_timing: result.pageTiming ?? null };
     }
     if (step.phase !== 'measure') continue;
     log(`${what} rep ${step.rep + 1}: ${sample.status}${sample.mbps ? ` ${sample.mbps.toFixed(0)} Mbps` : ''}${sample.error ? ` (${sample.error})` : ''}`);

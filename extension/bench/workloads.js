@@ -112,6 +112,8 @@ export async function encryptedUpload(w, ctx) {
     tags_ok: tagsOk,
     client_ms: median(clientMs),
     put_ms: median(putMs),
+    // The sink's record of each chunk PUT; the host stores them on one axis.
+    request_timelines: replies.map((r) => r.timeline).filter(Boolean),
   };
 }
 
@@ -165,5 +167,6 @@ export async function parallel(w, ctx, bytes, sha) {
     page_ms: ms,
     sink_ms: null,
     mbps: intact ? mbps(total, ms) : null,
+    request_timelines: replies.map((r) => r?.timeline).filter(Boolean),
   };
 }

@@ -66,7 +66,11 @@ fn assert_well_formed(reply: &serde_json::Value) {
         "not monotonic"
     );
     let last = *p.last().unwrap();
-    assert_eq!(last.1, reply["bytes"].as_u64().unwrap(), "ends at the bytes");
+    assert_eq!(
+        last.1,
+        reply["bytes"].as_u64().unwrap(),
+        "ends at the bytes"
+    );
     assert_eq!(t["bytes"], reply["bytes"]);
     assert_eq!(Some(last.0), t["last_byte_ms"].as_f64());
     assert!(t["first_byte_ms"].as_f64().unwrap() <= last.0);
@@ -90,7 +94,10 @@ fn a_pause_in_the_body_is_a_stall_between_the_two_mib_marks() {
     let stall = long[0];
     assert!(stall["ms"].as_f64().unwrap() <= 700.0, "{stall}");
     let at = stall["at_bytes"].as_u64().unwrap();
-    assert!(at > 0 && at <= MIB, "the stall fell within the first MiB: {stall}");
+    assert!(
+        at > 0 && at <= MIB,
+        "the stall fell within the first MiB: {stall}"
+    );
     // After the stall, the second MiB: the curve crosses 1 MiB only after it.
     let after = stall["at_ms"].as_f64().unwrap() + stall["ms"].as_f64().unwrap();
     let past_first: Vec<_> = points(t).into_iter().filter(|p| p.1 > MIB).collect();
@@ -120,5 +127,25 @@ fn a_gib_upload_keeps_at_most_512_points_and_ends_at_its_bytes() {
     let v: serde_json::Value = serde_json::from_slice(&reply.body).unwrap();
     assert_eq!(v["bytes"], 1u64 << 30);
     assert_well_formed(&v);
-    assert!(points(&v["timeline"]).len() > 64, "{}", v["timeline"]["points"]);
+    assert!(
+        points(&v["timeline"]).len() > 64,
+        "{}",
+        v["timeline"]["points"]
+    );
+}
+
+#[test]
+fn the_extensions_page_may_read_the_uploads_resource_timing() {
+    let sink = Sink::start(SinkConfig::default()).unwrap();
+    let origin = "chrome-extension://ofhblkgjlepfiadjplffojmacooicfhm";
+    let resp = ureq::put(&sink.upload_url())
+        .header("Origin", origin)
+        .send(&b"abc"[..])
+        .unwrap();
+    assert_eq!(
+        resp.headers()
+            .get("timing-allow-origin")
+            .map(|v| v.to_str().unwrap()),
+        Some(origin)
+    );
 }

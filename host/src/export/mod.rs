@@ -9,6 +9,7 @@ pub mod document;
 pub mod html;
 pub mod json;
 pub mod markdown;
+pub mod phases;
 pub mod table;
 
 use crate::report::across::RunsCompared;

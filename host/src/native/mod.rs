@@ -6,6 +6,7 @@ mod error_report;
 mod hello;
 mod run_finished;
 mod run_started;
+mod sample_timeline;
 mod samples;
 mod tls_sinks;
 mod workload_key;

@@ -30,6 +30,7 @@ pub fn handle(session: &mut Session, run_id: String, samples: Vec<Sample>) -> Ou
         .into_iter()
         .map(|mut s| {
             s.recorded_arm = Some(s.arm());
+            super::sample_timeline::settle(&mut s);
             Record::Sample(crate::judge::judge(s))
         })
         .collect();

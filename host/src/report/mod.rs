@@ -4,6 +4,7 @@
 pub mod across;
 pub mod analysis;
 pub mod findings;
+pub mod phases;
 pub mod pooled;
 
 pub use findings::{Note, Warning};
@@ -42,6 +43,9 @@ pub struct RunReport {
     /// Uploads of a TLS arm that arrived over another protocol than the arm's.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub protocol_mismatches: Vec<ProtocolMismatch>,
+    /// Per arm, where its uploads' time went (`phases.rs`): medians of preparing, on
+    /// the wire and reply, for arms whose uploads carry the sink's timeline.
+    pub phases: Vec<phases::ArmPhases>,
 }
 
 /// A browser that used another protocol than the arm's transport (say, HTTP/1.1 on
@@ -348,7 +352,12 @@ fn build(run: RunMeta, samples: Vec<Sample>) -> RunReport {
         .collect();
     let verdicts = verdicts(&run, &summary, &samples);
     warnings.extend(verdicts.negative_control_warning());
+    let arms: Vec<(String, Arm)> = summary
+        .iter()
+        .map(|a| (a.body.clone(), a.arm.clone()))
+        .collect();
     RunReport {
+        phases: phases::by_arm(&arms, &samples),
         encrypted: encrypted_rows(&summary, &samples),
         summary,
         samples,

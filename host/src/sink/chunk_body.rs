@@ -22,8 +22,8 @@ pub(super) async fn read(
     let over_cap = || json_error(413, &format!("chunk is over the {cap}-byte cap"));
     let read = async {
         while let Some(frame) = body.frame().await {
-            let frame =
-                frame.map_err(|e| json_error(400, &format!("chunk body could not be read: {e}")))?;
+            let frame = frame
+                .map_err(|e| json_error(400, &format!("chunk body could not be read: {e}")))?;
             let Ok(data) = frame.into_data() else {
                 continue;
             };

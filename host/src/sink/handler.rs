@@ -7,10 +7,10 @@ use super::hashing::BodyReport;
 use super::headers::Repeated;
 use super::hosts::Misdirected;
 use super::refusals::Refusal;
-use super::timeline::Recorder;
 use super::reply::{empty, full, json_error, Reply};
 use super::reply::{HEADER_BYTES, HEADER_HASH_BOUND, HEADER_SINK_MS};
 use super::routes::{self, route, Route};
+use super::timeline::Recorder;
 use super::{chunk_body, chunks, download, token, Shared, SinkEvent};
 use crate::extension_files;
 use crate::untrusted::Clipped;
@@ -318,12 +318,7 @@ fn aborted(shared: &Shared, path: &str, bytes: u64, reason: &str) -> Reply {
 
 /// The last byte is in: the status and headers go now, so the page's timed span ends
 /// here; the digest follows in the body when the hasher is done.
-fn answer(
-    path: &str,
-    got: Received,
-    about: About,
-    hasher: super::hash_queue::BodyHasher,
-) -> Reply {
+fn answer(path: &str, got: Received, about: About, hasher: super::hash_queue::BodyHasher) -> Reply {
     let (bytes, last) = (got.bytes, got.last);
     let sink_ms = got
         .first

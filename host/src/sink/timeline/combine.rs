@@ -75,11 +75,7 @@ fn summed(parts: &[Timeline], shift: &dyn Fn(&Timeline) -> f64) -> Vec<(u64, u64
 
 /// Gaps longer than a stall when no part was receiving: each part receives from its
 /// first to its last byte except during its own (kept) stalls.
-fn idle_gaps(
-    parts: &[Timeline],
-    shift: &dyn Fn(&Timeline) -> f64,
-    curve: &[(u64, u64)],
-) -> Stalls {
+fn idle_gaps(parts: &[Timeline], shift: &dyn Fn(&Timeline) -> f64, curve: &[(u64, u64)]) -> Stalls {
     let mut busy: Vec<(u64, u64)> = Vec::new();
     for p in parts {
         let (Some(first), Some(last)) = (p.first_byte_ms, p.last_byte_ms) else {

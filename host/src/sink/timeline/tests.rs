@@ -16,7 +16,11 @@ fn assert_well_formed(t: &Timeline) {
     for w in t.points.windows(2) {
         assert!(w[0].0 <= w[1].0 && w[0].1 < w[1].1, "not monotonic: {w:?}");
     }
-    assert_eq!(t.points.last().map(|p| p.1), Some(t.bytes), "ends at the bytes");
+    assert_eq!(
+        t.points.last().map(|p| p.1),
+        Some(t.bytes),
+        "ends at the bytes"
+    );
     assert_eq!(t.points.last().map(|p| p.0), t.last_byte_ms);
 }
 
@@ -33,7 +37,9 @@ fn a_steady_upload_has_no_stalls_and_ends_at_its_bytes() {
 #[test]
 fn a_gap_is_a_stall_with_its_place_and_length() {
     // 16 frames, 400 ms of nothing, 16 more.
-    let frames = (0..16).map(|i| 1000 + i * 100).chain((0..16).map(|i| 401_500 + i * 100));
+    let frames = (0..16)
+        .map(|i| 1000 + i * 100)
+        .chain((0..16).map(|i| 401_500 + i * 100));
     let t = recorded(frames, 65536);
     assert_well_formed(&t);
     assert_eq!(t.stall_count, 1);
@@ -52,11 +58,17 @@ fn a_gap_of_ten_ms_or_less_is_no_stall() {
 #[test]
 fn points_stay_bounded_whatever_the_length_or_rate() {
     // A million frames over 1000 s, then a burst: the width doubles as needed.
-    let frames = (0..1_000_000u64).map(|i| i * 1000).chain((0..5000).map(|i| 1_000_000_000 + i));
+    let frames = (0..1_000_000u64)
+        .map(|i| i * 1000)
+        .chain((0..5000).map(|i| 1_000_000_000 + i));
     let t = recorded(frames, 1024);
     assert_well_formed(&t);
     assert!(t.points.len() > MAX_POINTS / 4, "{} points", t.points.len());
-    assert!(t.bucket_ms >= 1000.0 * 1000.0 / MAX_POINTS as f64, "{}", t.bucket_ms);
+    assert!(
+        t.bucket_ms >= 1000.0 * 1000.0 / MAX_POINTS as f64,
+        "{}",
+        t.bucket_ms
+    );
 }
 
 #[test]
@@ -72,8 +84,14 @@ fn the_longest_stalls_are_kept_and_every_one_counted() {
     let t = recorded(frames, 1);
     assert_eq!(t.stall_count, 100);
     assert_eq!(t.stalls.len(), MAX_STALLS);
-    assert!(t.stalls.iter().all(|s| s.ms > (100 - MAX_STALLS) as f64 + 10.0));
-    assert!(t.stalls.windows(2).all(|w| w[0].at_ms < w[1].at_ms), "time order");
+    assert!(t
+        .stalls
+        .iter()
+        .all(|s| s.ms > (100 - MAX_STALLS) as f64 + 10.0));
+    assert!(
+        t.stalls.windows(2).all(|w| w[0].at_ms < w[1].at_ms),
+        "time order"
+    );
 }
 
 fn at_clock(mut t: Timeline, sink_clock_ms: f64) -> Timeline {
