@@ -39,7 +39,8 @@ function resourceEntry(name, t0) {
 export async function pageTiming(url, t0) {
   const e = await resourceEntry(new URL(url, location.href).href, t0);
   performance.clearResourceTimings();
-  const mark = (v) => (e && v > 0 ? v - t0 : null);
+  // To the microsecond: Resource Timing is coarser than that anyway.
+  const mark = (v) => (e && v > 0 ? Math.round((v - t0) * 1000) / 1000 : null);
   return {
     request_start_ms: mark(e?.requestStart),
     response_start_ms: mark(e?.responseStart),

@@ -11,6 +11,7 @@ pub mod json;
 pub mod markdown;
 pub mod phases;
 pub mod table;
+pub mod timeline_svg;
 
 use crate::report::across::RunsCompared;
 use crate::report::RunReport;

@@ -118,3 +118,6 @@ fn side_by_side(phases: &[ArmPhases]) -> Section {
         footnotes: vec![WHAT],
     }
 }
+
+#[cfg(test)]
+mod tests;
