@@ -38,11 +38,13 @@ pub fn of_sample(s: &Sample) -> Option<Phases> {
     let reply_seen = timing.response_start_ms.map_or(page_ms, |r| r.min(page_ms));
     let hi = (reply_seen - last).max(0.0);
     let headers_at = (lo + hi) / 2.0;
+    // To the microsecond: neither clock is finer.
+    let us = |ms: f64| (ms * 1000.0).round() / 1000.0;
     Some(Phases {
-        preparing_ms: headers_at + first,
-        wire_ms: last - first,
-        reply_ms: (page_ms - headers_at - last).max(0.0),
-        uncertainty_ms: ((hi - lo) / 2.0).max(0.0),
+        preparing_ms: us(headers_at + first),
+        wire_ms: us(last - first),
+        reply_ms: us((page_ms - headers_at - last).max(0.0)),
+        uncertainty_ms: us(((hi - lo) / 2.0).max(0.0)),
     })
 }
 
