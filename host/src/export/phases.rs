@@ -50,8 +50,8 @@ fn plain(phases: &[ArmPhases]) -> Section {
         rows: phases
             .iter()
             .map(|p| Row {
-                arm: p.body.clone(),
-                cells: std::iter::once(Cell::text(&p.body))
+                arm: p.arm.label(),
+                cells: std::iter::once(Cell::text(p.arm.label()))
                     .chain([Cell::num(p.uploads.to_string())])
                     .chain(p.cells(1).map(Cell::num))
                     .chain([Cell::text(shares(p))])

@@ -30,7 +30,7 @@ pub fn charts(r: &RunReport) -> String {
                 .iter()
                 .filter(|s| s.intact && s.is_of(&a.arm) && s.timeline.is_some())
                 .collect();
-            s += &arrival_chart(&a.body, rep, &others);
+            s += &arrival_chart(&a.arm.label(), rep, &others);
         }
     }
     s + &encrypted_sequences(r)
@@ -53,9 +53,9 @@ fn phase_bars(arms: &[ArmPhases]) -> String {
         let y = i as f64 * row_h + 4.0;
         s += &format!(
             r#"<g class="phase-bar" data-arm="{}"><text x="0" y="{}" font-size="12">{}</text>"#,
-            esc(&p.body),
+            esc(&p.arm.label()),
             y + 12.0,
-            esc(&p.body)
+            esc(&p.arm.label())
         );
         let mut x = label_w;
         let m = &p.median;
@@ -244,7 +244,7 @@ fn encrypted_sequences(r: &RunReport) -> String {
                         }
                 })?;
                 Some((
-                    arm.body.as_str(),
+                    arm.arm.label(),
                     phases::representative(&r.samples, &arm.arm)?,
                 ))
             };
@@ -257,7 +257,7 @@ fn encrypted_sequences(r: &RunReport) -> String {
         .collect()
 }
 
-fn sequence_chart(size: u64, lanes: &[(&str, &Sample)]) -> String {
+fn sequence_chart(size: u64, lanes: &[(String, &Sample)]) -> String {
     let (left, w, lane_h) = (180.0, 440.0, 46.0);
     let span = lanes
         .iter()

@@ -51,8 +51,9 @@ pub fn of_sample(s: &Sample) -> Option<Phases> {
 /// One arm's phases: the median of each over its intact uploads.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ArmPhases {
-    /// The arm's label, as the summary's.
-    pub body: String,
+    /// Written with its label, as the summary's arms are.
+    #[serde(serialize_with = "crate::stats::side::labelled")]
+    #[schemars(with = "crate::stats::side::Labelled")]
     pub arm: Arm,
     pub uploads: usize,
     pub median: Phases,
@@ -95,25 +96,23 @@ pub fn representative<'a>(samples: &'a [Sample], arm: &Arm) -> Option<&'a Sample
 }
 
 /// Per arm (in the order given) whose uploads have phases.
-pub fn by_arm(arms: &[(String, Arm)], samples: &[Sample]) -> Vec<ArmPhases> {
-    arms.iter()
-        .filter_map(|(label, arm)| {
-            let each: Vec<Phases> = of_arm(samples, arm).map(|(_, p)| p).collect();
-            let m = |f: fn(&Phases) -> f64| median(&each.iter().map(f).collect::<Vec<_>>());
-            Some(ArmPhases {
-                body: label.clone(),
-                arm: arm.clone(),
-                uploads: each.len(),
-                median: Phases {
-                    preparing_ms: m(|p| p.preparing_ms)?,
-                    wire_ms: m(|p| p.wire_ms)?,
-                    reply_ms: m(|p| p.reply_ms)?,
-                    uncertainty_ms: m(|p| p.uncertainty_ms)?,
-                },
-                representative_rep: representative(samples, arm).map(|s| s.rep),
-            })
+pub fn by_arm<'a>(arms: impl Iterator<Item = &'a Arm>, samples: &[Sample]) -> Vec<ArmPhases> {
+    arms.filter_map(|arm| {
+        let each: Vec<Phases> = of_arm(samples, arm).map(|(_, p)| p).collect();
+        let m = |f: fn(&Phases) -> f64| median(&each.iter().map(f).collect::<Vec<_>>());
+        Some(ArmPhases {
+            arm: arm.clone(),
+            uploads: each.len(),
+            median: Phases {
+                preparing_ms: m(|p| p.preparing_ms)?,
+                wire_ms: m(|p| p.wire_ms)?,
+                reply_ms: m(|p| p.reply_ms)?,
+                uncertainty_ms: m(|p| p.uncertainty_ms)?,
+            },
+            representative_rep: representative(samples, arm).map(|s| s.rep),
         })
-        .collect()
+    })
+    .collect()
 }
 
 #[cfg(test)]

@@ -18,7 +18,9 @@ pub mod hash_queue;
 pub mod hashing;
 pub mod headers;
 pub mod hosts;
+pub mod ledger;
 mod probe;
+mod recording;
 pub mod refusals;
 pub mod remote;
 pub mod reply;
@@ -27,6 +29,7 @@ pub mod routes;
 mod server;
 pub mod timeline;
 pub mod token;
+pub mod upload_id;
 
 use hosts::Scheme;
 use std::net::SocketAddr;
@@ -70,6 +73,9 @@ pub struct SinkConfig {
     pub public_hosts: Vec<String>,
     /// After this long, an upload slower than 16 KiB/s on average is cut off.
     pub min_rate_grace: Duration,
+    /// Where the sink records what it received under each upload id; shared by every
+    /// sink of a session, read by the host when it stores samples.
+    pub ledger: Arc<ledger::Ledger>,
 }
 
 impl Default for SinkConfig {
@@ -90,6 +96,7 @@ impl Default for SinkConfig {
             slow_hash: None,
             public_hosts: Vec::new(),
             min_rate_grace: Duration::from_secs(30),
+            ledger: Default::default(),
         }
     }
 }
@@ -107,6 +114,7 @@ pub(crate) struct Shared {
     pub hosts: hosts::Hosts,
     pub refusals: refusals::Refusals,
     pub min_rate_grace: Duration,
+    pub ledger: Arc<ledger::Ledger>,
     /// Record each upload's arrival timeline (off only for the benchmark, `timeline.rs`).
     pub timeline: bool,
 }
@@ -149,6 +157,7 @@ impl Sink {
             ),
             refusals: Default::default(),
             min_rate_grace: config.min_rate_grace,
+            ledger: config.ledger,
             timeline: timeline::enabled(),
         });
         timeline::epoch();
@@ -186,6 +195,11 @@ impl Sink {
     /// Keys for encrypted-chunk runs, set over native messaging.
     pub fn chunks(&self) -> &chunks::ChunkState {
         &self.shared.chunks
+    }
+
+    /// What this sink (and every sink sharing its ledger) received, by upload id.
+    pub fn ledger(&self) -> &Arc<ledger::Ledger> {
+        &self.shared.ledger
     }
 
     /// Stops accepting and closes the port; in-flight uploads get a moment to finish.

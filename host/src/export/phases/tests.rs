@@ -125,10 +125,10 @@ fn the_html_draws_each_arms_upload_and_phase_bar() {
     let report = body_run(None);
     let page = exporter(Format::Html, false).render(std::slice::from_ref(&report));
     for p in &report.phases {
-        let svg = format!(r#"<svg class="timeline" data-arm="{}""#, p.body);
+        let svg = format!(r#"<svg class="timeline" data-arm="{}""#, p.arm.label());
         let at = page
             .find(&svg)
-            .unwrap_or_else(|| panic!("no chart of {}", p.body));
+            .unwrap_or_else(|| panic!("no chart of {}", p.arm.label()));
         let chart = &page[at..at + page[at..].find("</svg>").unwrap()];
         let rep = report
             .samples
@@ -150,7 +150,10 @@ fn the_html_draws_each_arms_upload_and_phase_bar() {
             "the other reps"
         );
         assert_eq!(chart.matches(r#"class="stall""#).count(), 1);
-        assert!(page.contains(&format!(r#"<g class="phase-bar" data-arm="{}">"#, p.body)));
+        assert!(page.contains(&format!(
+            r#"<g class="phase-bar" data-arm="{}">"#,
+            p.arm.label()
+        )));
     }
 }
 

@@ -21,14 +21,17 @@ pub fn combine(parts: &[Timeline]) -> Option<Timeline> {
         buckets.add(t, total);
     }
     let (stalls, stall_count, stalled_ms) = idle_gaps(parts, &shift, &curve).finish();
-    let on_axis = |p: &Timeline, t: Option<f64>| t.map(|t| t + shift(p));
     let mut requests: Vec<Span> = parts
         .iter()
-        .map(|p| Span {
-            arrived_ms: ms(ns(shift(p))),
-            first_byte_ms: on_axis(p, p.first_byte_ms).map(|t| ms(ns(t))),
-            last_byte_ms: on_axis(p, p.last_byte_ms).map(|t| ms(ns(t))),
-            bytes: p.bytes,
+        .flat_map(|p| {
+            let s = shift(p);
+            let at = move |t: f64| ms(ns(t + s));
+            spans(p).into_iter().map(move |r| Span {
+                arrived_ms: at(r.arrived_ms),
+                first_byte_ms: r.first_byte_ms.map(at),
+                last_byte_ms: r.last_byte_ms.map(at),
+                bytes: r.bytes,
+            })
         })
         .collect();
     requests.sort_by(|a, b| a.arrived_ms.total_cmp(&b.arrived_ms));
@@ -73,22 +76,52 @@ fn summed(parts: &[Timeline], shift: &dyn Fn(&Timeline) -> f64) -> Vec<(u64, u64
         .collect()
 }
 
-/// Gaps longer than a stall when no part was receiving: each part receives from its
-/// first to its last byte except during its own (kept) stalls.
-fn idle_gaps(parts: &[Timeline], shift: &dyn Fn(&Timeline) -> f64, curve: &[(u64, u64)]) -> Stalls {
-    let mut busy: Vec<(u64, u64)> = Vec::new();
-    for p in parts {
-        let (Some(first), Some(last)) = (p.first_byte_ms, p.last_byte_ms) else {
+/// A part's requests on its own axis: those it already combines, or itself.
+fn spans(p: &Timeline) -> Vec<Span> {
+    if !p.requests.is_empty() {
+        return p.requests.clone();
+    }
+    vec![Span {
+        arrived_ms: 0.0,
+        first_byte_ms: p.first_byte_ms,
+        last_byte_ms: p.last_byte_ms,
+        bytes: p.bytes,
+    }]
+}
+
+/// When a part was receiving, on its own axis: each request from its first to its last
+/// byte, except during the part's (kept) stalls.
+fn busy(p: &Timeline) -> Vec<(f64, f64)> {
+    let mut out = Vec::new();
+    for r in spans(p) {
+        let (Some(first), Some(last)) = (r.first_byte_ms, r.last_byte_ms) else {
             continue;
         };
-        let s = shift(p);
-        let mut from = first + s;
-        for stall in &p.stalls {
-            busy.push((ns(from), ns(stall.at_ms + s)));
-            from = stall.at_ms + stall.ms + s;
+        let mut from = first;
+        for stall in p
+            .stalls
+            .iter()
+            .filter(|s| s.at_ms >= first && s.at_ms < last)
+        {
+            out.push((from, stall.at_ms));
+            from = stall.at_ms + stall.ms;
         }
-        busy.push((ns(from), ns(last + s)));
+        out.push((from, last.max(from)));
     }
+    out
+}
+
+/// Gaps longer than a stall when no part was receiving (`busy`).
+fn idle_gaps(parts: &[Timeline], shift: &dyn Fn(&Timeline) -> f64, curve: &[(u64, u64)]) -> Stalls {
+    let mut busy: Vec<(u64, u64)> = parts
+        .iter()
+        .flat_map(|p| {
+            let s = shift(p);
+            busy(p)
+                .into_iter()
+                .map(move |(a, b)| (ns(a + s), ns(b + s)))
+        })
+        .collect();
     busy.sort_unstable();
     let mut stalls = Stalls::new();
     let mut reach: Option<u64> = None;

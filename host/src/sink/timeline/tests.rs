@@ -128,3 +128,22 @@ fn overlapping_requests_have_no_stall_while_either_receives() {
     assert_eq!(t.bytes, 704_000);
     assert_eq!(combine(&[]), None);
 }
+
+#[test]
+fn folding_requests_one_at_a_time_keeps_every_gap_and_span() {
+    // 40 chunk PUTs 20 ms apart: more gaps than MAX_STALLS keeps.
+    let chunk = |i: usize| at_clock(recorded((1..=10).map(|i| i * 100), 1000), i as f64 * 21.0);
+    let parts: Vec<Timeline> = (0..40).map(chunk).collect();
+    let at_once = combine(&parts).unwrap();
+    let mut folded: Option<Timeline> = None;
+    for p in &parts {
+        let acc: Vec<Timeline> = folded.take().into_iter().chain([p.clone()]).collect();
+        folded = combine(&acc);
+    }
+    let folded = folded.unwrap();
+    assert_eq!(at_once.stall_count, 39);
+    assert_eq!(folded.stall_count, at_once.stall_count);
+    assert_eq!(folded.requests, at_once.requests);
+    assert_eq!(folded.bytes, 400_000);
+    assert_well_formed(&folded);
+}
