@@ -4,6 +4,7 @@
 import { buildSteps, stepsForRep } from '../lib/plan.js';
 import { randomBytes, makeBody, sha256Hex } from '../lib/bodies.js';
 import { pairSample } from '../lib/pairing.js';
+import { pageTiming } from '../lib/timing.js';
 import { newUploadId, withUpload } from '../lib/upload-id.js';
 import * as workloads from './workloads.js';
 import { pacer, pending, workerSleep } from '../lib/pacing.js';
@@ -78,7 +79,9 @@ async function uploadOnce(kind, bytes, url) {
     // The digest follows in the body once the host has hashed it: read off the
     // pacing path (lib/pacing.js), so the host's speed never sets the next start.
     const reply = res.json().catch(() => null);
-    return { pageMs, reply, httpStatus: res.status, error: null };
+    // Resource Timing's responseEnd exists once the body is read.
+    const timing = reply.then(() => pageTiming(url, t0)).catch(() => null);
+    return { pageMs, reply, timing, httpStatus: res.status, error: null };
   } catch (e) {
     return { pageMs: performance.now() - t0, reply: Promise.resolve(null), httpStatus: null, error: `${e.name}: ${e.message}` };
   }
@@ -184,7 +187,9 @@ async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, 
       const [sent, shaSent, observed] = [bytes.length, sha, observation(wanted)];
       const result = await uploadOnce(step.arm.body, bytes, url);
       pace.settleFrom();
-      state.digests.add(result.reply.then((reply) => report({ ...pairSample({ body: step.label, rep: step.rep, uploadId, bytesSent: sent, shaSent, observed, ...result, reply }), arm: step.arm })));
+      const paired = Promise.all([result.reply, result.timing]).then(([reply, timing]) =>
+        report({ ...pairSample({ body: step.label, rep: step.rep, uploadId, bytesSent: sent, shaSent, observed, ...result, reply }), arm: step.arm, page_timing: timing ?? null }));
+      state.digests.add(paired);
     }
   }
   await state.digests.drain();

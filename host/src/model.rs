@@ -130,6 +130,13 @@ pub struct Sample {
     /// stored).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub page_claim_differs: bool,
+    /// When the sink saw the bytes arrive (`sink::timeline`, its own record); samples
+    /// stored before it have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeline: Option<crate::sink::timeline::Timeline>,
+    /// The page's clock of the same upload, for its phases (`page_timing.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_timing: Option<crate::page_timing::PageTiming>,
     /// Anything newer extensions add is kept, so the store loses nothing.
     #[serde(flatten)]
     pub extra: Map<String, Value>,

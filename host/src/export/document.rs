@@ -54,6 +54,8 @@ pub enum SectionKind {
     Transports,
     /// Runs side by side (`unobserved compare`, the browser matrix).
     Compared,
+    /// Where each arm's time went (`export/phases.rs`).
+    Phases,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -170,10 +172,16 @@ pub fn of(r: &RunReport) -> RunDocument {
             },
         ),
         plan: plan_line(r),
-        sections: [Some(summary(r)), transports(r), encrypted(r), control(r)]
-            .into_iter()
-            .flatten()
-            .collect(),
+        sections: [
+            Some(summary(r)),
+            transports(r),
+            encrypted(r),
+            control(r),
+            super::phases::section(r),
+        ]
+        .into_iter()
+        .flatten()
+        .collect(),
         notes: r.notes.iter().map(ToString::to_string).collect(),
         warnings: r.warnings.iter().map(ToString::to_string).collect(),
         environment: environment(r),

@@ -6,6 +6,7 @@ pub mod analysis;
 pub mod auto_budget;
 pub mod chart_scale;
 pub mod findings;
+pub mod phases;
 pub mod pooled;
 
 pub use findings::{Note, Warning};
@@ -44,6 +45,9 @@ pub struct RunReport {
     /// Uploads of a TLS arm that arrived over another protocol than the arm's.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub protocol_mismatches: Vec<ProtocolMismatch>,
+    /// Per arm, where its uploads' time went (`phases.rs`): medians of preparing, on
+    /// the wire and reply, for arms whose uploads carry the sink's timeline.
+    pub phases: Vec<phases::ArmPhases>,
 }
 
 /// A browser that used another protocol than the arm's transport (say, HTTP/1.1 on
@@ -354,6 +358,7 @@ fn build(run: RunMeta, samples: Vec<Sample>) -> RunReport {
     let verdicts = verdicts(&run, &summary, &samples);
     warnings.extend(verdicts.negative_control_warning());
     let mut report = RunReport {
+        phases: phases::by_arm(summary.iter().map(|a| &a.arm), &samples),
         encrypted: encrypted_rows(&summary, &samples),
         summary,
         samples,

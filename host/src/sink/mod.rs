@@ -8,6 +8,7 @@
 
 pub mod ceiling;
 pub mod ceiling_tls;
+mod chunk_body;
 pub mod chunks;
 pub mod connections;
 pub mod cors;
@@ -26,6 +27,7 @@ pub mod reply;
 pub use reply::{EXPOSED_HEADERS, HEADER_BYTES, HEADER_HASH_BOUND, HEADER_SINK_MS};
 pub mod routes;
 mod server;
+pub mod timeline;
 pub mod token;
 pub mod upload_id;
 
@@ -113,6 +115,8 @@ pub(crate) struct Shared {
     pub refusals: refusals::Refusals,
     pub min_rate_grace: Duration,
     pub ledger: Arc<ledger::Ledger>,
+    /// Record each upload's arrival timeline (off only for the benchmark, `timeline.rs`).
+    pub timeline: bool,
 }
 
 pub struct Sink {
@@ -154,7 +158,9 @@ impl Sink {
             refusals: Default::default(),
             min_rate_grace: config.min_rate_grace,
             ledger: config.ledger,
+            timeline: timeline::enabled(),
         });
+        timeline::epoch();
         let running = server::spawn(listener, shared.clone(), tls, config.max_connections)?;
         log::info!("sink listening on {scheme}://{addr}");
         Ok(Sink {
