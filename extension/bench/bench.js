@@ -6,6 +6,7 @@ import { randomBytes, makeBody, sha256Hex } from '../lib/bodies.js';
 import { pairSample } from '../lib/pairing.js';
 import * as workloads from './workloads.js';
 import { BENCH_PORT, EXTENSION, FROM_EXTENSION, FROM_PAGE, PAGE } from '../lib/page-protocol.js';
+import { hostChannel } from './host-channel.js';
 const statusEl = document.getElementById('status');
 const logEl = document.getElementById('log');
 let started = false;
@@ -18,6 +19,11 @@ const extApi = inExtension ? (globalThis.browser ?? globalThis.chrome) : null;
 let extPort = null;
 
 function post(message) {
+  // Served by `unobserved serve`: no extension; the host hears the page over HTTP.
+  if (hostChannel) {
+    hostChannel.post(message, onExtensionMessage);
+    return;
+  }
   if (!inExtension) {
     window.postMessage({ ...message, source: FROM_PAGE }, window.location.origin);
     return;

@@ -178,7 +178,7 @@ fn find_browser(opts: &RunOptions) -> Result<(&'static browsers::Launchable, Pat
 
 /// The state folder and its store, checked writable: fail before launching anything
 /// if results could not be kept.
-fn writable_store() -> Result<(PathBuf, Store)> {
+pub(crate) fn writable_store() -> Result<(PathBuf, Store)> {
     let state_dir = state::state_dir()?;
     state::ensure_private_dir(&state_dir)?;
     let store = Store::in_dir(&state_dir);

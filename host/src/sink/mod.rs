@@ -6,6 +6,7 @@
 //! tiny_http, whose four-thread pool let a burst of slow clients stall everyone else;
 //! BENCHMARKS.md and SECURITY.md have the figures.)
 
+pub mod api;
 pub mod ceiling;
 pub mod ceiling_tls;
 pub mod chunks;
@@ -68,6 +69,8 @@ pub struct SinkConfig {
     pub public_hosts: Vec<String>,
     /// After this long, an upload slower than 16 KiB/s on average is cut off.
     pub min_rate_grace: Duration,
+    /// Who answers the page's messages (`/serve/<token>/…`): `unobserved serve`.
+    pub api: Option<Arc<dyn api::Api>>,
 }
 
 impl Default for SinkConfig {
@@ -88,6 +91,7 @@ impl Default for SinkConfig {
             slow_hash: None,
             public_hosts: Vec::new(),
             min_rate_grace: Duration::from_secs(30),
+            api: None,
         }
     }
 }
@@ -105,6 +109,7 @@ pub(crate) struct Shared {
     pub hosts: hosts::Hosts,
     pub refusals: refusals::Refusals,
     pub min_rate_grace: Duration,
+    pub api: Option<Arc<dyn api::Api>>,
 }
 
 pub struct Sink {
@@ -145,6 +150,7 @@ impl Sink {
             ),
             refusals: Default::default(),
             min_rate_grace: config.min_rate_grace,
+            api: config.api,
         });
         let running = server::spawn(listener, shared.clone(), tls, config.max_connections)?;
         log::info!("sink listening on {scheme}://{addr}");
