@@ -39,7 +39,8 @@ pub fn execute(a: ServeArgs) -> Result<i32> {
     let mut out = std::io::stdout().lock();
     writeln!(out, "{url}")?;
     if public {
-        write!(out, "{}", crate::serve::qr::render(&url)?)?;
+        // Then a blank line: the code's end, for a script reading it.
+        writeln!(out, "{}\n", crate::serve::qr::render(&url)?)?;
     }
     out.flush()?;
     drop(out);
