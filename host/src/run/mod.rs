@@ -142,8 +142,14 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         }
     };
     let launch = launch_of(opts, browser, &program, &ws, tls.as_ref(), page.as_ref())?;
+    // The served page's token stays out of the log and the --json document.
+    let token = page.as_ref().map(|p| p.served.token().to_owned());
     let launch_command: Vec<String> = std::iter::once(launch.program.display().to_string())
         .chain(launch.args.iter().cloned())
+        .map(|a| match &token {
+            Some(t) => a.replace(t.as_str(), "<token>"),
+            None => a,
+        })
         .collect();
     Ok(Prepared {
         browser,

@@ -73,6 +73,11 @@ impl Served {
         })
     }
 
+    /// The session token: every page message and upload carries it.
+    pub fn token(&self) -> &str {
+        &self.token
+    }
+
     pub fn addr(&self) -> SocketAddr {
         self.addr
     }
