@@ -104,7 +104,8 @@ impl Integrity {
             Integrity::Unsupported { error } if stream && error.starts_with("NotSupportedError") => Some(
                 "WebKitGTK does not upload a ReadableStream body over any transport: fetch() rejects it at once (NotSupportedError) and nothing is sent. Apple's WebKit enabled stream uploads over HTTP/2 in 2026, so Safari may differ.",
             ),
-            Integrity::Unsupported { .. } if stream_over_http1 => Some(
+            // Chromium's own rejection (WebKit's is another, above).
+            Integrity::Unsupported { error } if stream_over_http1 && error.starts_with("TypeError") => Some(
                 "Chromium sends a ReadableStream body only over HTTP/2 or HTTP/3, and this sink spoke HTTP/1.1, so fetch() rejected it before sending anything. An h2 arm (`--transport h2`) measures it over HTTP/2.",
             ),
             _ => None,
