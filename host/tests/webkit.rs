@@ -79,13 +79,15 @@ fn run_browser_webkit_uploads_typed_arrays_and_blobs_intact_and_refuses_streams(
     assert!(command.iter().any(|a| a.ends_with("#<token>")), "{command:?}");
 }
 
-#[test]
-fn serve_the_printed_url_opened_and_enter_pressed_stores_a_complete_run() {
-    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
-    let mut serve = Serve::start(&["--once", "--size", "1MiB", "--reps", "2", "--warmup", "0"], false);
+/// Opens `serve`'s URL in MiniBrowser (with `browser_args` before it), presses Enter
+/// on its Run button until the host has the run, and waits for `serve --once` to exit
+/// after it: the store it leaves.
+fn press_run(serve: &mut Serve, browser_args: &[&str]) -> Vec<Value> {
     let home = tempfile::tempdir().unwrap();
     let mut browser = Command::new(minibrowser())
-        .args(["--private", &serve.url])
+        .arg("--private")
+        .args(browser_args)
+        .arg(&serve.url)
         .env("DISPLAY", display())
         .env("HOME", home.path())
         .stdout(std::process::Stdio::null())
@@ -110,13 +112,17 @@ fn serve_the_printed_url_opened_and_enter_pressed_stores_a_complete_run() {
         if let Some(s) = serve.child.try_wait().unwrap() {
             break s;
         }
-        assert!(Instant::now() < until, "serve --once did not exit after the run");
+        assert!(Instant::now() < until, "serve --once did not exit after the run: {:?}", serve.store());
         std::thread::sleep(Duration::from_millis(200));
     };
     let _ = browser.kill();
     let _ = browser.wait();
     assert!(status.success(), "{status}");
-    let store = serve.store();
+    serve.store()
+}
+
+/// A complete run of 2 reps × 4 bodies, stored from a served page in WebKitGTK.
+fn assert_complete_webkit_run(store: &[Value]) {
     let run = store.iter().find(|r| r["kind"] == "run").unwrap();
     assert_eq!((run["browser"].as_str(), run["source"].as_str()), (Some("WebKitGTK"), Some("serve")));
     assert!(run["user_agent"].as_str().unwrap().contains("AppleWebKit"));
@@ -125,6 +131,33 @@ fn serve_the_printed_url_opened_and_enter_pressed_stores_a_complete_run() {
     let samples: Vec<&Value> = store.iter().filter(|r| r["kind"] == "sample").collect();
     assert_eq!(samples.len(), 8, "2 reps × 4 bodies");
     assert_eq!(samples.iter().filter(|s| s["status"] == "ok").count(), 6);
+}
+
+const SERVE_SMALL: &[&str] = &["--once", "--size", "1MiB", "--reps", "2", "--warmup", "0"];
+
+#[test]
+fn serve_the_printed_url_opened_and_enter_pressed_stores_a_complete_run() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let mut serve = Serve::start(SERVE_SMALL, false);
+    assert_complete_webkit_run(&press_run(&mut serve, &[]));
+}
+
+/// A phone reaches serve by a LAN name over plain HTTP, which is no secure context (no
+/// crypto.subtle). Here MiniBrowser reaches it by the name `sink.test`, through serve
+/// itself as its proxy (the sink serves absolute-form targets that name it): the same
+/// kind of origin, with no DNS and nothing off this machine.
+#[test]
+fn a_device_reaching_serve_by_a_name_over_plain_http_runs_it_too() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let args = [&["--listen", "127.0.0.2:0", "--public-host", "sink.test"][..], SERVE_SMALL].concat();
+    let mut serve = Serve::start(&args, true);
+    assert!(serve.url.starts_with("http://sink.test:"), "{}", serve.url);
+    let proxy = format!("--proxy=http://127.0.0.2:{}", serve.port());
+    let store = press_run(&mut serve, &[&proxy]);
+    assert_complete_webkit_run(&store);
+    // Measured against its own sink, reached at its own address.
+    let run = store.iter().find(|r| r["kind"] == "run").unwrap();
+    assert!(run["sink_ceiling_mbps"].as_f64().is_some(), "{run}");
 }
 
 #[test]
