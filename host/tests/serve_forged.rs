@@ -18,11 +18,17 @@ fn started(serve: &Serve) -> (String, String, String) {
     let r = serve.call("POST", "start", None);
     assert_eq!(r.status, 200, "{r:?}");
     let s = |k: &str| r.body[k].as_str().unwrap().to_owned();
-    (s("run_id"), s("run_key"), r.body["upload_urls"]["h1"].as_str().unwrap().to_owned())
+    (
+        s("run_id"),
+        s("run_key"),
+        r.body["upload_urls"]["h1"].as_str().unwrap().to_owned(),
+    )
 }
 
 fn upload(url: &str, run: &str, id: &str, body: &[u8]) {
-    let mut r = ureq::put(&format!("{url}?run={run}&upload={id}")).send(body).unwrap();
+    let mut r = ureq::put(&format!("{url}?run={run}&upload={id}"))
+        .send(body)
+        .unwrap();
     assert_eq!(r.status(), 200);
     let _ = r.body_mut().read_to_string();
 }
@@ -37,12 +43,21 @@ fn claim(id: &str) -> Value {
 }
 
 fn stored_sample(serve: &Serve, id: &str) -> Value {
-    serve.store().into_iter().find(|r| r["kind"] == "sample" && r["upload_id"] == id).unwrap_or_else(|| panic!("no sample {id} stored"))
+    serve
+        .store()
+        .into_iter()
+        .find(|r| r["kind"] == "sample" && r["upload_id"] == id)
+        .unwrap_or_else(|| panic!("no sample {id} stored"))
 }
 
 #[test]
 fn forged_samples_are_stored_as_what_the_sink_received() {
-    let serve = Serve::start(&["--size", "1KiB", "--reps", "1", "--warmup", "0", "--bodies", "Blob"], false);
+    let serve = Serve::start(
+        &[
+            "--size", "1KiB", "--reps", "1", "--warmup", "0", "--bodies", "Blob",
+        ],
+        false,
+    );
     let (run, key, url) = started(&serve);
     // The honest one, so the test can tell a judge that believes nothing from a broken one.
     upload(&url, &run, "honest", SENT);
@@ -52,11 +67,22 @@ fn forged_samples_are_stored_as_what_the_sink_received() {
     upload(&url, &run, "flipped", &other);
     upload(&url, &run, "short", &SENT[..10]);
     // "never": no upload under that id at all.
-    let samples: Vec<Value> = ["honest", "flipped", "short", "never"].iter().map(|id| claim(id)).collect();
-    let r = serve.call("POST", &format!("runs/{run}/samples"), Some(&json!({"key": key, "samples": samples})));
+    let samples: Vec<Value> = ["honest", "flipped", "short", "never"]
+        .iter()
+        .map(|id| claim(id))
+        .collect();
+    let r = serve.call(
+        "POST",
+        &format!("runs/{run}/samples"),
+        Some(&json!({"key": key, "samples": samples})),
+    );
     assert_eq!(r.status, 200, "{r:?}");
     let honest = stored_sample(&serve, "honest");
-    assert_eq!((honest["status"].as_str(), honest["intact"].as_bool()), (Some("ok"), Some(true)), "{honest}");
+    assert_eq!(
+        (honest["status"].as_str(), honest["intact"].as_bool()),
+        (Some("ok"), Some(true)),
+        "{honest}"
+    );
     assert_ne!(honest["mbps"], 99999.0, "the host computes the rate");
     for id in ["flipped", "short", "never"] {
         let s = stored_sample(&serve, id);
@@ -64,18 +90,35 @@ fn forged_samples_are_stored_as_what_the_sink_received() {
         assert_ne!(s["status"], "ok", "{id}: {s}");
         assert!(s["mbps"].is_null(), "{id}: {s}");
     }
-    assert_eq!(stored_sample(&serve, "flipped")["sha256_received"], sha(&other));
+    assert_eq!(
+        stored_sample(&serve, "flipped")["sha256_received"],
+        sha(&other)
+    );
     assert_eq!(stored_sample(&serve, "short")["bytes_received"], 10);
-    assert!(stored_sample(&serve, "never")["bytes_received"].as_u64().unwrap_or(0) == 0);
+    assert!(
+        stored_sample(&serve, "never")["bytes_received"]
+            .as_u64()
+            .unwrap_or(0)
+            == 0
+    );
 }
 
 #[test]
 fn an_upload_of_another_run_does_not_vouch_for_this_one() {
-    let serve = Serve::start(&["--size", "1KiB", "--reps", "1", "--warmup", "0", "--bodies", "Blob"], false);
+    let serve = Serve::start(
+        &[
+            "--size", "1KiB", "--reps", "1", "--warmup", "0", "--bodies", "Blob",
+        ],
+        false,
+    );
     let (first, _, url) = started(&serve);
     let (second, key, _) = started(&serve);
     upload(&url, &first, "u1", SENT);
-    let r = serve.call("POST", &format!("runs/{second}/samples"), Some(&json!({"key": key, "samples": [claim("u1")]})));
+    let r = serve.call(
+        "POST",
+        &format!("runs/{second}/samples"),
+        Some(&json!({"key": key, "samples": [claim("u1")]})),
+    );
     assert_eq!(r.status, 200, "{r:?}");
     assert_eq!(stored_sample(&serve, "u1")["intact"], false);
 }

@@ -7,17 +7,27 @@ mod common;
 use common::serve::{request, Serve};
 use serde_json::{json, Value};
 
-const SMALL: &[&str] = &["--size", "1KiB", "--reps", "1", "--warmup", "0", "--bodies", "Blob"];
+const SMALL: &[&str] = &[
+    "--size", "1KiB", "--reps", "1", "--warmup", "0", "--bodies", "Blob",
+];
 
 fn runs_in(serve: &Serve) -> Vec<Value> {
-    serve.store().into_iter().filter(|r| r["kind"] == "run").collect()
+    serve
+        .store()
+        .into_iter()
+        .filter(|r| r["kind"] == "run")
+        .collect()
 }
 
 #[test]
 fn a_page_can_start_only_the_offered_plan_and_write_only_its_own_run() {
     let serve = Serve::start(SMALL, false);
     let offer = serve.call("GET", "offer", None);
-    assert_eq!((offer.status, offer.body["plan"]["size_bytes"].as_u64()), (200, Some(1024)), "{offer:?}");
+    assert_eq!(
+        (offer.status, offer.body["plan"]["size_bytes"].as_u64()),
+        (200, Some(1024)),
+        "{offer:?}"
+    );
     // A page asking for a plan and a run id of its own gets the offer's.
     let asked = json!({"plan": {"size_bytes": 1 << 30, "reps": 1000, "warmup": 0, "bodies": ["Uint8Array"]},
         "run_id": "chosen-by-the-page"});
@@ -31,20 +41,43 @@ fn a_page_can_start_only_the_offered_plan_and_write_only_its_own_run() {
     assert_eq!(runs[0]["plan"]["bodies"], json!(["Blob"]));
     // The browser as the request showed it, the raw user agent kept.
     assert_eq!(runs[0]["browser"], "WebKitGTK");
-    assert!(runs[0]["user_agent"].as_str().unwrap().contains("AppleWebKit/605.1.15"));
+    assert!(runs[0]["user_agent"]
+        .as_str()
+        .unwrap()
+        .contains("AppleWebKit/605.1.15"));
     let sample = json!({"body": "Blob", "rep": 0, "bytes_sent": 1024, "bytes_received": 1024,
         "sha256_sent": "aa", "sha256_received": "aa", "intact": true, "status": "ok",
         "error": null, "page_ms": 1.0, "sink_ms": 1.0, "mbps": 8.0, "arm": {"kind": "body", "body": "Blob"}});
     let key = started.body["run_key"].as_str().unwrap();
     // A run this serve never started, and this run with another key: the same refusal.
-    for (run, key) in [("20261201-000000-0000", key), (run_id.as_str(), "0".repeat(32).as_str())] {
-        let r = serve.call("POST", &format!("runs/{run}/samples"), Some(&json!({"key": key, "samples": [sample]})));
-        assert_eq!((r.status, r.body["name"].as_str()), (404, Some("unknown-run")), "{run}: {r:?}");
-        let r = serve.call("POST", &format!("runs/{run}/finish"), Some(&json!({"key": key, "status": "complete"})));
+    for (run, key) in [
+        ("20261201-000000-0000", key),
+        (run_id.as_str(), "0".repeat(32).as_str()),
+    ] {
+        let r = serve.call(
+            "POST",
+            &format!("runs/{run}/samples"),
+            Some(&json!({"key": key, "samples": [sample]})),
+        );
+        assert_eq!(
+            (r.status, r.body["name"].as_str()),
+            (404, Some("unknown-run")),
+            "{run}: {r:?}"
+        );
+        let r = serve.call(
+            "POST",
+            &format!("runs/{run}/finish"),
+            Some(&json!({"key": key, "status": "complete"})),
+        );
         assert_eq!(r.status, 404, "{r:?}");
     }
     let store = serve.store();
-    assert!(!store.iter().any(|r| r["kind"] == "sample" || r["kind"] == "run_end"), "{store:?}");
+    assert!(
+        !store
+            .iter()
+            .any(|r| r["kind"] == "sample" || r["kind"] == "run_end"),
+        "{store:?}"
+    );
 }
 
 #[test]
@@ -52,11 +85,22 @@ fn without_the_token_nothing_is_offered_or_started() {
     let serve = Serve::start(SMALL, false);
     let addr = format!("127.0.0.1:{}", serve.port());
     let wrong = "0".repeat(32);
-    for path in [format!("/serve/{wrong}/start"), "/serve//start".to_owned(), "/serve/start".to_owned()] {
+    for path in [
+        format!("/serve/{wrong}/start"),
+        "/serve//start".to_owned(),
+        "/serve/start".to_owned(),
+    ] {
         let r = request(&addr, &serve.authority(), "POST", &path, &[], Some(b"{}"));
         assert_eq!(r.status, 403, "{path}: {r:?}");
     }
-    let r = request(&addr, &serve.authority(), "GET", &format!("/serve/{wrong}/offer"), &[], None);
+    let r = request(
+        &addr,
+        &serve.authority(),
+        "GET",
+        &format!("/serve/{wrong}/offer"),
+        &[],
+        None,
+    );
     assert_eq!(r.status, 403);
     assert!(runs_in(&serve).is_empty());
 }
@@ -68,30 +112,69 @@ fn a_message_over_the_cap_is_refused_and_starts_past_a_peers_burst_are_rate_limi
     let r = serve.call("POST", "start", Some(&big));
     assert_eq!(r.status, 413, "{:?}", r.status);
     assert!(runs_in(&serve).is_empty());
-    let statuses: Vec<u16> = (0..4).map(|_| serve.call("POST", "start", None).status).collect();
+    let statuses: Vec<u16> = (0..4)
+        .map(|_| serve.call("POST", "start", None).status)
+        .collect();
     assert_eq!(statuses, [200, 200, 200, 429]);
     assert_eq!(runs_in(&serve).len(), 3);
 }
 
 #[test]
 fn a_second_device_reaches_serve_by_its_public_name_and_other_names_are_refused() {
-    let serve = Serve::start(&[&["--listen", "127.0.0.2:0", "--public-host", "sink.test"][..], SMALL].concat(), true);
+    let serve = Serve::start(
+        &[
+            &["--listen", "127.0.0.2:0", "--public-host", "sink.test"][..],
+            SMALL,
+        ]
+        .concat(),
+        true,
+    );
     let port = serve.port();
-    assert_eq!(serve.authority(), format!("sink.test:{port}"), "{}", serve.url);
+    assert_eq!(
+        serve.authority(),
+        format!("sink.test:{port}"),
+        "{}",
+        serve.url
+    );
     let addr = format!("127.0.0.2:{port}");
     let named = format!("sink.test:{port}");
     let page = request(&addr, &named, "GET", "/bench/serve.html", &[], None);
     assert_eq!(page.status, 200);
-    for other in [format!("evil.example:{port}"), format!("sink.test:{}", port + 1), "sink.test".to_owned()] {
+    for other in [
+        format!("evil.example:{port}"),
+        format!("sink.test:{}", port + 1),
+        "sink.test".to_owned(),
+    ] {
         let r = request(&addr, &other, "GET", "/bench/serve.html", &[], None);
         assert_eq!(r.status, 421, "{other}");
-        let r = request(&addr, &other, "POST", &format!("/serve/{}/start", serve.token()), &[], Some(b"{}"));
+        let r = request(
+            &addr,
+            &other,
+            "POST",
+            &format!("/serve/{}/start", serve.token()),
+            &[],
+            Some(b"{}"),
+        );
         assert_eq!(r.status, 421, "{other}");
     }
     // A foreign page on the device cannot call it either.
-    let r = request(&addr, &named, "POST", &format!("/serve/{}/start", serve.token()), &[("origin", "http://evil.example")], Some(b"{}"));
+    let r = request(
+        &addr,
+        &named,
+        "POST",
+        &format!("/serve/{}/start", serve.token()),
+        &[("origin", "http://evil.example")],
+        Some(b"{}"),
+    );
     assert_eq!(r.status, 403);
-    let started = request(&addr, &named, "POST", &format!("/serve/{}/start", serve.token()), &[], Some(b"{}"));
+    let started = request(
+        &addr,
+        &named,
+        "POST",
+        &format!("/serve/{}/start", serve.token()),
+        &[],
+        Some(b"{}"),
+    );
     assert_eq!(started.status, 200, "{started:?}");
     // The device uploads to the name it reached the page by.
     let h1 = started.body["upload_urls"]["h1"].as_str().unwrap();
@@ -123,7 +206,10 @@ fn modules(qr: &[String]) -> Vec<Vec<bool>> {
 
 #[test]
 fn the_printed_qr_code_decodes_to_exactly_the_url() {
-    let serve = Serve::start(&["--listen", "127.0.0.2:0", "--public-host", "sink.test"], true);
+    let serve = Serve::start(
+        &["--listen", "127.0.0.2:0", "--public-host", "sink.test"],
+        true,
+    );
     assert!(!serve.qr.is_empty(), "a public serve prints a QR code");
     let rows = modules(&serve.qr);
     // A grey-scale image, 8 pixels a module, dark modules black.
@@ -145,6 +231,10 @@ fn the_printed_qr_code_decodes_to_exactly_the_url() {
         .arg(&image)
         .output()
         .expect("zbarimg (scripts/ensure-deps.sh installs zbar-tools)");
-    assert!(out.status.success(), "zbarimg found no code: {}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "zbarimg found no code: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim_end(), serve.url);
 }

@@ -7,8 +7,8 @@ mod pack;
 mod plan_args;
 mod report_cmd;
 mod run_cmd;
-pub mod setup_cmds;
 mod serve_cmd;
+pub mod setup_cmds;
 mod sink_cmd;
 pub mod usage;
 

@@ -108,4 +108,3 @@ fn flag_of(e: &PlanError) -> &'static str {
         PlanError::AutoSecondsOutOfRange { .. } => "--max-time",
     }
 }
-

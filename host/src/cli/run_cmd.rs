@@ -269,13 +269,18 @@ fn check_cli_only(a: &RunArgs) -> Result<()> {
     }
     for browser in &a.browser {
         if a.control
-            && crate::run::browsers::by_key(browser)
-                .is_some_and(|b| b.family() != Some(unobserved_installer::manifest::Family::Chromium))
+            && crate::run::browsers::by_key(browser).is_some_and(|b| {
+                b.family() != Some(unobserved_installer::manifest::Family::Chromium)
+            })
         {
             return Err(usage(format!("--control is not available in {browser}: it attaches a debugger through chrome.debugger, which only Chromium-family browsers have")));
         }
     }
-    let page_engine = a.browser.iter().filter_map(|b| crate::run::browsers::by_key(b)).find(|b| b.engine == crate::run::browsers::Engine::Page);
+    let page_engine = a
+        .browser
+        .iter()
+        .filter_map(|b| crate::run::browsers::by_key(b))
+        .find(|b| b.engine == crate::run::browsers::Engine::Page);
     if let Some(b) = page_engine {
         if a.sink_url.is_some() || !a.workloads.is_empty() || a.extension_dir.is_some() {
             return Err(usage(format!("{} runs the page `unobserved serve` serves, on the local sink, without the extension: --sink-url, --workloads and --extension-dir do not apply to it", b.key)));

@@ -29,7 +29,12 @@ pub fn execute(a: ServeArgs) -> Result<i32> {
         ServeConfig {
             listen: a.listen,
             public_hosts: a.public_host.iter().cloned().collect(),
-            offer: Offer { plan, start: Start::Button, run_id: None, env: None },
+            offer: Offer {
+                plan,
+                start: Start::Button,
+                run_id: None,
+                env: None,
+            },
             tls: None,
         },
         store.clone(),
@@ -48,7 +53,9 @@ pub fn execute(a: ServeArgs) -> Result<i32> {
         eprintln!("also reachable as {}", served.page_url(other));
     }
     eprintln!("serving: open the URL above in any browser and press Run (or Enter). Ctrl-C stops.");
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build()?;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
     rt.block_on(follow(served, &store, a.once))
 }
 

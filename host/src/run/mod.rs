@@ -137,7 +137,14 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
             (write_job(opts, &run_id, job_tls, tmp.path())?, None)
         }
         browsers::Engine::Page => {
-            let page = page::start(browser, &program, &opts.plan, &run_id, job_tls.cloned(), &store)?;
+            let page = page::start(
+                browser,
+                &program,
+                &opts.plan,
+                &run_id,
+                job_tls.cloned(),
+                &store,
+            )?;
             (tmp.path().join("job.json"), Some(page))
         }
     };

@@ -40,7 +40,10 @@ mod tests {
     #[test]
     fn never_automation_and_tls_errors_only_for_a_tls_run() {
         let plain = args("http://127.0.0.1:1/bench/serve.html#t", false);
-        assert_eq!(plain, ["--private", "http://127.0.0.1:1/bench/serve.html#t"]);
+        assert_eq!(
+            plain,
+            ["--private", "http://127.0.0.1:1/bench/serve.html#t"]
+        );
         let tls = args("u", true);
         assert!(tls.contains(&"--ignore-tls-errors".to_owned()));
         assert!(!tls.iter().chain(&plain).any(|a| a.contains("automation")));

@@ -94,7 +94,11 @@ impl Api for ServeApi {
         if !self.limits.allow(request.peer, Cost::Message)
             || (cost == Cost::Start && !self.limits.allow(request.peer, Cost::Start))
         {
-            return refusal(429, "rate-limited", "too many requests from this address; wait a moment");
+            return refusal(
+                429,
+                "rate-limited",
+                "too many requests from this address; wait a moment",
+            );
         }
         let Some(state) = self.state.get().and_then(Weak::upgrade) else {
             return refusal(503, "stopping", "serve is stopping");
@@ -140,23 +144,42 @@ fn start(state: &mut State, request: &ApiRequest) -> ApiReply {
         Err(reply) => return reply,
     };
     if state.taken {
-        return refusal(409, "offer-taken", "the run this page was opened for has already started; nothing else is offered");
+        return refusal(
+            409,
+            "offer-taken",
+            "the run this page was opened for has already started; nothing else is offered",
+        );
     }
     let info = run_info(state, &request.headers, body.hints);
     let run_id = info.run_id.clone();
     let env = info.env.clone();
-    let mut reply = crate::native::dispatch(&mut state.session, Incoming::RunStarted { run: Box::new(info) });
+    let mut reply = crate::native::dispatch(
+        &mut state.session,
+        Incoming::RunStarted {
+            run: Box::new(info),
+        },
+    );
     if let Outgoing::RunStarted { upload_urls, .. } = &mut reply {
         // The page reaches h1 by the name it loaded from (a phone: the LAN name).
         if let Some(host) = request.headers.get(HOST).and_then(|h| h.to_str().ok()) {
-            upload_urls.insert(crate::arm::Transport::H1, format!("http://{host}{}", state.session.sink.upload_path()));
+            upload_urls.insert(
+                crate::arm::Transport::H1,
+                format!("http://{host}{}", state.session.sink.upload_path()),
+            );
         }
     } else {
         return answer(reply);
     }
     state.taken = state.offer.run_id.is_some();
     let key = crate::sink::token::generate();
-    state.runs.insert(run_id, PageRun { key: key.clone(), env, ended: false });
+    state.runs.insert(
+        run_id,
+        PageRun {
+            key: key.clone(),
+            env,
+            ended: false,
+        },
+    );
     let mut value = serde_json::to_value(&reply).expect("replies serialise");
     value["run_key"] = key.into();
     // What the page shows of the run it started, and runs.
@@ -171,7 +194,11 @@ fn start(state: &mut State, request: &ApiRequest) -> ApiReply {
 /// The run a start records: the offer's plan and id, and the browser as the request
 /// shows it (the raw user agent and the hints are kept with the run).
 fn run_info(state: &State, headers: &HeaderMap, page_hints: Option<Hints>) -> RunInfo {
-    let ua = headers.get(USER_AGENT).and_then(|v| v.to_str().ok()).unwrap_or("").to_owned();
+    let ua = headers
+        .get(USER_AGENT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_owned();
     let mut hints = page_hints.unwrap_or_default();
     if hints.brands.is_empty() {
         if let Some(header) = headers.get("sec-ch-ua").and_then(|v| v.to_str().ok()) {
@@ -187,11 +214,18 @@ fn run_info(state: &State, headers: &HeaderMap, page_hints: Option<Hints>) -> Ru
     let mut extra = serde_json::Map::new();
     extra.insert("user_agent".into(), ua.into());
     if hints != Hints::default() {
-        extra.insert("client_hints".into(), serde_json::to_value(&hints).expect("json"));
+        extra.insert(
+            "client_hints".into(),
+            serde_json::to_value(&hints).expect("json"),
+        );
     }
     extra.insert("sink".into(), "local".into());
     RunInfo {
-        run_id: state.offer.run_id.clone().unwrap_or_else(crate::run::new_run_id),
+        run_id: state
+            .offer
+            .run_id
+            .clone()
+            .unwrap_or_else(crate::run::new_run_id),
         env,
         plan: state.offer.plan.clone(),
         source: "serve".into(),
@@ -201,7 +235,7 @@ fn run_info(state: &State, headers: &HeaderMap, page_hints: Option<Hints>) -> Ru
 }
 
 /// A message about one run: its key, and what it says.
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
 struct Keyed {
     key: String,
     #[serde(default)]
@@ -227,27 +261,46 @@ enum PageEnd {
 
 fn run_message(state: &mut State, run_id: &str, what: &str, keyed: Keyed) -> ApiReply {
     // The same answer for a run never started and a key that is not its own.
-    let Some(run) = state.runs.get(run_id).filter(|r| crate::sink::token::matches(&r.key, &keyed.key)) else {
+    let Some(run) = state
+        .runs
+        .get(run_id)
+        .filter(|r| crate::sink::token::matches(&r.key, &keyed.key))
+    else {
         return answer(Outgoing::error(
             ErrorCode::UnknownRun,
-            format!("run {:?} was not started by this page; nothing was stored", Clipped(run_id)),
+            format!(
+                "run {:?} was not started by this page; nothing was stored",
+                Clipped(run_id)
+            ),
             Some(what),
         ));
     };
     let env = run.env.clone();
     let message = match what {
         "samples" => match samples_of(run_id, &env, keyed.samples) {
-            Ok(samples) => Incoming::Samples { run_id: run_id.to_owned(), samples },
+            Ok(samples) => Incoming::Samples {
+                run_id: run_id.to_owned(),
+                samples,
+            },
             Err(reply) => return reply,
         },
-        "auto-check" => Incoming::AutoCheck { run_id: run_id.to_owned(), reps_done: keyed.reps_done },
+        "auto-check" => Incoming::AutoCheck {
+            run_id: run_id.to_owned(),
+            reps_done: keyed.reps_done,
+        },
         "finish" => {
             let status = match keyed.status {
                 Some(PageEnd::Complete) => RunStatus::Complete,
                 Some(PageEnd::Incomplete) => RunStatus::Incomplete,
                 Some(PageEnd::Failed) | None => RunStatus::Failed,
             };
-            Incoming::RunFinished { run_id: run_id.to_owned(), status, reason: keyed.reason, observation: None, auto_stop: keyed.auto_stop }
+            Incoming::RunFinished {
+                run_id: run_id.to_owned(),
+                status,
+                reason: keyed.reason,
+                observation: None,
+                auto_stop: keyed.auto_stop,
+            }
         }
         _ => return refusal(404, "not-found", "no such page message"),
     };
@@ -255,8 +308,15 @@ fn run_message(state: &mut State, run_id: &str, what: &str, keyed: Keyed) -> Api
     if let (Outgoing::RunFinished { .. }, Some(run)) = (&reply, state.runs.get_mut(run_id)) {
         if !run.ended {
             run.ended = true;
-            let status = if matches!(keyed.status, Some(PageEnd::Complete)) { RunStatus::Complete } else { RunStatus::Failed };
-            let _ = state.ended.send(Ended { run_id: run_id.to_owned(), status });
+            let status = if matches!(keyed.status, Some(PageEnd::Complete)) {
+                RunStatus::Complete
+            } else {
+                RunStatus::Failed
+            };
+            let _ = state.ended.send(Ended {
+                run_id: run_id.to_owned(),
+                status,
+            });
         }
     }
     answer(reply)
@@ -264,7 +324,11 @@ fn run_message(state: &mut State, run_id: &str, what: &str, keyed: Keyed) -> Api
 
 /// The page's samples, with the run's id and browser put in by the host: what the page
 /// says about itself there is not asked.
-fn samples_of(run_id: &str, env: &crate::model::Environment, samples: Vec<Value>) -> Result<Vec<crate::model::Sample>, ApiReply> {
+fn samples_of(
+    run_id: &str,
+    env: &crate::model::Environment,
+    samples: Vec<Value>,
+) -> Result<Vec<crate::model::Sample>, ApiReply> {
     samples
         .into_iter()
         .map(|mut s| {
@@ -272,11 +336,20 @@ fn samples_of(run_id: &str, env: &crate::model::Environment, samples: Vec<Value>
                 return Err(refusal(400, "invalid-field", "a sample must be an object"));
             };
             object.insert("run_id".into(), run_id.into());
-            for (k, v) in [("browser", &env.browser), ("browser_version", &env.browser_version), ("os", &env.os), ("extension_version", &env.extension_version)] {
+            for (k, v) in [
+                ("browser", &env.browser),
+                ("browser_version", &env.browser_version),
+                ("os", &env.os),
+                ("extension_version", &env.extension_version),
+            ] {
                 object.insert(k.into(), v.clone().into());
             }
             serde_json::from_value(s).map_err(|e| {
-                answer(Outgoing::error(ErrorCode::InvalidField, format!("a sample could not be read: {}", Clipped(&e.to_string())), Some("samples")))
+                answer(Outgoing::error(
+                    ErrorCode::InvalidField,
+                    format!("a sample could not be read: {}", Clipped(&e.to_string())),
+                    Some("samples"),
+                ))
             })
         })
         .collect()
@@ -287,14 +360,15 @@ fn body<T: serde::de::DeserializeOwned + Default>(bytes: &[u8]) -> Result<T, Api
         return Ok(T::default());
     }
     serde_json::from_slice(bytes).map_err(|e| {
-        answer(Outgoing::error(ErrorCode::InvalidJson, format!("the message is not what was expected: {}", Clipped(&e.to_string())), None))
+        answer(Outgoing::error(
+            ErrorCode::InvalidJson,
+            format!(
+                "the message is not what was expected: {}",
+                Clipped(&e.to_string())
+            ),
+            None,
+        ))
     })
-}
-
-impl Default for Keyed {
-    fn default() -> Self {
-        Keyed { key: String::new(), samples: Vec::new(), reps_done: 0, status: None, reason: None, auto_stop: None }
-    }
 }
 
 fn ok(body: Value) -> ApiReply {
@@ -303,7 +377,10 @@ fn ok(body: Value) -> ApiReply {
 
 /// A refusal of serve's own (the native errors have their codes; these have names).
 fn refusal(status: u16, name: &str, message: &str) -> ApiReply {
-    ApiReply { status, body: json!({"type": "error", "name": name, "message": message}) }
+    ApiReply {
+        status,
+        body: json!({"type": "error", "name": name, "message": message}),
+    }
 }
 
 /// A native reply as an HTTP answer: errors get the status that fits their code.
@@ -323,5 +400,8 @@ fn answer(reply: Outgoing) -> ApiReply {
         }
         _ => 200,
     };
-    ApiReply { status, body: serde_json::to_value(&reply).expect("replies serialise") }
+    ApiReply {
+        status,
+        body: serde_json::to_value(&reply).expect("replies serialise"),
+    }
 }

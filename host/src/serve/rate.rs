@@ -64,12 +64,21 @@ mod tests {
     #[test]
     fn a_peer_past_its_burst_of_starts_is_refused_and_others_are_not() {
         let limits = Limits::default();
-        let (a, b) = (Some("192.0.2.1".parse().unwrap()), Some("192.0.2.2".parse().unwrap()));
+        let (a, b) = (
+            Some("192.0.2.1".parse().unwrap()),
+            Some("192.0.2.2".parse().unwrap()),
+        );
         for _ in 0..STARTS_BURST.get() {
             assert!(limits.allow(a, Cost::Start));
         }
         assert!(!limits.allow(a, Cost::Start));
-        assert!(limits.allow(b, Cost::Start), "another peer has its own budget");
-        assert!(limits.allow(a, Cost::Message), "messages have their own budget");
+        assert!(
+            limits.allow(b, Cost::Start),
+            "another peer has its own budget"
+        );
+        assert!(
+            limits.allow(a, Cost::Message),
+            "messages have their own budget"
+        );
     }
 }

@@ -103,10 +103,11 @@ pub fn parse(ua: &str, hints: &Hints) -> Environment {
         version.clear();
     }
     // The user agent says 156.0.0.0; the full version is a high-entropy hint.
-    let full = hints
-        .full_version_list
-        .iter()
-        .find(|b| ["Chrom", "Edge", "Brave", "Opera", "Vivaldi"].iter().any(|t| b.brand.contains(t)));
+    let full = hints.full_version_list.iter().find(|b| {
+        ["Chrom", "Edge", "Brave", "Opera", "Vivaldi"]
+            .iter()
+            .any(|t| b.brand.contains(t))
+    });
     if let Some(full) = full {
         version = full.version.clone();
     }
@@ -142,8 +143,7 @@ mod tests {
     #[test]
     fn the_shared_user_agents_read_as_the_fixture_says() {
         let fixture: serde_json::Value =
-            serde_json::from_str(include_str!("../../../tests/fixtures/user-agents.json"))
-                .unwrap();
+            serde_json::from_str(include_str!("../../../tests/fixtures/user-agents.json")).unwrap();
         for case in fixture["cases"].as_array().unwrap() {
             let hints = Hints {
                 brands: serde_json::from_value(case["brands"].clone()).unwrap_or_default(),
@@ -152,7 +152,11 @@ mod tests {
             let env = parse(case["ua"].as_str().unwrap(), &hints);
             let want = &case["want"];
             assert_eq!(
-                (env.browser.as_str(), env.browser_version.as_str(), env.os.as_str()),
+                (
+                    env.browser.as_str(),
+                    env.browser_version.as_str(),
+                    env.os.as_str()
+                ),
                 (
                     want["browser"].as_str().unwrap(),
                     want["browser_version"].as_str().unwrap(),
@@ -178,6 +182,9 @@ mod tests {
         };
         let ua = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36";
         let env = parse(ua, &hints);
-        assert_eq!((env.browser.as_str(), env.browser_version.as_str()), ("Chromium", "156.0.8078.114"));
+        assert_eq!(
+            (env.browser.as_str(), env.browser_version.as_str()),
+            ("Chromium", "156.0.8078.114")
+        );
     }
 }

@@ -45,7 +45,10 @@ pub trait Api: Send + Sync {
 /// Answers a request for the API (the token is already checked).
 pub(crate) async fn call(req: Request<Incoming>, shared: &Shared, what: &str) -> Reply {
     let Some(api) = shared.api.clone() else {
-        return json_error(404, "this sink serves no page of its own (not `unobserved serve`)");
+        return json_error(
+            404,
+            "this sink serves no page of its own (not `unobserved serve`)",
+        );
     };
     let peer = req.extensions().get::<Peer>().map(|p| p.0);
     let (parts, body) = req.into_parts();

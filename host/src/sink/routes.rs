@@ -129,7 +129,13 @@ mod tests {
                 what: "runs/r1/samples"
             }
         );
-        assert_eq!(route("/serve/t"), Route::Api { token: "t", what: "" });
+        assert_eq!(
+            route("/serve/t"),
+            Route::Api {
+                token: "t",
+                what: ""
+            }
+        );
         assert_eq!(route("/chunk/t/r1"), Route::NotFound);
         assert_eq!(
             route("/download/t?bytes=5&seed=00"),

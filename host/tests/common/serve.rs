@@ -22,7 +22,12 @@ impl Serve {
         Serve::start_in(state, args, qr, &[])
     }
 
-    pub fn start_in(state: tempfile::TempDir, args: &[&str], qr: bool, env: &[(&str, &str)]) -> Serve {
+    pub fn start_in(
+        state: tempfile::TempDir,
+        args: &[&str],
+        qr: bool,
+        env: &[(&str, &str)],
+    ) -> Serve {
         let mut child = Command::new(BIN)
             .arg("serve")
             .args(args)
@@ -36,27 +41,46 @@ impl Serve {
         let mut line = String::new();
         out.read_line(&mut line).unwrap();
         let mut qr_lines = Vec::new();
-        while qr {
-            let mut l = String::new();
-            out.read_line(&mut l).unwrap();
-            let l = l.trim_end_matches('\n');
-            if l.is_empty() {
-                break;
+        if qr {
+            loop {
+                let mut l = String::new();
+                out.read_line(&mut l).unwrap();
+                let l = l.trim_end_matches('\n');
+                if l.is_empty() {
+                    break;
+                }
+                qr_lines.push(l.to_owned());
             }
-            qr_lines.push(l.to_owned());
         }
         // The rest (each run's table) is not read by these tests; keep the pipe drained.
         std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
-        Serve { child, url: line.trim().to_owned(), qr: qr_lines, state }
+        Serve {
+            child,
+            url: line.trim().to_owned(),
+            qr: qr_lines,
+            state,
+        }
     }
 
     /// host:port of the URL.
     pub fn authority(&self) -> String {
-        self.url.split("://").nth(1).unwrap().split('/').next().unwrap().to_owned()
+        self.url
+            .split("://")
+            .nth(1)
+            .unwrap()
+            .split('/')
+            .next()
+            .unwrap()
+            .to_owned()
     }
 
     pub fn port(&self) -> u16 {
-        self.authority().rsplit(':').next().unwrap().parse().unwrap()
+        self.authority()
+            .rsplit(':')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
     }
 
     pub fn token(&self) -> String {
@@ -89,14 +113,24 @@ pub struct Reply {
 
 /// One HTTP/1.1 request on its own connection to `addr`, naming `host`, with a body
 /// (POST) or without (GET), and headers; the reply read to its end.
-pub fn request(addr: &str, host: &str, method: &str, path: &str, headers: &[(&str, &str)], body: Option<&[u8]>) -> Reply {
+pub fn request(
+    addr: &str,
+    host: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&[u8]>,
+) -> Reply {
     let mut stream = std::net::TcpStream::connect(addr).unwrap();
     let mut head = format!("{method} {path} HTTP/1.1\r\nhost: {host}\r\nconnection: close\r\n");
     for (k, v) in headers {
         head.push_str(&format!("{k}: {v}\r\n"));
     }
     if let Some(b) = body {
-        head.push_str(&format!("content-type: application/json\r\ncontent-length: {}\r\n", b.len()));
+        head.push_str(&format!(
+            "content-type: application/json\r\ncontent-length: {}\r\n",
+            b.len()
+        ));
     }
     head.push_str("\r\n");
     stream.write_all(head.as_bytes()).unwrap();
@@ -107,9 +141,16 @@ pub fn request(addr: &str, host: &str, method: &str, path: &str, headers: &[(&st
     let mut raw = Vec::new();
     let _ = stream.read_to_end(&mut raw);
     let text = String::from_utf8_lossy(&raw);
-    let status = text.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let status = text
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
     let body = text.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or("");
-    Reply { status, body: serde_json::from_str(body).unwrap_or(Value::Null) }
+    Reply {
+        status,
+        body: serde_json::from_str(body).unwrap_or(Value::Null),
+    }
 }
 
 impl Serve {
@@ -118,6 +159,13 @@ impl Serve {
         let body = body.map(|b| serde_json::to_vec(b).unwrap());
         let ua = [("user-agent", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/60.5 Safari/605.1.15")];
         let addr = format!("127.0.0.1:{}", self.port());
-        request(&addr, &self.authority(), method, &format!("/serve/{}/{what}", self.token()), &ua, body.as_deref())
+        request(
+            &addr,
+            &self.authority(),
+            method,
+            &format!("/serve/{}/{what}", self.token()),
+            &ua,
+            body.as_deref(),
+        )
     }
 }
