@@ -4,6 +4,7 @@
 import { buildSteps, stepsForRep } from '../lib/plan.js';
 import { randomBytes, makeBody, sha256Hex } from '../lib/bodies.js';
 import { pairSample } from '../lib/pairing.js';
+import { newUploadId, withUpload } from '../lib/upload-id.js';
 import * as workloads from './workloads.js';
 import { BENCH_PORT, EXTENSION, FROM_EXTENSION, FROM_PAGE, PAGE } from '../lib/page-protocol.js';
 import { hostChannel } from './host-channel.js';
@@ -170,9 +171,10 @@ async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, 
     if (workload) {
       sample = await runWorkload(step, workload, ctx, bytes, sha);
     } else {
-      const url = `${uploadUrls[transportOf(step.arm)]}?arm=${encodeURIComponent(step.label)}&rep=${step.rep}&phase=${step.phase}`;
+      const uploadId = newUploadId();
+      const url = withUpload(`${uploadUrls[transportOf(step.arm)]}?arm=${encodeURIComponent(step.label)}&rep=${step.rep}&phase=${step.phase}`, runId, uploadId);
       const result = await uploadOnce(step.arm.body, bytes, url);
-      sample = { ...pairSample({ body: step.label, rep: step.rep, bytesSent: bytes.length, shaSent: sha, observed: observation(wanted), ...result }), arm: step.arm };
+      sample = { ...pairSample({ body: step.label, rep: step.rep, uploadId, bytesSent: bytes.length, shaSent: sha, observed: observation(wanted), ...result }), arm: step.arm };
     }
     if (step.phase !== 'measure') continue;
     log(`${what} rep ${step.rep + 1}: ${sample.status}${sample.mbps ? ` ${sample.mbps.toFixed(0)} Mbps` : ''}${sample.error ? ` (${sample.error})` : ''}`);

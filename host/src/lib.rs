@@ -8,6 +8,7 @@ pub mod cpu;
 pub mod exit;
 pub mod export;
 pub mod extension_files;
+pub mod ingest;
 pub mod judge;
 pub mod local_ca;
 pub mod local_tls;

@@ -2,7 +2,7 @@
 //! user types it. A missing browser fails these tests loudly; the README's test
 //! command installs both browsers first.
 
-use serde_json::Value;
+use serde_json::{json, Value};
 use std::process::Command;
 
 mod common;
@@ -11,6 +11,15 @@ use common::BIN;
 
 fn run(browser: &str) -> Outcome {
     run_with(browser, &["--size", "2MiB", "--reps", "2", "--warmup", "1"])
+}
+
+/// One side of a comparison, as its typed arm (its label left out).
+fn typed(side: &Value) -> Value {
+    let mut arm = side["arm"].clone();
+    arm.as_object_mut()
+        .expect("a side names its arm")
+        .remove("label");
+    arm
 }
 
 fn arm<'a>(json: &'a Value, body: &str) -> Vec<&'a Value> {
@@ -177,8 +186,14 @@ fn chromium_negative_control_compares_the_baseline_with_itself_and_stores_it() {
         assert_eq!(s["status"], "ok", "{s}");
     }
     let nc = &j["negative_control"];
-    assert_eq!(nc["body"], "Uint8Array (A/A)");
-    assert_eq!(nc["baseline"], "Uint8Array");
+    assert_eq!(
+        typed(&nc["arm"]),
+        json!({"kind": "body", "body": "Uint8Array", "repeat": true})
+    );
+    assert_eq!(
+        typed(&nc["baseline"]),
+        json!({"kind": "body", "body": "Uint8Array"})
+    );
     let verdict = nc["verdict"].as_str().unwrap();
     assert!(
         ["faster", "slower", "same", "not-resolved"].contains(&verdict),
@@ -192,7 +207,7 @@ fn chromium_negative_control_compares_the_baseline_with_itself_and_stores_it() {
         .unwrap();
     let report: Value = serde_json::from_slice(&again.stdout).unwrap();
     assert_matches_schema(&report);
-    assert_eq!(report["schema_version"], 2);
+    assert_eq!(report["schema_version"], 3);
     assert_eq!(report["runs"][0]["negative_control"], *nc);
     assert!(o.stdout.contains("Uint8Array (A/A)"), "{}", o.stdout);
 }
@@ -247,7 +262,7 @@ fn chromium_control_reproduces_the_debugger_slowdown() {
         .as_array()
         .unwrap()
         .iter()
-        .find(|c| c["body"] == "Uint8Array")
+        .find(|c| c["arm"]["body"] == "Uint8Array")
         .expect("a control row for Uint8Array");
     let (attached, detached) = (
         u8["attached_median_mbps"].as_f64().unwrap(),
@@ -309,23 +324,26 @@ fn chromium_workloads_verify_every_chunk_and_download() {
     assert_eq!(encrypted.len(), 8);
     // The workloads' own comparisons: pipelined against serial, x2 against x1, each with
     // one of the four verdicts (which one is the machine's business, not the test's).
-    let vs: Vec<(String, String, String)> = j["comparisons"]
+    let vs: Vec<(Value, Value, String)> = j["comparisons"]
         .as_array()
         .unwrap()
         .iter()
         .map(|c| {
             (
-                c["body"].as_str().unwrap().to_owned(),
-                c["baseline"].as_str().unwrap().to_owned(),
+                typed(&c["arm"]),
+                typed(&c["baseline"]),
                 c["verdict"].as_str().unwrap().to_owned(),
             )
         })
         .collect();
+    let chunked =
+        |schedule| json!({"kind": "encrypted", "chunk_bytes": 2 << 20, "schedule": schedule});
+    let streams = |n| json!({"kind": "parallel", "streams": n});
     for (arm, baseline) in [
-        ("AES-GCM 2 MiB pipelined", "AES-GCM 2 MiB serial"),
-        ("parallel x2", "parallel x1"),
+        (chunked("pipelined"), chunked("serial")),
+        (streams(2), streams(1)),
     ] {
-        let found = vs.iter().find(|(a, b, _)| a == arm && b == baseline);
+        let found = vs.iter().find(|(a, b, _)| *a == arm && *b == baseline);
         let (_, _, verdict) = found.unwrap_or_else(|| panic!("no {arm} vs {baseline}: {vs:?}"));
         assert!(
             ["faster", "slower", "same", "not-resolved"].contains(&verdict.as_str()),

@@ -25,7 +25,7 @@ impl Exporter for Csv {
                 .iter()
                 .enumerate()
                 .map(move |(i, cmp)| ComparedRow {
-                    arm: &a.arm,
+                    arm: a.arm.label(),
                     baseline_run: &labels[0],
                     run: &labels[i + 1],
                     baseline_median_mbps: a.medians[0],
@@ -73,7 +73,7 @@ struct SampleRow<'a> {
 impl<'a> SampleRow<'a> {
     fn of(r: &'a RunReport, s: &'a Sample) -> SampleRow<'a> {
         let summary = r.summary.iter().find(|a| s.is_of(&a.arm));
-        let arm = summary.map_or_else(|| s.arm_label(), |a| a.body.clone());
+        let arm = summary.map_or_else(|| s.arm_label(), |a| a.arm.label());
         SampleRow {
             run_id: &s.run_id,
             browser: &r.run.env.browser,
@@ -105,7 +105,7 @@ impl<'a> SampleRow<'a> {
 /// One arm in one later run against the first.
 #[derive(Serialize, Default)]
 struct ComparedRow<'a> {
-    arm: &'a str,
+    arm: String,
     baseline_run: &'a str,
     run: &'a str,
     #[serde(serialize_with = "shown")]

@@ -256,7 +256,7 @@ fn grouped_bars(c: &RunsCompared, labels: &[String]) -> String {
         s += &format!(
             r#"<text x="0" y="{}" font-size="12">{}</text>"#,
             y0 + group_h / 2.0 + 4.0,
-            esc(&a.arm)
+            esc(&a.arm.label())
         );
         for (i, m) in a.medians.iter().enumerate() {
             let Some(v) = m else { continue };
@@ -264,7 +264,7 @@ fn grouped_bars(c: &RunsCompared, labels: &[String]) -> String {
             let w = (v / top * bar_w).max(1.0);
             s += &format!(
                 r#"<rect class="bar" data-arm="{}" data-run="{}" data-median="{v:.3}" x="{label_w}" y="{y}" width="{w:.1}" height="{}" fill="{}"/><text x="{:.1}" y="{}" font-size="10">{} Mbps</text>"#,
-                esc(&a.arm),
+                esc(&a.arm.label()),
                 esc(&labels[i]),
                 bar_h - 2.0,
                 COLOURS[i % COLOURS.len()],

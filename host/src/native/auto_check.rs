@@ -47,13 +47,13 @@ pub fn handle(session: &mut Session, run_id: String, reps_done: u32) -> Outgoing
 pub struct Decision {
     /// None: add a rep.
     pub stop: Option<AutoStop>,
-    /// Going on: the comparisons not settled yet (empty before the plan's minimum reps
-    /// or before there is anything to compare).
-    pub unsettled: Vec<String>,
+    /// Going on: the arms whose comparisons are not settled yet (empty before the
+    /// plan's minimum reps or before there is anything to compare).
+    pub unsettled: Vec<crate::arm::Arm>,
 }
 
 impl Decision {
-    fn go_on(unsettled: Vec<String>) -> Decision {
+    fn go_on(unsettled: Vec<crate::arm::Arm>) -> Decision {
         Decision {
             stop: None,
             unsettled,
@@ -72,7 +72,10 @@ impl Decision {
         match (self.stop, self.unsettled.is_empty()) {
             (Some(stop), _) => stop.words().to_owned(),
             (None, true) => "nothing settled to compare yet".into(),
-            (None, false) => format!("not settled: {}", self.unsettled.join(", ")),
+            (None, false) => {
+                let labels: Vec<String> = self.unsettled.iter().map(|a| a.label()).collect();
+                format!("not settled: {}", labels.join(", "))
+            }
         }
     }
 }
@@ -101,10 +104,10 @@ pub fn decide(
     };
     // Transports are compared too, and settle like every other comparison.
     comparisons.extend(run.transports.iter().cloned());
-    let unsettled: Vec<String> = comparisons
+    let unsettled: Vec<crate::arm::Arm> = comparisons
         .iter()
         .filter(|c| !c.settled())
-        .map(|c| c.body.clone())
+        .map(|c| c.arm.arm().clone())
         .collect();
     if !comparisons.is_empty() && unsettled.is_empty() {
         return Decision::stop(AutoStop::Settled);
@@ -208,7 +211,8 @@ mod tests {
             arms(&[(100.0, 101.0), (103.0, 99.0), (98.0, 102.0)]),
             &now.to_rfc3339(),
         );
-        assert_eq!(decide(&r, 3, now), Decision::go_on(vec!["Blob".into()]));
+        let blob = sample("r", "Blob", 0, 1.0).arm();
+        assert_eq!(decide(&r, 3, now), Decision::go_on(vec![blob]));
         assert_eq!(decide(&r, 10, now).stop, Some(AutoStop::BudgetReps));
     }
 
@@ -256,7 +260,7 @@ mod tests {
         );
         assert_eq!(
             decide(&r, 4, now),
-            Decision::go_on(vec!["Uint8Array h2".into()])
+            Decision::go_on(vec![over(0, crate::model::Transport::H2, 1.0).arm()])
         );
         let apart = (0..4)
             .flat_map(|i| {

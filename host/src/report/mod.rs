@@ -10,7 +10,7 @@ pub use findings::{Note, Warning};
 
 use crate::arm::{Arm, ArmKind, Condition, Transport};
 use crate::model::{Observed, RunState, RunStatus, Sample};
-use crate::stats::compare::{self, Comparison, Verdict};
+use crate::stats::compare::{self, Comparison, Side, Verdict};
 use crate::stats::{summarise, ArmSummary};
 use crate::store::{Record, StoreContents};
 use serde::Serialize;
@@ -71,7 +71,10 @@ pub struct EncryptedRow {
 
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ControlRow {
-    pub body: String,
+    /// The arm both halves upload, without their condition; written with its label.
+    #[serde(serialize_with = "crate::stats::side::labelled")]
+    #[schemars(with = "crate::stats::side::Labelled")]
+    pub arm: Arm,
     pub attached_median_mbps: Option<f64>,
     pub detached_median_mbps: Option<f64>,
     /// detached / attached, with its 95% interval and verdict.
@@ -376,7 +379,7 @@ fn flag_arms(summary: &mut [ArmSummary], samples: &[Sample], run: &RunMeta) -> V
         let hash_bound = of_arm().filter(|s| s.hash_bound).count();
         if hash_bound > 0 {
             warnings.push(Warning::HashBound {
-                arm: arm.body.clone(),
+                arm: arm.arm.label(),
                 samples: hash_bound,
             });
         }
@@ -402,7 +405,7 @@ impl Verdicts {
             .as_ref()
             .filter(|c| c.verdict.is_difference())?;
         Some(Warning::NegativeControlFailed {
-            arm: nc.baseline.clone(),
+            arm: nc.baseline.arm().label(),
             verdict: nc.verdict,
             horizon: nc.horizon,
             ratio: nc.ratio_text(2),
@@ -431,11 +434,8 @@ fn verdicts(run: &RunMeta, summary: &[ArmSummary], samples: &[Sample]) -> Verdic
             row.slowdown = row.slowdown.take().map(Comparison::as_auto_verdict);
         }
     }
-    let negative_control = summary
-        .iter()
-        .find(|a| a.arm.repeat)
-        .and_then(|a| comparisons.iter().find(|c| c.body == a.body))
-        .cloned();
+    // Joined on the arm: the repeated arm's comparison with its own body.
+    let negative_control = comparisons.iter().find(|c| c.arm.arm().repeat).cloned();
     Verdicts {
         comparisons,
         control,
@@ -450,7 +450,7 @@ fn sink_checks(arm: &mut ArmSummary, median: f64, run: &RunMeta, warnings: &mut 
     let (ceiling, range) = run.ceiling_of(arm.arm.travels_over());
     if let Some(ceiling) = ceiling {
         let fastest = range.map_or(ceiling, |(_, hi)| hi);
-        let (arm_name, median_mbps, ceiling_mbps) = (arm.body.clone(), median, ceiling);
+        let (arm_name, median_mbps, ceiling_mbps) = (arm.arm.label(), median, ceiling);
         if median > fastest {
             warnings.push(Warning::CeilingDisturbed {
                 arm: arm_name,
@@ -470,7 +470,7 @@ fn sink_checks(arm: &mut ArmSummary, median: f64, run: &RunMeta, warnings: &mut 
     }
     if let Some(hash_mbps) = run.sink_hash_mbps.filter(|&h| h < median) {
         warnings.push(Warning::HashSlowerThanArm {
-            arm: arm.body.clone(),
+            arm: arm.arm.label(),
             hash_mbps,
             median_mbps: median,
         });
@@ -499,7 +499,7 @@ fn browser_time_note(summary: &[ArmSummary]) -> Option<Note> {
         .iter()
         .filter_map(|a| {
             Some(findings::BrowserTime {
-                arm: a.body.clone(),
+                arm: a.arm.label(),
                 browser_ms: a.browser_ms?,
                 page_ms: a.page_ms?,
             })
@@ -509,38 +509,43 @@ fn browser_time_note(summary: &[ArmSummary]) -> Option<Note> {
 }
 
 fn control_rows(samples: &[Sample], horizon: f64) -> Vec<ControlRow> {
-    let mut bodies: Vec<&str> = Vec::new();
-    for s in samples.iter().filter(|s| s.arm().condition.is_some()) {
-        if !bodies.contains(&s.body.as_str()) {
-            bodies.push(&s.body);
+    // The arm both halves upload: the sample's arm without its condition.
+    let mut arms: Vec<Arm> = Vec::new();
+    for s in samples {
+        let arm = s.arm();
+        if arm.condition.is_some() {
+            let bare = Arm {
+                condition: None,
+                ..arm
+            };
+            if !arms.contains(&bare) {
+                arms.push(bare);
+            }
         }
     }
-    bodies
-        .into_iter()
-        .map(|body| {
-            let speeds = |cond: Condition| -> Vec<f64> {
-                samples
-                    .iter()
-                    .filter(|s| {
-                        s.body == body
-                            && s.arm().condition == Some(cond)
-                            && s.status == crate::model::SampleStatus::Ok
-                    })
-                    .filter_map(|s| s.mbps)
-                    .collect()
+    arms.into_iter()
+        .map(|arm| {
+            let half = |cond: Condition| Arm {
+                condition: Some(cond),
+                ..arm.clone()
             };
-            let (attached, detached) = (speeds(Condition::Attached), speeds(Condition::Detached));
+            let (attached_arm, detached_arm) =
+                (half(Condition::Attached), half(Condition::Detached));
+            let (attached, detached) = (
+                ok_speeds(samples, &attached_arm),
+                ok_speeds(samples, &detached_arm),
+            );
             ControlRow {
-                body: body.to_owned(),
                 attached_median_mbps: crate::stats::median(&attached),
                 detached_median_mbps: crate::stats::median(&detached),
                 slowdown: compare::compare(
-                    body,
+                    Side::Arm { arm: detached_arm },
                     &detached,
-                    &format!("{body} attached"),
+                    Side::Arm { arm: attached_arm },
                     &attached,
                     horizon,
                 ),
+                arm,
             }
         })
         .collect()
@@ -575,7 +580,7 @@ fn encrypted_rows(summary: &[ArmSummary], samples: &[Sample]) -> Vec<EncryptedRo
                 .filter_map(|s| s.extra.get("tags_ok").and_then(|v| v.as_u64()))
                 .sum();
             Some(EncryptedRow {
-                arm: a.body.clone(),
+                arm: a.arm.label(),
                 chunk_bytes,
                 schedule: schedule.as_str().to_owned(),
                 median_mbps: a.median_mbps,
@@ -613,9 +618,9 @@ fn compare_against(
                 continue;
             };
             out.extend(compare::compare(
-                &a.body,
+                Side::Arm { arm: a.arm.clone() },
                 &speeds(&a.arm),
-                &base.body,
+                Side::Arm { arm: wanted },
                 &speeds(&base.arm),
                 horizon,
             ));
@@ -672,7 +677,7 @@ fn ok_speeds(samples: &[Sample], arm: &Arm) -> Vec<f64> {
 fn integrity_reasons(summary: &[ArmSummary]) -> impl Iterator<Item = Note> + '_ {
     summary.iter().filter_map(|a| {
         Some(Note::IntegrityReason {
-            arm: a.body.clone(),
+            arm: a.arm.label(),
             integrity: a.integrity.word(),
             why: a.integrity.why(&a.arm)?,
         })
@@ -744,16 +749,16 @@ pub(crate) fn fmt_range(a: &ArmSummary) -> String {
 
 /// "1.05x [0.81–1.76] not resolved" for an arm with a comparison, "baseline" for an arm
 /// others are compared with, else a dash. `with_baseline` adds "vs <arm>".
-pub(crate) fn ratio_cell(report: &RunReport, arm: &str, with_baseline: bool) -> String {
-    if let Some(c) = report.comparisons.iter().find(|c| c.body == arm) {
+pub(crate) fn ratio_cell(report: &RunReport, arm: &Arm, with_baseline: bool) -> String {
+    if let Some(c) = report.comparisons.iter().find(|c| c.arm.arm() == arm) {
         let vs = if with_baseline {
-            format!(" vs {}", c.baseline)
+            format!(" vs {}", c.baseline.label())
         } else {
             String::new()
         };
         return format!("{} {}{vs}", c.ratio_text(2), c.verdict.words(c.horizon));
     }
-    if report.comparisons.iter().any(|c| c.baseline == arm) {
+    if report.comparisons.iter().any(|c| c.baseline.arm() == arm) {
         return "baseline".into();
     }
     "–".into()

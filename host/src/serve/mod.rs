@@ -47,7 +47,7 @@ pub struct Served {
 impl Served {
     pub fn start(config: ServeConfig, store: Store) -> anyhow::Result<Served> {
         let api = Arc::new(api::ServeApi::default());
-        let mut sink_config = crate::native::sink_config(&store);
+        let mut sink_config = crate::native::sink_config(&store, Default::default());
         sink_config.listen = config.listen;
         sink_config.public_hosts = config.public_hosts;
         sink_config.api = Some(api.clone());

@@ -18,7 +18,9 @@ pub mod hash_queue;
 pub mod hashing;
 pub mod headers;
 pub mod hosts;
+pub mod ledger;
 mod probe;
+mod recording;
 pub mod refusals;
 pub mod remote;
 pub mod reply;
@@ -26,6 +28,7 @@ pub use reply::{EXPOSED_HEADERS, HEADER_BYTES, HEADER_HASH_BOUND, HEADER_SINK_MS
 pub mod routes;
 mod server;
 pub mod token;
+pub mod upload_id;
 
 use hosts::Scheme;
 use std::net::SocketAddr;
@@ -71,6 +74,9 @@ pub struct SinkConfig {
     pub min_rate_grace: Duration,
     /// Who answers the page's messages (`/serve/<token>/…`): `unobserved serve`.
     pub api: Option<Arc<dyn api::Api>>,
+    /// Where the sink records what it received under each upload id; shared by every
+    /// sink of a session, read by the host when it stores samples.
+    pub ledger: Arc<ledger::Ledger>,
 }
 
 impl Default for SinkConfig {
@@ -92,6 +98,7 @@ impl Default for SinkConfig {
             public_hosts: Vec::new(),
             min_rate_grace: Duration::from_secs(30),
             api: None,
+            ledger: Default::default(),
         }
     }
 }
@@ -110,6 +117,7 @@ pub(crate) struct Shared {
     pub refusals: refusals::Refusals,
     pub min_rate_grace: Duration,
     pub api: Option<Arc<dyn api::Api>>,
+    pub ledger: Arc<ledger::Ledger>,
 }
 
 pub struct Sink {
@@ -151,6 +159,7 @@ impl Sink {
             refusals: Default::default(),
             min_rate_grace: config.min_rate_grace,
             api: config.api,
+            ledger: config.ledger,
         });
         let running = server::spawn(listener, shared.clone(), tls, config.max_connections)?;
         log::info!("sink listening on {scheme}://{addr}");
@@ -186,6 +195,11 @@ impl Sink {
     /// Keys for encrypted-chunk runs, set over native messaging.
     pub fn chunks(&self) -> &chunks::ChunkState {
         &self.shared.chunks
+    }
+
+    /// What this sink (and every sink sharing its ledger) received, by upload id.
+    pub fn ledger(&self) -> &Arc<ledger::Ledger> {
+        &self.shared.ledger
     }
 
     /// Stops accepting and closes the port; in-flight uploads get a moment to finish.

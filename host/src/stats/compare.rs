@@ -14,6 +14,7 @@
 //! "not resolved". `--auto` stops for precision (see `settled`), not for significance.
 
 use super::pairwise;
+pub use super::side::Side;
 use serde::Serialize;
 
 /// Fewest samples per arm before a ratio is estimated at all.
@@ -28,8 +29,9 @@ pub const DEFAULT_HORIZON: f64 = 0.05;
 
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Comparison {
-    pub body: String,
-    pub baseline: String,
+    /// What is measured against the baseline.
+    pub arm: Side,
+    pub baseline: Side,
     /// Hodges–Lehmann estimate of arm / baseline.
     #[schemars(extend("exclusiveMinimum" = 0))]
     pub ratio: f64,
@@ -116,9 +118,9 @@ impl Comparison {
 
 /// Compares `arm` against `baseline` (both Mbps samples, any order).
 pub fn compare(
-    body: &str,
+    side: Side,
     arm: &[f64],
-    baseline_name: &str,
+    baseline_side: Side,
     baseline: &[f64],
     horizon: f64,
 ) -> Option<Comparison> {
@@ -150,8 +152,8 @@ pub fn compare(
         Some((lo, hi)) => judge(lo, hi, (1.0 + horizon).ln()),
     };
     Some(Comparison {
-        body: body.into(),
-        baseline: baseline_name.into(),
+        arm: side,
+        baseline: baseline_side,
         ratio: shift.exp(),
         ci_low: interval.map(|i| i.0.exp()),
         ci_high: interval.map(|i| i.1.exp()),
@@ -240,6 +242,8 @@ fn u_distribution(m: usize, n: usize) -> Vec<i128> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arm::BodyKind;
+    use crate::stats::side::of_body;
 
     #[test]
     fn the_u_distribution_matches_the_tables() {
@@ -273,9 +277,9 @@ mod tests {
     #[test]
     fn the_ratio_is_the_median_pairwise_ratio() {
         let c = compare(
-            "Blob",
+            of_body(BodyKind::Blob),
             &[200.0, 210.0, 190.0, 205.0],
-            "Uint8Array",
+            of_body(BodyKind::Uint8Array),
             &[100.0, 90.0, 110.0, 105.0],
             DEFAULT_HORIZON,
         )
@@ -290,9 +294,9 @@ mod tests {
     #[test]
     fn three_against_three_cannot_resolve() {
         let c = compare(
-            "Blob",
+            of_body(BodyKind::Blob),
             &[900.0, 910.0, 905.0],
-            "Uint8Array",
+            of_body(BodyKind::Uint8Array),
             &[100.0, 101.0, 99.0],
             0.05,
         )
@@ -301,7 +305,14 @@ mod tests {
             (c.ci_low, c.ci_high, c.verdict),
             (None, None, Verdict::NotResolved)
         );
-        assert!(compare("Blob", &[1.0, 2.0], "Uint8Array", &[1.0, 2.0, 3.0], 0.05).is_none());
+        assert!(compare(
+            of_body(BodyKind::Blob),
+            &[1.0, 2.0],
+            of_body(BodyKind::Uint8Array),
+            &[1.0, 2.0, 3.0],
+            0.05
+        )
+        .is_none());
     }
 
     #[test]

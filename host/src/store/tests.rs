@@ -30,6 +30,9 @@ pub(crate) fn sample(run_id: &str, body: &str, rep: u32, mbps: f64) -> Sample {
         negative_control: false,
         protocol: None,
         recorded_arm: None,
+        upload_id: None,
+        receipt: None,
+        page_claim_differs: false,
         observed: Observation::default(),
         extra: Default::default(),
     }
