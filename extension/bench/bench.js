@@ -10,6 +10,7 @@ import * as workloads from './workloads.js';
 import { pacer, pending, workerSleep } from '../lib/pacing.js';
 import { settledText } from '../lib/format.js';
 import { BENCH_PORT, EXTENSION, FROM_EXTENSION, FROM_PAGE, PAGE } from '../lib/page-protocol.js';
+import { hostChannel } from './host-channel.js';
 const statusEl = document.getElementById('status');
 const logEl = document.getElementById('log');
 let started = false;
@@ -22,6 +23,11 @@ const extApi = inExtension ? (globalThis.browser ?? globalThis.chrome) : null;
 let extPort = null;
 
 function post(message) {
+  // Served by `unobserved serve`: no extension; the host hears the page over HTTP.
+  if (hostChannel) {
+    hostChannel.post(message, onExtensionMessage);
+    return;
+  }
   if (!inExtension) {
     window.postMessage({ ...message, source: FROM_PAGE }, window.location.origin);
     return;

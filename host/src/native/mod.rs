@@ -171,7 +171,8 @@ pub fn serve(session: &mut Session, input: &mut impl Read, output: &mut impl Wri
     }
 }
 
-fn dispatch(session: &mut Session, message: Incoming) -> Outgoing {
+/// One message, answered: the native port's and `serve`'s page messages alike.
+pub fn dispatch(session: &mut Session, message: Incoming) -> Outgoing {
     match message {
         Incoming::Hello {
             extension_version,
