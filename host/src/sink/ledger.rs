@@ -155,6 +155,8 @@ impl Refused {
 }
 
 /// What a sample finds when it claims its upload id.
+// Found carries the whole record (its timeline too); a claim lives for one sample.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Claim {
     Found(Entry),
