@@ -64,7 +64,7 @@ ended_runs() {
       for (const x of r.runs) if (x.run.status !== "running") console.log(JSON.stringify({
         id: x.run.run_id, status: x.run.status, observed: x.run.observed,
         size: x.run.plan?.size_bytes, reps: x.run.plan?.reps, control: Boolean(x.run.plan?.control),
-        arms: Object.fromEntries(x.summary.map((a) => [a.body, Object.keys(a.statuses).join("+")])) }));
+        arms: Object.fromEntries(x.summary.map((a) => [a.arm.label, Object.keys(a.statuses).join("+")])) }));
     });'
 }
 
