@@ -2,7 +2,8 @@
 // page of `unobserved serve` shows (WebKit, Safari, phones) are this one view. It
 // builds its own markup inside the given <section>, so both pages hold only the empty
 // section; the styles are lib/result.css.
-import { chartModel, formatMbps, formatRange, integrityFindings, resultLabel } from './format.js';
+import { chartElements } from './chart.js';
+import { formatMbps, integrityFindings, resultLabel, tableRows } from './format.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
@@ -18,7 +19,7 @@ const MARKUP = `
     <tbody></tbody>
   </table>
   <ul id="findings"></ul>
-  <p class="note">Mbps over intact uploads; [95% interval] of each ratio. Full report in a terminal: <code id="report-command">unobserved report</code></p>`;
+  <p class="note">Mbps over intact uploads; each ratio is of the two medians, with its [95% interval]. Full report in a terminal: <code id="report-command">unobserved report</code></p>`;
 
 function svgEl(doc, name, attrs, text) {
   const el = doc.createElementNS(SVG, name);
@@ -27,38 +28,12 @@ function svgEl(doc, name, attrs, text) {
   return el;
 }
 
-function drawChart(section, arms) {
+function drawChart(section, analysis) {
   const doc = section.ownerDocument;
   const chart = section.querySelector('#chart');
-  chart.replaceChildren();
-  // Room for the longest arm name ("Uint8Array (detached)") at about 6.5 px a character.
-  const labelW = Math.max(100, ...arms.map((a) => a.body.length * 6.5));
-  const barW = 200;
-  const rowH = 22;
-  const { rows, legend, labelX } = chartModel(arms, barW);
-  const height = rows.length * rowH + (legend === null ? 4 : 18);
-  chart.setAttribute('viewBox', `0 0 ${labelW + barW + 160} ${height}`);
-  rows.forEach((row, i) => {
-    const y = i * rowH + 4;
-    chart.append(svgEl(doc, 'text', { x: 0, y: y + 12, 'font-size': 11 }, row.body));
-    chart.append(svgEl(doc, 'rect', { x: labelW, y, width: Math.max(row.bar, 1), height: 14, fill: row.intact ? '#3a7ca5' : '#c0392b', class: 'bar', 'data-body': row.body }));
-    if (row.whiskerFrom !== null && row.whiskerTo !== null) {
-      const wy = y + 7;
-      chart.append(svgEl(doc, 'line', { x1: labelW + row.whiskerFrom, x2: labelW + row.whiskerTo, y1: wy, y2: wy, stroke: '#1b2733', 'stroke-width': 1 }));
-      for (const x of [row.whiskerFrom, row.whiskerTo]) {
-        chart.append(svgEl(doc, 'line', { x1: labelW + x, x2: labelW + x, y1: wy - 4, y2: wy + 4, stroke: '#1b2733', 'stroke-width': 1 }));
-      }
-    }
-    const label = row.sinkBound ? `${row.label} (sink-bound)` : row.label;
-    chart.append(svgEl(doc, 'text', { x: labelW + labelX, y: y + 12, 'font-size': 11 }, label));
-    if (row.ceilingX !== null) {
-      const x = labelW + row.ceilingX;
-      chart.append(svgEl(doc, 'line', { x1: x, x2: x, y1: y - 4, y2: y + rowH - 4, stroke: '#e0a800', 'stroke-width': 2, 'stroke-dasharray': '4 3', class: 'ceiling' }));
-    }
-  });
-  if (legend !== null) {
-    chart.append(svgEl(doc, 'text', { x: labelW, y: height - 2, 'font-size': 10, fill: '#8a6d00' }, legend));
-  }
+  const { width, height, elements } = chartElements(analysis);
+  chart.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  chart.replaceChildren(...elements.map((e) => svgEl(doc, e.name, e.attrs, e.text)));
 }
 
 /** Table rows of text cells, each `[text, className]`. */
@@ -79,17 +54,7 @@ function fillRows(tbody, rows) {
 }
 
 function drawTable(section, arms) {
-  fillRows(
-    section.querySelector('#table tbody'),
-    arms.map((a) => [
-      [a.body, ''],
-      [String(a.n), 'num'],
-      [formatMbps(a.median_mbps), 'num'],
-      [formatRange(a.min_mbps, a.max_mbps), 'num'],
-      [a.vs, 'vs'],
-      [a.integrity.word, a.integrity.status === 'intact' ? 'ok' : 'bad'],
-    ]),
-  );
+  fillRows(section.querySelector('#table tbody'), tableRows(arms));
 }
 
 function drawControl(section, analysis) {
@@ -156,7 +121,7 @@ export function drawResult(section, state) {
   }
   drawHead(section, state, analysis);
   if (state.run_id) section.querySelector('#report-command').textContent = `unobserved report --run ${state.run_id} --format html -o unobserved-report.html`;
-  drawChart(section, analysis.arms);
+  drawChart(section, analysis);
   drawTable(section, analysis.arms);
   drawControl(section, analysis);
   drawFindings(section, analysis);

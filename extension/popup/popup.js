@@ -1,7 +1,7 @@
 // The popup only reads state and asks the background to start; the run itself lives in
 // the background and the benchmark tab, so closing the popup never stops it.
 import { api } from '../lib/api.js';
-import { explainRunError, progressText } from '../lib/format.js';
+import { explainRunError, progressBar, progressText } from '../lib/format.js';
 import { drawResult } from '../lib/result-view.js';
 import { describeBrowser, isChromiumFamily } from '../lib/environment.js';
 import { MESSAGE } from '../lib/messages.js';
@@ -23,8 +23,9 @@ function render(state, browser) {
   $('run').textContent = running ? 'Running…' : 'Run';
   $('progress').hidden = !running;
   if (running) {
-    $('bar').max = state.total || 1;
-    $('bar').value = state.done || 0;
+    const bar = progressBar(state);
+    $('bar').max = bar.max;
+    $('bar').value = bar.value;
     $('progress-text').textContent = progressText(state);
   }
   $('problem').hidden = true;

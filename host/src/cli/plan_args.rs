@@ -4,7 +4,7 @@
 use super::usage::usage;
 use crate::arm::BodyKind;
 use crate::model::{AutoBudget, Plan};
-use crate::plan_limits::{PlanError, SizeOf};
+use crate::plan_limits::{PlanError, SizeOf, AUTO_DEFAULT};
 use clap::Args;
 use strum::IntoEnumIterator;
 
@@ -14,10 +14,12 @@ pub struct PlanArgs {
     /// Bytes per upload, e.g. 32MiB, 512KiB, 1GiB.
     #[arg(long, default_value = "32MiB", value_parser = super::args::parse_size)]
     pub size: u64,
-    /// Measured repetitions of every body kind (interleaved rep by rep).
-    /// Comparisons need at least 4 per arm to resolve.
-    #[arg(long, default_value_t = 6)]
-    pub reps: u32,
+    /// Exactly N measured repetitions of every body kind (interleaved rep by rep).
+    /// Without it the run samples automatically: 6 reps, then one more at a time until
+    /// every comparison is settled or --max-time is spent. Comparisons need at least 4
+    /// per arm to resolve.
+    #[arg(long, value_name = "N")]
+    pub reps: Option<u32>,
     /// Uploads per body kind before measuring; not counted.
     #[arg(long, default_value_t = 1)]
     pub warmup: u32,
@@ -32,18 +34,19 @@ pub struct PlanArgs {
     /// Workloads always travel over h1.
     #[arg(long, value_delimiter = ',', value_enum)]
     pub transport: Vec<crate::arm::Transport>,
-    /// Keep adding interleaved reps after --reps until every ratio is settled (its 95%
-    /// interval lies entirely inside or entirely outside ±--horizon), or until
-    /// --max-reps or --max-time runs out. It stops for precision, not for a "win", so
-    /// the verdicts keep their 5% error rate.
+    /// Sample automatically even with --reps (then the first N reps): keep adding
+    /// interleaved reps until every ratio is settled (its 95% interval lies entirely
+    /// inside or entirely outside ±--horizon), or until --max-reps or --max-time runs
+    /// out. It stops for precision, not for a "win", so the verdicts keep their 5%
+    /// error rate. This is what a run without --reps does.
     #[arg(long)]
     pub auto: bool,
-    /// With --auto: most reps in all.
-    #[arg(long, default_value_t = 30, requires = "auto")]
-    pub max_reps: u32,
-    /// With --auto: most seconds for the measured part.
-    #[arg(long, default_value_t = 600, requires = "auto")]
-    pub max_time: u64,
+    /// Auto-sampling: most reps in all [default: 1000]. Implies --auto.
+    #[arg(long, value_name = "N")]
+    pub max_reps: Option<u32>,
+    /// Auto-sampling: most seconds from the run's start [default: 60]. Implies --auto.
+    #[arg(long, value_name = "SECS")]
+    pub max_time: Option<u64>,
     /// Differences smaller than this many percent count as "the same": a comparison
     /// whose whole 95% interval lies inside ±PCT says "same within ±PCT%". --auto adds
     /// reps until every interval lies entirely inside or entirely outside it.
@@ -62,17 +65,27 @@ impl PlanArgs {
         };
         Plan {
             size_bytes: self.size,
-            reps: self.reps,
+            reps: self.reps.unwrap_or(Plan::default().reps),
             warmup: self.warmup,
             bodies,
-            auto: self.auto.then_some(AutoBudget {
-                max_reps: self.max_reps,
-                max_seconds: self.max_time,
-            }),
+            auto: self.auto_budget(),
             horizon: Some(self.horizon / 100.0),
             transports: self.transport.clone(),
             ..Plan::default()
         }
+    }
+}
+
+impl PlanArgs {
+    /// Auto-sampling is the default; `--reps N` alone asks for exactly N reps, and any
+    /// budget flag (or --auto) samples automatically from the first --reps.
+    fn auto_budget(&self) -> Option<AutoBudget> {
+        let asked =
+            self.auto || self.max_reps.is_some() || self.max_time.is_some() || self.reps.is_none();
+        asked.then_some(AutoBudget {
+            max_reps: self.max_reps.unwrap_or(AUTO_DEFAULT.max_reps),
+            max_seconds: self.max_time.unwrap_or(AUTO_DEFAULT.max_seconds),
+        })
     }
 }
 

@@ -41,6 +41,9 @@ pub struct ChunkTally {
     /// SHA-256 over the chunks' plaintext digests (hex) in arrival order: the page's
     /// digest of digests when every chunk came in order.
     digests: DigestChain,
+    /// The chunk PUTs' arrival records on one axis, folded as they come (bounded:
+    /// `timeline::combine`).
+    pub timeline: Option<super::timeline::Timeline>,
 }
 
 /// A running SHA-256, compared and shown by its digest so far.
@@ -73,6 +76,7 @@ impl ChunkTally {
             in_order: 0,
             plaintext_bytes: 0,
             digests: DigestChain(ring::digest::Context::new(&ring::digest::SHA256)),
+            timeline: None,
         }
     }
 
@@ -83,6 +87,15 @@ impl ChunkTally {
         self.plaintext_bytes += r.plaintext_bytes;
         let digest = r.plaintext_sha256.as_deref().unwrap_or("");
         self.digests.0.update(digest.as_bytes());
+        if let Some(t) = &r.timeline {
+            let parts: Vec<_> = self
+                .timeline
+                .take()
+                .into_iter()
+                .chain([t.clone()])
+                .collect();
+            self.timeline = super::timeline::combine(&parts);
+        }
     }
 
     pub fn digest_of_digests(&self) -> String {
