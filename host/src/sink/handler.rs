@@ -534,7 +534,7 @@ fn download_body(
         // taken this one.
         serving.record.bytes_sent += n as u64;
         let frame = Ok(Frame::data(Bytes::from(buf)));
-        std::future::ready((n > 0).then(|| (frame, (bytes, serving))))
+        std::future::ready((n > 0).then_some((frame, (bytes, serving))))
     });
     StreamBody::new(frames).boxed()
 }

@@ -155,6 +155,8 @@ impl Refused {
 }
 
 /// What a sample finds when it claims its upload id.
+// One per sample, moved once into the stored sample: boxing would only add an allocation.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Claim {
     Found(Entry),

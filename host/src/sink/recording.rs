@@ -1,6 +1,9 @@
 //! How a request's handler writes to the ledger: the upload's id is reserved when the
 //! request arrives, and whatever ends the request (its verdict, an abort, a dropped
 //! connection) settles the record once.
+// Each error here is the reply itself, sent at once: boxing it would only add an
+// allocation.
+#![allow(clippy::result_large_err)]
 
 use super::ledger::{DownloadRecord, Entry, Ledger, UploadId, UploadTag};
 use super::reply::{json_error, Reply};
