@@ -1,6 +1,9 @@
 //! How a request's handler writes to the ledger: the upload's id is reserved when the
 //! request arrives, and whatever ends the request (its verdict, an abort, a dropped
 //! connection) settles the record once.
+// Each error here is the reply itself, sent at once: boxing it would only add an
+// allocation.
+#![allow(clippy::result_large_err)]
 
 use super::ledger::{DownloadRecord, Entry, Ledger, UploadId, UploadTag};
 use super::reply::{json_error, Reply};
@@ -31,8 +34,6 @@ impl Drop for Pending {
 
 /// Reserves the id a request's query names, if it names one; the reply to send instead
 /// when it names one badly (400), reuses one (409) or finds the ledger full (429).
-// The Err is the reply itself, sent at once: boxing it would buy nothing.
-#[allow(clippy::result_large_err)]
 pub fn reserve(shared: &Shared, path_and_query: &str) -> Result<Option<Pending>, Reply> {
     let tag = UploadTag::of_query(path_and_query).map_err(|m| json_error(400, &m))?;
     let Some(tag) = tag else { return Ok(None) };
@@ -48,7 +49,6 @@ pub fn reserve(shared: &Shared, path_and_query: &str) -> Result<Option<Pending>,
 }
 
 /// The run and file a chunk's path names, admitted to the ledger.
-#[allow(clippy::result_large_err)]
 pub fn admit_chunk(shared: &Shared, run_id: &str, upload: &str) -> Result<UploadId, Reply> {
     let tag = UploadTag::new(run_id, upload).map_err(|m| json_error(400, &m))?;
     shared
