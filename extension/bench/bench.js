@@ -4,10 +4,13 @@
 import { buildSteps, stepsForRep } from '../lib/plan.js';
 import { randomBytes, makeBody, sha256Hex } from '../lib/bodies.js';
 import { pairSample } from '../lib/pairing.js';
+import { pageTiming } from '../lib/timing.js';
+import { newUploadId, withUpload } from '../lib/upload-id.js';
 import * as workloads from './workloads.js';
 import { pacer, pending, workerSleep } from '../lib/pacing.js';
 import { settledText } from '../lib/format.js';
 import { BENCH_PORT, EXTENSION, FROM_EXTENSION, FROM_PAGE, PAGE } from '../lib/page-protocol.js';
+import { hostChannel } from './host-channel.js';
 const statusEl = document.getElementById('status');
 const logEl = document.getElementById('log');
 let started = false;
@@ -20,6 +23,11 @@ const extApi = inExtension ? (globalThis.browser ?? globalThis.chrome) : null;
 let extPort = null;
 
 function post(message) {
+  // Served by `unobserved serve`: no extension; the host hears the page over HTTP.
+  if (hostChannel) {
+    hostChannel.post(message, onExtensionMessage);
+    return;
+  }
   if (!inExtension) {
     window.postMessage({ ...message, source: FROM_PAGE }, window.location.origin);
     return;
@@ -77,7 +85,9 @@ async function uploadOnce(kind, bytes, url) {
     // The digest follows in the body once the host has hashed it: read off the
     // pacing path (lib/pacing.js), so the host's speed never sets the next start.
     const reply = res.json().catch(() => null);
-    return { pageMs, reply, httpStatus: res.status, error: null };
+    // Resource Timing's responseEnd exists once the body is read.
+    const timing = reply.then(() => pageTiming(url, t0)).catch(() => null);
+    return { pageMs, reply, timing, httpStatus: res.status, error: null };
   } catch (e) {
     return { pageMs: performance.now() - t0, reply: Promise.resolve(null), httpStatus: null, error: `${e.name}: ${e.message}` };
   }
@@ -178,7 +188,8 @@ async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, 
       report(await runWorkload(step, workload, ctx, bytes, sha));
       pace.settleFrom();
     } else {
-      const url = `${uploadUrls[transportOf(step.arm)]}?arm=${encodeURIComponent(step.label)}&rep=${step.rep}&phase=${step.phase}`;
+      const uploadId = newUploadId();
+      const url = withUpload(`${uploadUrls[transportOf(step.arm)]}?arm=${encodeURIComponent(step.label)}&rep=${step.rep}&phase=${step.phase}`, runId, uploadId);
       const [sent, shaSent, observed] = [bytes.length, sha, observation(wanted)];
       const result = await uploadOnce(step.arm.body, bytes, url);
       const headersAt = performance.now();
@@ -186,8 +197,8 @@ async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, 
       if (result.error === null) pace.settleFrom(headersAt);
       // digest_ms: how long after the headers the digest was read (BENCHMARKS.md: the
       // settle time must cover it, or the next upload takes another connection).
-      const paired = (reply) => ({ ...pairSample({ body: step.label, rep: step.rep, bytesSent: sent, shaSent, observed, ...result, reply }), arm: step.arm, digest_ms: reply ? performance.now() - headersAt : null });
-      state.digests.add(result.reply.then((reply) => report(paired(reply))));
+      const paired = (reply, timing) => ({ ...pairSample({ body: step.label, rep: step.rep, uploadId, bytesSent: sent, shaSent, observed, ...result, reply }), arm: step.arm, page_timing: timing ?? null, digest_ms: reply ? performance.now() - headersAt : null });
+      state.digests.add(Promise.all([result.reply, result.timing]).then(([reply, timing]) => report(paired(reply, timing))));
     }
   }
   await state.digests.drain();

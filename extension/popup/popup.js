@@ -1,87 +1,12 @@
 // The popup only reads state and asks the background to start; the run itself lives in
 // the background and the benchmark tab, so closing the popup never stops it.
 import { api } from '../lib/api.js';
-import { chartElements } from '../lib/chart.js';
-import { explainRunError, formatMbps, integrityFindings, progressBar, progressText, resultLabel, tableRows } from '../lib/format.js';
+import { explainRunError, progressBar, progressText } from '../lib/format.js';
+import { drawResult } from '../lib/result-view.js';
 import { describeBrowser, isChromiumFamily } from '../lib/environment.js';
 import { MESSAGE } from '../lib/messages.js';
 
 const $ = (id) => document.getElementById(id);
-const SVG = 'http://www.w3.org/2000/svg';
-
-function svgEl(name, attrs, text) {
-  const el = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
-  if (text !== undefined) el.textContent = text;
-  return el;
-}
-
-function drawChart(analysis) {
-  const chart = $('chart');
-  const { width, height, elements } = chartElements(analysis);
-  chart.setAttribute('viewBox', `0 0 ${width} ${height}`);
-  chart.replaceChildren(...elements.map((e) => svgEl(e.name, e.attrs, e.text)));
-}
-
-function drawTable(arms) {
-  const body = $('table').querySelector('tbody');
-  body.replaceChildren(
-    ...tableRows(arms).map((cells) => {
-      const tr = document.createElement('tr');
-      for (const [text, cls] of cells) {
-        const td = document.createElement('td');
-        td.textContent = text;
-        if (cls) td.className = cls;
-        tr.append(td);
-      }
-      return tr;
-    }),
-  );
-}
-
-function drawControl(analysis) {
-  const rows = analysis?.control ?? [];
-  $('control-table').hidden = rows.length === 0;
-  $('control-table').querySelector('tbody').replaceChildren(
-    ...rows.map((r) => {
-      const tr = document.createElement('tr');
-      for (const [text, cls] of [
-        [r.body, ''],
-        [formatMbps(r.attached_mbps), 'num'],
-        [formatMbps(r.detached_mbps), 'num'],
-        [r.slowdown, ''],
-      ]) {
-        const td = document.createElement('td');
-        td.textContent = text;
-        if (cls) td.className = cls;
-        tr.append(td);
-      }
-      return tr;
-    }),
-  );
-}
-
-/** Integrity findings with their reasons, then the negative control, warnings and notes, as the host wrote them. */
-function drawFindings(analysis) {
-  const items = [
-    ...integrityFindings(analysis.arms).map((text) => ['Integrity', text, 'warning']),
-    ...(analysis?.transports ?? []).map((t) => ['Transport', t, 'note']),
-    ...(analysis?.negative_control ? [['Negative control', analysis.negative_control, 'note']] : []),
-    ...(analysis?.warnings ?? []).map((w) => ['Warning', w.message, 'warning']),
-    ...(analysis?.notes ?? []).map((n) => ['Note', n.message, 'note']),
-  ];
-  $('findings').replaceChildren(
-    ...items.map(([label, text, cls]) => {
-      const li = document.createElement('li');
-      li.className = cls;
-      const b = document.createElement('b');
-      b.textContent = `${label}: `;
-      li.append(b, text);
-      return li;
-    }),
-  );
-}
-
 /** `problem` is `{ error, failure }` (failure: a HOST_FAILURE kind, when the host is the cause). */
 function showProblem(problem, browser) {
   const p = explainRunError(problem, browser);
@@ -106,25 +31,7 @@ function render(state, browser) {
   $('problem').hidden = true;
   if (state.phase === 'error') showProblem(state, state.browser || browser);
   // Every figure, verdict and reason comes from the host's one analysis of the stored run.
-  const analysis = state.analysis;
-  $('result').hidden = !analysis?.arms?.length;
-  if (analysis?.arms?.length) {
-    const head = $('result-head');
-    head.replaceChildren(`${state.browser ?? ''} ${state.browser_version ?? ''} on ${state.os ?? ''} · observed: `);
-    const badge = document.createElement('span');
-    badge.className = `badge ${analysis.observed}`;
-    badge.textContent = analysis.observed;
-    head.append(badge);
-    const label = document.createElement('div');
-    label.className = 'note';
-    label.textContent = resultLabel(state);
-    head.append(label);
-    if (state.run_id) $('report-command').textContent = `unobserved report --run ${state.run_id} --format html -o unobserved-report.html`;
-    drawChart(analysis);
-    drawTable(analysis.arms);
-    drawControl(analysis);
-    drawFindings(analysis);
-  }
+  drawResult($('result'), state);
 }
 
 // Chromium refuses `debugger` as an optional permission (it is dropped from the

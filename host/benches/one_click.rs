@@ -22,6 +22,14 @@ use std::time::{Duration, Instant};
 use unobserved::model::Sample;
 use unobserved::report::{self, RunReport};
 use unobserved::stats::compare;
+use unobserved::stats::side::Side;
+
+/// A body arm of the run, by its label (this benchmark names arms as the page does).
+fn side(label: &str) -> Side {
+    Side::Arm {
+        arm: unobserved::arm::Arm::from_legacy(label, &Default::default(), false),
+    }
+}
 use unobserved::store::{Record, StoreContents, StoreTail};
 
 /// Every record of one `unobserved run`, each with the seconds since the command
@@ -88,7 +96,10 @@ fn first_settled(f: &Followed) -> Option<(f64, u32)> {
     let most = samples(f).map(|(_, s)| s.rep + 1).max()?;
     (1..=most).find_map(|reps| {
         let r = prefix(f, reps);
-        let c = r.comparisons.iter().find(|c| c.body == "Blob")?;
+        let c = r
+            .comparisons
+            .iter()
+            .find(|c| c.arm.arm().label() == "Blob")?;
         let at = samples(f)
             .filter(|(_, s)| s.rep < reps)
             .map(|(at, _)| at)
@@ -110,7 +121,10 @@ fn defaults(rounds: u64) {
         let whole = prefix(&f, u32::MAX);
         let first = samples(&f).map(|(at, _)| at).fold(f64::INFINITY, f64::min);
         let settled = first_settled(&f);
-        let blob = whole.comparisons.iter().find(|c| c.body == "Blob");
+        let blob = whole
+            .comparisons
+            .iter()
+            .find(|c| c.arm.arm().label() == "Blob");
         println!(
             "round {round}: Blob vs Uint8Array settled {} · first sample at {first:.1} s · run ended at {:.1} s after {} reps ({:?}) · final {}",
             settled.map_or("never".into(), |(at, reps)| format!("at {at:.1} s after {reps} reps")),
@@ -171,7 +185,7 @@ fn hashers(rounds: u64, reps: u64) {
     println!("| arm | normal hasher | slowed hasher | slowed / normal | rank interval, verdict |");
     for arm in ["Uint8Array", "ArrayBuffer", "Blob"] {
         let (n, s) = (pool(&normal, arm), pool(&slowed, arm));
-        let c = compare::compare(arm, &s, arm, &n, compare::DEFAULT_HORIZON).unwrap();
+        let c = compare::compare(side(arm), &s, side(arm), &n, compare::DEFAULT_HORIZON).unwrap();
         println!(
             "| {arm} | {:.0} | {:.0} | **{:.3}** | {} {} |",
             median(n.clone()),

@@ -119,6 +119,24 @@ pub struct Sample {
     /// before arms were recorded have none; `arm()` derives it from their fields.
     #[serde(default, rename = "arm", skip_serializing_if = "Option::is_none")]
     pub recorded_arm: Option<Arm>,
+    /// The id the page gave this upload: the sink's record of it is the received side.
+    /// Samples stored before the ledger have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upload_id: Option<crate::sink::ledger::UploadId>,
+    /// What the host found in its ledger under `upload_id` (`ingest.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub receipt: Option<crate::ingest::Receipt>,
+    /// The page claimed other received figures than the sink recorded (the record's were
+    /// stored).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub page_claim_differs: bool,
+    /// When the sink saw the bytes arrive (`sink::timeline`, its own record); samples
+    /// stored before it have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeline: Option<crate::sink::timeline::Timeline>,
+    /// The page's clock of the same upload, for its phases (`page_timing.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_timing: Option<crate::page_timing::PageTiming>,
     /// Anything newer extensions add is kept, so the store loses nothing.
     #[serde(flatten)]
     pub extra: Map<String, Value>,

@@ -10,7 +10,7 @@ use crate::report::across::RunsCompared;
 use crate::report::chart_scale::{self, ChartScale};
 use crate::report::{fmt_mbps, RunReport};
 
-fn esc(s: &str) -> String {
+pub(super) fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -21,7 +21,10 @@ pub struct Html;
 
 impl Exporter for Html {
     fn render(&self, runs: &[RunReport]) -> String {
-        let body: String = runs.iter().map(|r| run_section(&document::of(r))).collect();
+        let body: String = runs
+            .iter()
+            .map(|r| run_section(&document::of(r), &super::timeline_svg::charts(r)))
+            .collect();
         page(&body)
     }
 
@@ -83,7 +86,8 @@ fn cell(c: &Cell) -> String {
     format!(r#"<td class="{class}">{text}</td>"#)
 }
 
-fn run_section(d: &RunDocument) -> String {
+/// `timelines`: the run's phase bars and arrival charts (`timeline_svg.rs`).
+fn run_section(d: &RunDocument, timelines: &str) -> String {
     let mut s = format!(
         r#"<section class="run" data-run-id="{}"><h2>{}</h2><p>"#,
         esc(&d.run_id),
@@ -103,6 +107,7 @@ fn run_section(d: &RunDocument) -> String {
         s += &format!("<p>{}</p>", esc(plan));
     }
     s += &chart(&d.chart, &d.chart_scale);
+    s += timelines;
     for section in &d.sections {
         s += &table(section);
     }
@@ -291,7 +296,7 @@ fn grouped_bars(c: &RunsCompared, labels: &[String]) -> String {
         s += &format!(
             r#"<text x="0" y="{}" font-size="12">{}</text>"#,
             y0 + group_h / 2.0 + 4.0,
-            esc(&a.arm)
+            esc(&a.arm.label())
         );
         for (i, m) in a.medians.iter().enumerate() {
             let Some(v) = m else { continue };
@@ -299,7 +304,7 @@ fn grouped_bars(c: &RunsCompared, labels: &[String]) -> String {
             let w = (v / top * bar_w).max(1.0);
             s += &format!(
                 r#"<rect class="bar" data-arm="{}" data-run="{}" data-median="{v:.3}" x="{label_w}" y="{y}" width="{w:.1}" height="{}" fill="{}"/><text x="{:.1}" y="{}" font-size="10">{} Mbps</text>"#,
-                esc(&a.arm),
+                esc(&a.arm.label()),
                 esc(&labels[i]),
                 bar_h - 2.0,
                 COLOURS[i % COLOURS.len()],

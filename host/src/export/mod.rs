@@ -9,7 +9,9 @@ pub mod document;
 pub mod html;
 pub mod json;
 pub mod markdown;
+pub mod phases;
 pub mod table;
+pub mod timeline_svg;
 
 use crate::report::across::RunsCompared;
 use crate::report::RunReport;

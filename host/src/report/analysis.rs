@@ -65,12 +65,12 @@ pub fn of(report: &RunReport) -> Analysis {
             .summary
             .iter()
             .map(|a| ArmLine {
-                body: a.body.clone(),
+                body: a.arm.label(),
                 n: a.n,
                 median_mbps: a.median_mbps,
                 min_mbps: a.min_mbps,
                 max_mbps: a.max_mbps,
-                vs: ratio_cell(report, &a.body, true),
+                vs: ratio_cell(report, &a.arm, true),
                 ceiling_mbps: report.run.ceiling_of(a.arm.travels_over()).0,
                 sink_bound: a.sink_bound,
                 integrity: IntegrityLine {
@@ -85,7 +85,7 @@ pub fn of(report: &RunReport) -> Analysis {
             .control
             .iter()
             .map(|c| ControlLine {
-                body: c.body.clone(),
+                body: c.arm.label(),
                 attached_mbps: c.attached_median_mbps,
                 detached_mbps: c.detached_median_mbps,
                 slowdown: c.slowdown_text(),
@@ -97,8 +97,8 @@ pub fn of(report: &RunReport) -> Analysis {
             .map(|c| {
                 format!(
                     "{} vs {}: {} {}",
-                    c.body,
-                    c.baseline,
+                    c.arm.label(),
+                    c.baseline.label(),
                     c.ratio_text(2),
                     c.verdict.words(c.horizon)
                 )
@@ -107,7 +107,7 @@ pub fn of(report: &RunReport) -> Analysis {
         negative_control: report.negative_control.as_ref().map(|c| {
             format!(
                 "{} vs itself: {} {}",
-                c.baseline,
+                c.baseline.label(),
                 c.ratio_text(2),
                 c.verdict.words(c.horizon)
             )

@@ -33,7 +33,7 @@ pub fn budget_warning(run: &RunReport) -> Option<Warning> {
     let unsettled = comparisons_to_settle(run)
         .into_iter()
         .filter(|c| !c.settled())
-        .map(|c| format!("{} vs {}", c.body, c.baseline))
+        .map(|c| format!("{} vs {}", c.arm.label(), c.baseline.label()))
         .collect();
     Some(Warning::AutoBudgetSpent {
         stop,

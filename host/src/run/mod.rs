@@ -7,10 +7,13 @@
 
 pub mod auto_progress;
 pub mod browsers;
+pub mod display;
 pub mod launch;
+pub mod page;
 pub mod process;
 pub mod signals;
 pub mod watchdog;
+pub mod webkit;
 
 use crate::model::{Job, JobTls, Plan, RunStatus, TlsListener};
 use crate::report::{self, RunReport};
@@ -115,6 +118,8 @@ struct Prepared {
     log_path: PathBuf,
     launch: launch::Launch,
     launch_command: Vec<String>,
+    /// A browser without native messaging: the run's own `serve` session it opens.
+    _page: Option<page::PageSession>,
 }
 
 fn prepare(opts: &RunOptions) -> Result<Prepared> {
@@ -124,13 +129,35 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         .prefix("unobserved-run-")
         .tempdir()?;
     let (ws, browser_tmp) = workspace_in(tmp.path())?;
-    write_extension(opts, browser, &ws.extension)?;
     let run_id = new_run_id();
     let tls = local_tls_of(&opts.plan)?;
-    let job_path = write_job(opts, &run_id, tls.as_ref().map(|(t, _)| t), tmp.path())?;
-    let launch = launch_of(opts, browser, &program, &ws, tls.as_ref())?;
+    let job_tls = tls.as_ref().map(|(t, _)| t);
+    let (job_path, page) = match browser.engine {
+        browsers::Engine::Extension(family) => {
+            write_extension(opts, family, &ws.extension)?;
+            (write_job(opts, &run_id, job_tls, tmp.path())?, None)
+        }
+        browsers::Engine::Page => {
+            let page = page::start(
+                browser,
+                &program,
+                &opts.plan,
+                &run_id,
+                job_tls.cloned(),
+                &store,
+            )?;
+            (tmp.path().join("job.json"), Some(page))
+        }
+    };
+    let launch = launch_of(opts, browser, &program, &ws, tls.as_ref(), page.as_ref())?;
+    // The served page's token stays out of the log and the --json document.
+    let token = page.as_ref().map(|p| p.served.token().to_owned());
     let launch_command: Vec<String> = std::iter::once(launch.program.display().to_string())
         .chain(launch.args.iter().cloned())
+        .map(|a| match &token {
+            Some(t) => a.replace(t.as_str(), "<token>"),
+            None => a,
+        })
         .collect();
     Ok(Prepared {
         browser,
@@ -144,6 +171,7 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         job_path,
         launch,
         launch_command,
+        _page: page,
     })
 }
 
@@ -179,7 +207,7 @@ fn find_browser(opts: &RunOptions) -> Result<(&'static browsers::Launchable, Pat
 
 /// The state folder and its store, checked writable: fail before launching anything
 /// if results could not be kept.
-fn writable_store() -> Result<(PathBuf, Store)> {
+pub(crate) fn writable_store() -> Result<(PathBuf, Store)> {
     let state_dir = state::state_dir()?;
     state::ensure_private_dir(&state_dir)?;
     let store = Store::in_dir(&state_dir);
@@ -213,7 +241,7 @@ fn workspace_in(dir: &Path) -> Result<(launch::Workspace, PathBuf)> {
 /// packaged for its family and allowed to reach a remote sink.
 fn write_extension(
     opts: &RunOptions,
-    browser: &browsers::Launchable,
+    family: unobserved_installer::manifest::Family,
     extension: &Path,
 ) -> Result<()> {
     match &opts.extension_dir {
@@ -221,7 +249,7 @@ fn write_extension(
         None => extension_files::write_tree(extension)?,
     }
     // The package `pack` ships for this family (the control build for --control).
-    extension_files::make_package(extension, browser.family, opts.plan.control)?;
+    extension_files::make_package(extension, family, opts.plan.control)?;
     if let Some(url) = &opts.sink_url {
         // Headless throwaway profiles cannot click "allow": the copy asks up front.
         extension_files::grant_host_permission(extension, &format!("{}/*", url.origin()))?;
@@ -251,6 +279,7 @@ fn launch_of(
     program: &Path,
     ws: &launch::Workspace,
     tls: Option<&(JobTls, crate::local_tls::Pins)>,
+    page: Option<&page::PageSession>,
 ) -> Result<launch::Launch> {
     let host = std::env::current_exe().context("cannot find the unobserved binary itself")?;
     let as_root = process::running_as_root();
@@ -267,9 +296,15 @@ fn launch_of(
             headed: opts.headed,
             as_root,
             trust,
+            page: page.map(|p| launch::Page {
+                url: &p.url,
+                display: p.display.name(),
+            }),
         },
     )?;
-    if as_root && browser.family == unobserved_installer::manifest::Family::Chromium && !opts.quiet
+    if as_root
+        && browser.family() == Some(unobserved_installer::manifest::Family::Chromium)
+        && !opts.quiet
     {
         eprintln!("note: running as root, so Chromium gets --no-sandbox");
     }

@@ -35,7 +35,9 @@ pub fn inside(ratio: f64, lo: f64, hi: f64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arm::BodyKind;
     use crate::stats::compare::{compare, Verdict, DEFAULT_HORIZON};
+    use crate::stats::side::of_body;
 
     #[test]
     fn the_ratio_is_the_medians_ratio() {
@@ -63,7 +65,14 @@ mod tests {
             .chain([1001.0])
             .chain((0..7).map(|i| 1001.5 + f64::from(i) * 0.01))
             .collect();
-        let c = compare("B", &arm, "A", &base, DEFAULT_HORIZON).unwrap();
+        let c = compare(
+            of_body(BodyKind::Blob),
+            &arm,
+            of_body(BodyKind::Uint8Array),
+            &base,
+            DEFAULT_HORIZON,
+        )
+        .unwrap();
         let (lo, hi) = (c.ci_low.unwrap(), c.ci_high.unwrap());
         assert!(c.ratio < 1.0, "the arm's median is the lower: {}", c.ratio);
         assert!(

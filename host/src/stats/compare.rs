@@ -15,6 +15,7 @@
 //! "not resolved". `--auto` stops for precision (see `settled`), not for significance.
 
 use super::pairwise;
+pub use super::side::Side;
 use serde::Serialize;
 
 /// Fewest samples per arm before a ratio is estimated at all.
@@ -29,8 +30,9 @@ pub const DEFAULT_HORIZON: f64 = 0.05;
 
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Comparison {
-    pub body: String,
-    pub baseline: String,
+    /// What is measured against the baseline.
+    pub arm: Side,
+    pub baseline: Side,
     /// The arm's median over the baseline's: the two figures printed beside it.
     #[schemars(extend("exclusiveMinimum" = 0))]
     pub ratio: f64,
@@ -118,9 +120,9 @@ impl Comparison {
 
 /// Compares `arm` against `baseline` (both Mbps samples, any order).
 pub fn compare(
-    body: &str,
+    side: Side,
     arm: &[f64],
-    baseline_name: &str,
+    baseline_side: Side,
     baseline: &[f64],
     horizon: f64,
 ) -> Option<Comparison> {
@@ -154,8 +156,8 @@ pub fn compare(
         _ => Verdict::NotResolved,
     };
     Some(Comparison {
-        body: body.into(),
-        baseline: baseline_name.into(),
+        arm: side,
+        baseline: baseline_side,
         ratio,
         ci_low: interval.map(|i| i.0.exp()),
         ci_high: interval.map(|i| i.1.exp()),
@@ -244,6 +246,8 @@ fn u_distribution(m: usize, n: usize) -> Vec<i128> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arm::BodyKind;
+    use crate::stats::side::of_body;
 
     #[test]
     fn the_u_distribution_matches_the_tables() {
@@ -277,9 +281,9 @@ mod tests {
     #[test]
     fn the_ratio_is_the_ratio_of_the_medians() {
         let c = compare(
-            "Blob",
+            of_body(BodyKind::Blob),
             &[200.0, 210.0, 190.0, 205.0],
-            "Uint8Array",
+            of_body(BodyKind::Uint8Array),
             &[100.0, 90.0, 110.0, 105.0],
             DEFAULT_HORIZON,
         )
@@ -294,9 +298,9 @@ mod tests {
     #[test]
     fn three_against_three_cannot_resolve() {
         let c = compare(
-            "Blob",
+            of_body(BodyKind::Blob),
             &[900.0, 910.0, 905.0],
-            "Uint8Array",
+            of_body(BodyKind::Uint8Array),
             &[100.0, 101.0, 99.0],
             0.05,
         )
@@ -305,7 +309,14 @@ mod tests {
             (c.ci_low, c.ci_high, c.verdict),
             (None, None, Verdict::NotResolved)
         );
-        assert!(compare("Blob", &[1.0, 2.0], "Uint8Array", &[1.0, 2.0, 3.0], 0.05).is_none());
+        assert!(compare(
+            of_body(BodyKind::Blob),
+            &[1.0, 2.0],
+            of_body(BodyKind::Uint8Array),
+            &[1.0, 2.0, 3.0],
+            0.05
+        )
+        .is_none());
     }
 
     #[test]

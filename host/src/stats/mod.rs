@@ -5,6 +5,7 @@ pub mod agree;
 pub mod compare;
 pub mod integrity;
 pub mod pairwise;
+pub mod side;
 #[cfg(test)]
 mod simulation;
 
@@ -46,9 +47,9 @@ fn sorted(values: &[f64]) -> Vec<f64> {
 /// corrupted upload's speed describes the wrong bytes.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ArmSummary {
-    /// The arm's label ("Blob", "AES-GCM 16 MiB pipelined", "Uint8Array (attached)").
-    pub body: String,
-    /// The arm, typed: what every rule about it matches on.
+    /// The arm, typed: what every rule about it matches on; written with its label.
+    #[serde(serialize_with = "side::labelled")]
+    #[schemars(with = "side::Labelled")]
     pub arm: crate::arm::Arm,
     pub n: usize,
     pub median_mbps: Option<f64>,
@@ -113,7 +114,6 @@ fn summarise_arm(arm: crate::arm::Arm, samples: Vec<&Sample>) -> ArmSummary {
         *statuses.entry(s.status.as_str().to_owned()).or_insert(0) += 1;
     }
     ArmSummary {
-        body: arm.label(),
         arm,
         n: mbps.len(),
         median_mbps: quantile(&mbps, 0.5),
@@ -137,7 +137,7 @@ fn summarise_arm(arm: crate::arm::Arm, samples: Vec<&Sample>) -> ArmSummary {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arm::Transport;
+    use crate::arm::{BodyKind, Transport};
     use crate::store::tests_support::sample;
 
     /// The page's medians (extension/lib/stats.js) use the same fixture.
@@ -186,8 +186,13 @@ mod tests {
 
         let arms = summarise(&samples);
         assert_eq!(
-            arms.iter().map(|a| a.body.as_str()).collect::<Vec<_>>(),
-            ["Uint8Array", "Blob", "ReadableStream"]
+            arms.iter().map(|a| a.arm.kind.clone()).collect::<Vec<_>>(),
+            [
+                BodyKind::Uint8Array,
+                BodyKind::Blob,
+                BodyKind::ReadableStream
+            ]
+            .map(|body| crate::arm::ArmKind::Body { body })
         );
         assert_eq!(
             (
@@ -244,6 +249,12 @@ mod tests {
             None,
             "no guess where the cause is unknown"
         );
+        // WebKit refuses a stream over every transport, and says so in its own words.
+        s.error = Some("NotSupportedError: ReadableStream uploading is not supported".into());
+        let webkit = Integrity::of(&[&s]);
+        let h1 = webkit.why(&over("ReadableStream", None));
+        assert!(h1.is_some() && h1 != integrity.why(&over("ReadableStream", None)));
+        assert_eq!(h1, webkit.why(&over("ReadableStream", Some(Transport::H2))));
         assert_eq!(Integrity::of(&[]), Integrity::NoSamples);
     }
 }
