@@ -113,27 +113,12 @@ async fn route_request(req: Request<Incoming>, shared: &Shared) -> Reply {
             .header("location", routes::PAGE_PATH)
             .body(empty())
             .unwrap(),
-        (Route::Asset(path), &Method::GET | &Method::HEAD) => match extension_files::web_file(path)
-        {
-            Some(bytes) => Response::builder()
-                .header("content-type", extension_files::content_type(path))
-                .header("cache-control", "no-store")
-                .body(full(Bytes::from_static(bytes)))
-                .unwrap(),
-            None => json_error(404, "no such page"),
-        },
+        (Route::Asset(path), &Method::GET | &Method::HEAD) => asset(path),
         (Route::Upload { .. }, &Method::PUT | &Method::POST) => {
             if let Some(refused) = wrong_token(shared, &route, "upload") {
                 return refused;
             }
-            let path = path_and_query.replace(&shared.token, "<token>");
-            match recording::reserve(shared, &path_and_query) {
-                Ok(pending) => upload(req, shared, &path, pending).await,
-                Err(refused) => {
-                    linger(req.into_body());
-                    refused
-                }
-            }
+            reserved_upload(req, shared, &path_and_query).await
         }
         (
             Route::Chunk {
@@ -154,23 +139,7 @@ async fn route_request(req: Request<Incoming>, shared: &Shared) -> Reply {
             if let Some(refused) = wrong_token(shared, &route, "download") {
                 return refused;
             }
-            let (seed, len) = match download::parse_request(&path_and_query, download::MAX_BYTES) {
-                Ok(asked) => asked,
-                Err(message) => return json_error(400, &message),
-            };
-            let serving = match recording::reserve(shared, &path_and_query) {
-                Ok(pending) => recording::Serving::new(pending, seed, len),
-                Err(refused) => return refused,
-            };
-            Response::builder()
-                .header("content-type", "application/octet-stream")
-                .header("cache-control", "no-store")
-                .header("content-length", len)
-                .body(download_body(
-                    download::SeededBytes::new(seed, len),
-                    serving,
-                ))
-                .unwrap()
+            serve_download(shared, &path_and_query)
         }
         (Route::Api { what, .. }, &Method::GET | &Method::POST) => {
             if let Some(refused) = wrong_token(shared, &route, "session") {
@@ -182,6 +151,52 @@ async fn route_request(req: Request<Incoming>, shared: &Shared) -> Reply {
         (Route::NotFound, _) => json_error(404, "not found"),
         _ => json_error(405, "method not allowed"),
     }
+}
+
+/// One of the bench page's files, from the binary.
+fn asset(path: &str) -> Reply {
+    match extension_files::web_file(path) {
+        Some(bytes) => Response::builder()
+            .header("content-type", extension_files::content_type(path))
+            .header("cache-control", "no-store")
+            .body(full(Bytes::from_static(bytes)))
+            .unwrap(),
+        None => json_error(404, "no such page"),
+    }
+}
+
+/// An upload whose id the ledger has reserved; a refused reservation drains the body
+/// before its reply, as every early reply does.
+async fn reserved_upload(req: Request<Incoming>, shared: &Shared, path_and_query: &str) -> Reply {
+    let path = path_and_query.replace(&shared.token, "<token>");
+    match recording::reserve(shared, path_and_query) {
+        Ok(pending) => upload(req, shared, &path, pending).await,
+        Err(refused) => {
+            linger(req.into_body());
+            refused
+        }
+    }
+}
+
+/// A seeded download, recorded in the ledger as it is sent.
+fn serve_download(shared: &Shared, path_and_query: &str) -> Reply {
+    let (seed, len) = match download::parse_request(path_and_query, download::MAX_BYTES) {
+        Ok(asked) => asked,
+        Err(message) => return json_error(400, &message),
+    };
+    let serving = match recording::reserve(shared, path_and_query) {
+        Ok(pending) => recording::Serving::new(pending, seed, len),
+        Err(refused) => return refused,
+    };
+    Response::builder()
+        .header("content-type", "application/octet-stream")
+        .header("cache-control", "no-store")
+        .header("content-length", len)
+        .body(download_body(
+            download::SeededBytes::new(seed, len),
+            serving,
+        ))
+        .unwrap()
 }
 
 fn declared_length(req: &Request<Incoming>) -> Option<u64> {
