@@ -128,9 +128,9 @@ async fn route_request(req: Request<Incoming>, shared: &Shared) -> Reply {
             let path = path_and_query.replace(&shared.token, "<token>");
             match recording::reserve(shared, &path_and_query) {
                 Ok(pending) => upload(req, shared, &path, pending).await,
-                Err(refused) => {
+                Err((status, message)) => {
                     linger(req.into_body());
-                    refused
+                    json_error(status, &message)
                 }
             }
         }
@@ -153,27 +153,41 @@ async fn route_request(req: Request<Incoming>, shared: &Shared) -> Reply {
             if let Some(refused) = wrong_token(shared, &route, "download") {
                 return refused;
             }
-            let (seed, len) = match download::parse_request(&path_and_query, download::MAX_BYTES) {
-                Ok(asked) => asked,
-                Err(message) => return json_error(400, &message),
-            };
-            let serving = match recording::reserve(shared, &path_and_query) {
-                Ok(pending) => recording::Serving::new(pending, seed, len),
-                Err(refused) => return refused,
-            };
-            Response::builder()
-                .header("content-type", "application/octet-stream")
-                .header("cache-control", "no-store")
-                .header("content-length", len)
-                .body(download_body(
-                    download::SeededBytes::new(seed, len),
-                    serving,
-                ))
-                .unwrap()
+            serve_download(shared, &path_and_query)
+        }
+        (Route::Ledger { .. }, &Method::PUT | &Method::POST) if shared.ledger_route => {
+            if let Some(refused) = wrong_token(shared, &route, "ledger") {
+                return refused;
+            }
+            super::remote_ledger::answer(&shared.ledger, &path_and_query)
+        }
+        (Route::NotFound, _) | (Route::Ledger { .. }, _) if !shared.ledger_route => {
+            json_error(404, "not found")
         }
         (Route::NotFound, _) => json_error(404, "not found"),
         _ => json_error(405, "method not allowed"),
     }
+}
+
+/// A download's bytes, counted into the ledger when it names an upload id.
+fn serve_download(shared: &Shared, path_and_query: &str) -> Reply {
+    let (seed, len) = match download::parse_request(path_and_query, download::MAX_BYTES) {
+        Ok(asked) => asked,
+        Err(message) => return json_error(400, &message),
+    };
+    let serving = match recording::reserve(shared, path_and_query) {
+        Ok(pending) => recording::Serving::new(pending, seed, len),
+        Err((status, message)) => return json_error(status, &message),
+    };
+    Response::builder()
+        .header("content-type", "application/octet-stream")
+        .header("cache-control", "no-store")
+        .header("content-length", len)
+        .body(download_body(
+            download::SeededBytes::new(seed, len),
+            serving,
+        ))
+        .unwrap()
 }
 
 fn declared_length(req: &Request<Incoming>) -> Option<u64> {
@@ -363,7 +377,7 @@ fn answer(
             body,
             content_type: about.content_type,
             request_ms,
-            protocol: about.protocol,
+            protocol: about.protocol.into(),
         };
         log::info!(
             "upload {}: {} bytes in {:.1} ms, sha256 {}{}",
@@ -376,7 +390,7 @@ fn answer(
         // The reply is the record: what the page is told is what the host will read.
         let value = serde_json::to_value(&report).expect("report serialises");
         if let Some(p) = pending {
-            p.settle(Entry::Body(report));
+            p.settle(Entry::Body(Box::new(report)));
         }
         value
     };
@@ -455,7 +469,7 @@ async fn chunk(
     };
     let file = match recording::admit_chunk(shared, run_id, upload) {
         Ok(file) => file,
-        Err(refused) => return refused,
+        Err((status, message)) => return json_error(status, &message),
     };
     if declared_length(&req).is_some_and(|n| n > shared.max_chunk) {
         return json_error(
@@ -522,7 +536,7 @@ fn download_body(
         // taken this one.
         serving.record.bytes_sent += n as u64;
         let frame = Ok(Frame::data(Bytes::from(buf)));
-        std::future::ready((n > 0).then(|| (frame, (bytes, serving))))
+        std::future::ready((n > 0).then_some((frame, (bytes, serving))))
     });
     StreamBody::new(frames).boxed()
 }

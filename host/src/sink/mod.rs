@@ -22,6 +22,7 @@ mod probe;
 mod recording;
 pub mod refusals;
 pub mod remote;
+pub mod remote_ledger;
 pub mod reply;
 pub use reply::{EXPOSED_HEADERS, HEADER_BYTES, HEADER_HASH_BOUND, HEADER_SINK_MS};
 pub mod routes;
@@ -74,6 +75,9 @@ pub struct SinkConfig {
     /// Where the sink records what it received under each upload id; shared by every
     /// sink of a session, read by the host when it stores samples.
     pub ledger: Arc<ledger::Ledger>,
+    /// Answer `/ledger/<token>`, so a host elsewhere can claim this sink's records: only
+    /// `unobserved sink`, whose host is another process (`remote_ledger.rs`).
+    pub ledger_route: bool,
 }
 
 impl Default for SinkConfig {
@@ -95,6 +99,7 @@ impl Default for SinkConfig {
             public_hosts: Vec::new(),
             min_rate_grace: Duration::from_secs(30),
             ledger: Default::default(),
+            ledger_route: false,
         }
     }
 }
@@ -113,6 +118,7 @@ pub(crate) struct Shared {
     pub refusals: refusals::Refusals,
     pub min_rate_grace: Duration,
     pub ledger: Arc<ledger::Ledger>,
+    pub ledger_route: bool,
 }
 
 pub struct Sink {
@@ -154,6 +160,7 @@ impl Sink {
             refusals: Default::default(),
             min_rate_grace: config.min_rate_grace,
             ledger: config.ledger,
+            ledger_route: config.ledger_route,
         });
         let running = server::spawn(listener, shared.clone(), tls, config.max_connections)?;
         log::info!("sink listening on {scheme}://{addr}");

@@ -21,6 +21,11 @@ pub enum Route<'a> {
     Download {
         token: &'a str,
     },
+    /// `/ledger/<token>?run=<run id>&upload=<id>`: a remote sink's record, claimed by
+    /// the host that stores the sample (`?run=<run id>&forget=1` when the run ends).
+    Ledger {
+        token: &'a str,
+    },
     NotFound,
 }
 
@@ -28,15 +33,17 @@ impl Route<'_> {
     /// The token a guarded route carries (possibly empty or wrong); None for open routes.
     pub fn token(&self) -> Option<&str> {
         match self {
-            Route::Upload { token } | Route::Chunk { token, .. } | Route::Download { token } => {
-                Some(token)
-            }
+            Route::Upload { token }
+            | Route::Chunk { token, .. }
+            | Route::Download { token }
+            | Route::Ledger { token } => Some(token),
             _ => None,
         }
     }
 }
 
 pub const UPLOAD_PREFIX: &str = "/upload/";
+pub const LEDGER_PREFIX: &str = "/ledger/";
 pub const PAGE_PATH: &str = "/bench/index.html";
 
 pub fn route(url: &str) -> Route<'_> {
@@ -52,6 +59,9 @@ pub fn route(url: &str) -> Route<'_> {
     }
     if let Some(token) = path.strip_prefix("/download/") {
         return Route::Download { token };
+    }
+    if let Some(token) = path.strip_prefix(LEDGER_PREFIX) {
+        return Route::Ledger { token };
     }
     if let Some(rest) = path.strip_prefix("/chunk/") {
         let parts: Vec<&str> = rest.split('/').collect();
@@ -113,6 +123,10 @@ mod tests {
         assert_eq!(
             route("/download/t?bytes=5&seed=00"),
             Route::Download { token: "t" }
+        );
+        assert_eq!(
+            route("/ledger/t?run=r&upload=u"),
+            Route::Ledger { token: "t" }
         );
     }
 }
