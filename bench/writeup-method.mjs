@@ -97,11 +97,11 @@ function unobservedRound(env = {}) {
   });
   const run = JSON.parse(readFileSync(out, 'utf8')).runs[0];
   rmSync(dir, { recursive: true, force: true });
-  const byArm = Object.fromEntries(run.summary.map((a) => [a.body, a]));
+  const byArm = Object.fromEntries(run.summary.map((a) => [a.arm.label, a]));
   return {
     Uint8Array: byArm.Uint8Array.median_mbps,
     Blob: byArm.Blob.median_mbps,
-    sinkBound: run.summary.filter((a) => a.sink_bound).map((a) => a.body),
+    sinkBound: run.summary.filter((a) => a.sink_bound).map((a) => a.arm.label),
     timingFlags: run.summary.reduce((n, a) => n + a.timing_flags, 0),
     samples: run.samples.length,
     ceiling: run.run.sink_ceiling_mbps,

@@ -1,7 +1,8 @@
 // The popup only reads state and asks the background to start; the run itself lives in
 // the background and the benchmark tab, so closing the popup never stops it.
 import { api } from '../lib/api.js';
-import { chartModel, explainRunError, formatMbps, formatRange, integrityFindings, progressText, resultLabel } from '../lib/format.js';
+import { chartElements } from '../lib/chart.js';
+import { explainRunError, formatMbps, integrityFindings, progressBar, progressText, resultLabel, tableRows } from '../lib/format.js';
 import { describeBrowser, isChromiumFamily } from '../lib/environment.js';
 import { MESSAGE } from '../lib/messages.js';
 
@@ -15,52 +16,18 @@ function svgEl(name, attrs, text) {
   return el;
 }
 
-function drawChart(arms) {
+function drawChart(analysis) {
   const chart = $('chart');
-  chart.replaceChildren();
-  // Room for the longest arm name ("Uint8Array (detached)") at about 6.5 px a character.
-  const labelW = Math.max(100, ...arms.map((a) => a.body.length * 6.5));
-  const barW = 200;
-  const rowH = 22;
-  const { rows, legend, labelX } = chartModel(arms, barW);
-  const height = rows.length * rowH + (legend === null ? 4 : 18);
-  chart.setAttribute('viewBox', `0 0 ${labelW + barW + 160} ${height}`);
-  rows.forEach((row, i) => {
-    const y = i * rowH + 4;
-    chart.append(svgEl('text', { x: 0, y: y + 12, 'font-size': 11 }, row.body));
-    chart.append(svgEl('rect', { x: labelW, y, width: Math.max(row.bar, 1), height: 14, fill: row.intact ? '#3a7ca5' : '#c0392b', class: 'bar', 'data-body': row.body }));
-    if (row.whiskerFrom !== null && row.whiskerTo !== null) {
-      const wy = y + 7;
-      chart.append(svgEl('line', { x1: labelW + row.whiskerFrom, x2: labelW + row.whiskerTo, y1: wy, y2: wy, stroke: '#1b2733', 'stroke-width': 1 }));
-      for (const x of [row.whiskerFrom, row.whiskerTo]) {
-        chart.append(svgEl('line', { x1: labelW + x, x2: labelW + x, y1: wy - 4, y2: wy + 4, stroke: '#1b2733', 'stroke-width': 1 }));
-      }
-    }
-    const label = row.sinkBound ? `${row.label} (sink-bound)` : row.label;
-    chart.append(svgEl('text', { x: labelW + labelX, y: y + 12, 'font-size': 11 }, label));
-    if (row.ceilingX !== null) {
-      const x = labelW + row.ceilingX;
-      chart.append(svgEl('line', { x1: x, x2: x, y1: y - 4, y2: y + rowH - 4, stroke: '#e0a800', 'stroke-width': 2, 'stroke-dasharray': '4 3', class: 'ceiling' }));
-    }
-  });
-  if (legend !== null) {
-    chart.append(svgEl('text', { x: labelW, y: height - 2, 'font-size': 10, fill: '#8a6d00' }, legend));
-  }
+  const { width, height, elements } = chartElements(analysis);
+  chart.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  chart.replaceChildren(...elements.map((e) => svgEl(e.name, e.attrs, e.text)));
 }
 
 function drawTable(arms) {
   const body = $('table').querySelector('tbody');
   body.replaceChildren(
-    ...arms.map((a) => {
+    ...tableRows(arms).map((cells) => {
       const tr = document.createElement('tr');
-      const cells = [
-        [a.body, ''],
-        [String(a.n), 'num'],
-        [formatMbps(a.median_mbps), 'num'],
-        [formatRange(a.min_mbps, a.max_mbps), 'num'],
-        [a.vs, 'vs'],
-        [a.integrity.word, a.integrity.status === 'intact' ? 'ok' : 'bad'],
-      ];
       for (const [text, cls] of cells) {
         const td = document.createElement('td');
         td.textContent = text;
@@ -131,8 +98,9 @@ function render(state, browser) {
   $('run').textContent = running ? 'Running…' : 'Run';
   $('progress').hidden = !running;
   if (running) {
-    $('bar').max = state.total || 1;
-    $('bar').value = state.done || 0;
+    const bar = progressBar(state);
+    $('bar').max = bar.max;
+    $('bar').value = bar.value;
     $('progress-text').textContent = progressText(state);
   }
   $('problem').hidden = true;
@@ -152,7 +120,7 @@ function render(state, browser) {
     label.textContent = resultLabel(state);
     head.append(label);
     if (state.run_id) $('report-command').textContent = `unobserved report --run ${state.run_id} --format html -o unobserved-report.html`;
-    drawChart(analysis.arms);
+    drawChart(analysis);
     drawTable(analysis.arms);
     drawControl(analysis);
     drawFindings(analysis);

@@ -43,6 +43,7 @@ fn received_keys() -> Vec<String> {
             "chunks",
             "tags_ok",
             "chunks_in_order",
+            "timeline",
             "receipt",
             "page_claim_differs",
         ]
@@ -163,6 +164,10 @@ fn single(
             fields.insert("chunks".into(), t.chunks.into());
             fields.insert("tags_ok".into(), t.tags_ok.into());
             fields.insert("chunks_in_order".into(), t.in_order.into());
+            fields.insert(
+                "timeline".into(),
+                serde_json::to_value(&t.timeline).expect("json"),
+            );
         }
         (ArmKind::Download, Entry::Download(d)) => download(&d, fields),
         (ArmKind::Encrypted { .. } | ArmKind::Download, _) => return Receipt::WrongKind,
@@ -205,6 +210,7 @@ fn parallel(
     fields: &mut Map<String, Value>,
 ) -> Receipt {
     let (mut bytes, mut hashes, mut receipt) = (0u64, Vec::new(), Receipt::Found);
+    let mut timelines = Vec::new();
     for i in 0..streams {
         let Some(stream) = id.stream(i) else {
             return Receipt::Missing;
@@ -213,6 +219,7 @@ fn parallel(
             Claim::Found(Entry::Body(r)) => {
                 bytes += r.body.bytes;
                 hashes.push(Some(r.body.sha256));
+                timelines.extend(r.body.timeline);
                 fields.insert("protocol".into(), r.protocol.into());
             }
             Claim::Found(Entry::Cut { bytes: got }) => {
@@ -236,6 +243,11 @@ fn parallel(
         .flatten();
     fields.insert("bytes_received".into(), bytes.into());
     fields.insert("sha256_received".into(), shared.into());
+    let timeline = crate::sink::timeline::combine(&timelines);
+    fields.insert(
+        "timeline".into(),
+        serde_json::to_value(timeline).expect("json"),
+    );
     Receipt::Found
 }
 

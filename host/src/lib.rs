@@ -18,6 +18,7 @@ pub mod mode;
 pub mod model;
 pub mod native;
 pub mod net;
+pub mod page_timing;
 pub mod plan_limits;
 pub mod protocol;
 pub mod report;

@@ -99,7 +99,7 @@ fn compare_gives_a_verdict_per_arm_in_json_and_finds_runs_by_position() {
             .as_array()
             .unwrap()
             .iter()
-            .find(|a| a["arm"] == arm)
+            .find(|a| a["arm"]["body"] == arm)
             .unwrap()["versus_first"][0]["verdict"]
             .clone()
     };

@@ -115,10 +115,12 @@ pub struct RunArgs {
     /// Bytes per upload, e.g. 32MiB, 512KiB, 1GiB.
     #[arg(long, default_value = "32MiB", value_parser = parse_size)]
     pub size: u64,
-    /// Measured repetitions of every body kind (interleaved rep by rep).
-    /// Comparisons need at least 4 per arm to resolve.
-    #[arg(long, default_value_t = 6)]
-    pub reps: u32,
+    /// Exactly N measured repetitions of every body kind (interleaved rep by rep).
+    /// Without it the run samples automatically: 6 reps, then one more at a time until
+    /// every comparison is settled or --max-time is spent. Comparisons need at least 4
+    /// per arm to resolve.
+    #[arg(long, value_name = "N")]
+    pub reps: Option<u32>,
     /// Uploads per body kind before measuring; not counted.
     #[arg(long, default_value_t = 1)]
     pub warmup: u32,
@@ -184,18 +186,19 @@ pub struct RunArgs {
     /// the run's other verdicts, and the report says so.
     #[arg(long)]
     pub negative_control: bool,
-    /// Keep adding interleaved reps after --reps until every ratio is settled (its 95%
-    /// interval lies entirely inside or entirely outside ±--horizon), or until
-    /// --max-reps or --max-time runs out. It stops for precision, not for a "win", so
-    /// the verdicts keep their 5% error rate.
+    /// Sample automatically even with --reps (then the first N reps): keep adding
+    /// interleaved reps until every ratio is settled (its 95% interval lies entirely
+    /// inside or entirely outside ±--horizon), or until --max-reps or --max-time runs
+    /// out. It stops for precision, not for a "win", so the verdicts keep their 5%
+    /// error rate. This is what a run without --reps does.
     #[arg(long)]
     pub auto: bool,
-    /// With --auto: most reps in all.
-    #[arg(long, default_value_t = 30, requires = "auto")]
-    pub max_reps: u32,
-    /// With --auto: most seconds for the measured part.
-    #[arg(long, default_value_t = 600, requires = "auto")]
-    pub max_time: u64,
+    /// Auto-sampling: most reps in all [default: 1000]. Implies --auto.
+    #[arg(long, value_name = "N")]
+    pub max_reps: Option<u32>,
+    /// Auto-sampling: most seconds from the run's start [default: 60]. Implies --auto.
+    #[arg(long, value_name = "SECS")]
+    pub max_time: Option<u64>,
     /// Differences smaller than this many percent count as "the same": a comparison
     /// whose whole 95% interval lies inside ±PCT says "same within ±PCT%". --auto adds
     /// reps until every interval lies entirely inside or entirely outside it.

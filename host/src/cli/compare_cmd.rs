@@ -44,7 +44,11 @@ pub fn execute(a: CompareArgs) -> Result<i32> {
             eprintln!(
                 "--fail-if-slower {pct}: slower than {} beyond {pct}%: {}",
                 labels[0],
-                slower.join(", ")
+                slower
+                    .iter()
+                    .map(|a| a.label())
+                    .collect::<Vec<_>>()
+                    .join(", ")
             );
             return Ok(exit::SLOWER);
         }

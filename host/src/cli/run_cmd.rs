@@ -11,7 +11,7 @@ use crate::model::{
     AutoBudget, DownloadWorkload, EncryptedWorkload, ParallelWorkload, Plan, SampleStatus,
     Workloads,
 };
-use crate::plan_limits::{PlanError, SizeOf};
+use crate::plan_limits::{PlanError, SizeOf, AUTO_DEFAULT};
 use crate::report::{across, RunReport};
 use crate::run::{self, RunOptions};
 use crate::sink::remote::SinkUrl;
@@ -261,14 +261,11 @@ fn plan_of(a: &RunArgs) -> Result<Plan> {
     };
     let mut plan = Plan {
         size_bytes: a.size,
-        reps: a.reps,
+        reps: a.reps.unwrap_or(Plan::default().reps),
         warmup: a.warmup,
         bodies,
         control: a.control,
-        auto: a.auto.then_some(AutoBudget {
-            max_reps: a.max_reps,
-            max_seconds: a.max_time,
-        }),
+        auto: auto_budget(a),
         negative_control: a.negative_control,
         horizon: Some(a.horizon / 100.0),
         workloads: workloads_of(a),
@@ -281,6 +278,16 @@ fn plan_of(a: &RunArgs) -> Result<Plan> {
         budget.max_reps = budget.max_reps.max(plan.reps);
     }
     Ok(plan)
+}
+
+/// Auto-sampling is the default; `--reps N` alone asks for exactly N reps, and any
+/// budget flag (or --auto) samples automatically from the first --reps.
+fn auto_budget(a: &RunArgs) -> Option<AutoBudget> {
+    let asked = a.auto || a.max_reps.is_some() || a.max_time.is_some() || a.reps.is_none();
+    asked.then_some(AutoBudget {
+        max_reps: a.max_reps.unwrap_or(AUTO_DEFAULT.max_reps),
+        max_seconds: a.max_time.unwrap_or(AUTO_DEFAULT.max_seconds),
+    })
 }
 
 /// What only the command line can get wrong: the browsers, --sink-url, and flags of a

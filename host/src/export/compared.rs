@@ -29,7 +29,7 @@ pub fn of(c: &RunsCompared, labels: &[String]) -> ComparedDocument {
         .arms
         .iter()
         .map(|a| {
-            let mut cells = vec![Cell::text(&a.arm)];
+            let mut cells = vec![Cell::text(a.arm.label())];
             for (i, m) in a.medians.iter().enumerate() {
                 cells.push(match m {
                     Some(v) => Cell::num(fmt_mbps(Some(*v))),
@@ -53,7 +53,7 @@ pub fn of(c: &RunsCompared, labels: &[String]) -> ComparedDocument {
                 }
             }
             Row {
-                arm: a.arm.clone(),
+                arm: a.arm.label(),
                 cells,
                 flags: vec![],
             }
@@ -62,7 +62,7 @@ pub fn of(c: &RunsCompared, labels: &[String]) -> ComparedDocument {
     let mut lines: Vec<String> = c
         .unmatched
         .iter()
-        .map(|(arm, runs)| format!("only in {}: {arm}", runs.join(", ")))
+        .map(|u| format!("only in {}: {}", u.runs.join(", "), u.arm.label()))
         .collect();
     lines.extend(
         c.differences
@@ -76,7 +76,7 @@ pub fn of(c: &RunsCompared, labels: &[String]) -> ComparedDocument {
             title: None,
             columns,
             rows,
-            footnotes: vec!["Mbps medians of intact uploads; ratio to the first [95% interval] (Hodges–Lehmann, exact Mann–Whitney)."],
+            footnotes: vec!["Mbps medians of intact uploads; ratio of the medians to the first with its [95% interval] (exact Mann–Whitney, by ranks)."],
         },
         lines,
     }

@@ -140,6 +140,7 @@ fn chunk(index: u64, plain: &[u8], tag_ok: bool, order: Order) -> ChunkReport {
         tag_ok,
         plaintext_sha256: Some(sha(plain)),
         order,
+        timeline: None,
     }
 }
 
@@ -264,4 +265,45 @@ fn a_download_is_judged_against_what_the_sink_served() {
         (s.status, s.receipt),
         (SampleStatus::Error, Some(Receipt::Missing))
     );
+}
+
+/// A timeline of `frames` 1-byte frames 1 ms apart, arriving at `clock` on the sink's.
+fn arrival(frames: u64, clock: f64) -> crate::sink::timeline::Timeline {
+    let start = std::time::Instant::now();
+    let mut r = crate::sink::timeline::Recorder::new(start);
+    for i in 1..=frames {
+        r.frame(start + std::time::Duration::from_millis(i), 1);
+    }
+    let mut t = r.finish();
+    t.sink_clock_ms = clock;
+    t
+}
+
+#[test]
+fn the_timeline_stored_is_the_sinks_and_never_the_pages() {
+    let Entry::Body(mut report) = received(BODY) else {
+        unreachable!()
+    };
+    let sinks = arrival(10, 5.0);
+    report.body.timeline = Some(sinks.clone());
+    let l = ledger_with(&[("r1", "u1", Entry::Body(report))]);
+    let forged = serde_json::to_value(arrival(3, 0.0)).unwrap();
+    let s = one(&l, json!({ "timeline": forged }));
+    assert_eq!(s.timeline, Some(sinks));
+    // No record: no timeline, whatever the page sends.
+    let s = one(&Ledger::default(), json!({ "timeline": forged }));
+    assert_eq!(s.timeline, None);
+}
+
+#[test]
+fn an_encrypted_files_chunk_timelines_are_folded_on_one_axis() {
+    let mut first = chunk(0, b"01234", true, Order::Ok);
+    first.timeline = Some(arrival(5, 100.0));
+    let mut second = chunk(1, b"56789", true, Order::Ok);
+    second.timeline = Some(arrival(5, 150.0)); // 45 ms after the first's last byte
+    let s = encrypted(&Ledger::default(), &[first, second]);
+    let t = s.timeline.expect("a combined timeline");
+    assert_eq!(t.requests.len(), 2);
+    assert_eq!((t.bytes, t.stall_count), (10, 1));
+    assert_eq!(t.stalls[0].ms, 46.0);
 }

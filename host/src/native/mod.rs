@@ -1,7 +1,7 @@
 //! Native messaging host mode: one session per browser connection. Every incoming
 //! message gets exactly one reply, in order. Each action lives in its own file.
 
-mod auto_check;
+pub mod auto_check;
 mod error_report;
 mod hello;
 mod run_finished;

@@ -4,8 +4,9 @@
 //! this get slower?" gets the same honest answer as a comparison within a run.
 
 use super::RunReport;
+use crate::arm::Arm;
 use crate::model::SampleStatus;
-use crate::stats::compare::{self, Comparison};
+use crate::stats::compare::{self, Comparison, Side};
 use crate::stats::Integrity;
 use serde::Serialize;
 
@@ -15,21 +16,30 @@ pub struct RunsCompared {
     pub runs: Vec<String>,
     /// Per arm present in the first run and at least one other.
     pub arms: Vec<ArmAcross>,
-    /// Arms only some runs have: (arm, the runs that have it).
-    pub unmatched: Vec<(String, Vec<String>)>,
+    /// Arms only some runs have.
+    pub unmatched: Vec<Unmatched>,
     /// What differs between the runs besides the code under test.
     pub differences: Vec<Difference>,
 }
 
 #[derive(Debug, Clone, Serialize)]
 pub struct ArmAcross {
-    pub arm: String,
+    #[serde(serialize_with = "crate::stats::side::labelled")]
+    pub arm: Arm,
     /// Median Mbps per run, in `runs` order (None: no intact sample there).
     pub medians: Vec<Option<f64>>,
     /// Integrity per run; None where the run lacks the arm.
     pub integrity: Vec<Option<Integrity>>,
     /// Each later run against the first; None where either has too few samples.
     pub versus_first: Vec<Option<Comparison>>,
+}
+
+/// An arm only some runs have, and the runs that have it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Unmatched {
+    #[serde(serialize_with = "crate::stats::side::labelled")]
+    pub arm: Arm,
+    pub runs: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -39,7 +49,7 @@ pub struct Difference {
     pub values: Vec<String>,
 }
 
-fn speeds(r: &RunReport, arm: &crate::arm::Arm) -> Vec<f64> {
+fn speeds(r: &RunReport, arm: &Arm) -> Vec<f64> {
     r.samples
         .iter()
         .filter(|s| s.is_of(arm) && s.status == SampleStatus::Ok)
@@ -52,33 +62,36 @@ pub fn compare_runs(reports: &[RunReport], horizon: f64) -> RunsCompared {
     let ids: Vec<String> = reports.iter().map(|r| r.run.run_id.clone()).collect();
     let mut arms = Vec::new();
     let mut unmatched = Vec::new();
-    // Arms are matched across runs on the typed arm; the label is what is shown.
-    let mut all_arms: Vec<(crate::arm::Arm, String)> = Vec::new();
+    // Arms are matched across runs on the typed arm.
+    let mut all_arms: Vec<Arm> = Vec::new();
     for r in reports {
         for a in &r.summary {
-            if !all_arms.iter().any(|(known, _)| *known == a.arm) {
-                all_arms.push((a.arm.clone(), a.body.clone()));
+            if !all_arms.contains(&a.arm) {
+                all_arms.push(a.arm.clone());
             }
         }
     }
-    for (typed, arm) in all_arms {
+    for typed in all_arms {
         let has: Vec<&RunReport> = reports
             .iter()
             .filter(|r| r.summary.iter().any(|a| a.arm == typed))
             .collect();
         if has.len() < reports.len() {
-            unmatched.push((
-                arm.clone(),
-                has.iter().map(|r| r.run.run_id.clone()).collect(),
-            ));
+            unmatched.push(Unmatched {
+                arm: typed.clone(),
+                runs: has.iter().map(|r| r.run.run_id.clone()).collect(),
+            });
         }
         if has.len() < 2 || !has.iter().any(|r| r.run.run_id == first.run.run_id) {
             continue;
         }
         let summary_of = |r: &RunReport| r.summary.iter().find(|a| a.arm == typed).cloned();
         let base = speeds(first, &typed);
+        let side = |r: &RunReport| Side::Runs {
+            run_ids: vec![r.run.run_id.clone()],
+            arm: typed.clone(),
+        };
         arms.push(ArmAcross {
-            arm: arm.clone(),
             medians: reports
                 .iter()
                 .map(|r| summary_of(r).and_then(|a| a.median_mbps))
@@ -89,10 +102,9 @@ pub fn compare_runs(reports: &[RunReport], horizon: f64) -> RunsCompared {
                 .collect(),
             versus_first: reports[1..]
                 .iter()
-                .map(|r| {
-                    compare::compare(&arm, &speeds(r, &typed), &first.run.run_id, &base, horizon)
-                })
+                .map(|r| compare::compare(side(r), &speeds(r, &typed), side(first), &base, horizon))
                 .collect(),
+            arm: typed,
         });
     }
     RunsCompared {
@@ -139,7 +151,7 @@ fn differences(reports: &[RunReport]) -> Vec<Difference> {
 
 impl RunsCompared {
     /// Arms whose whole interval lies more than `pct`% slower than the first run.
-    pub fn slower_than(&self, pct: f64) -> Vec<String> {
+    pub fn slower_than(&self, pct: f64) -> Vec<Arm> {
         let bound = 1.0 - pct / 100.0;
         self.arms
             .iter()
@@ -157,10 +169,21 @@ impl RunsCompared {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arm::BodyKind;
     use crate::store::tests_support::{report_of, run_record, sample};
     use crate::store::Record;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
+    use BodyKind::{Blob, Uint8Array};
+
+    fn body(body: BodyKind) -> Arm {
+        Arm {
+            kind: crate::arm::ArmKind::Body { body },
+            transport: None,
+            condition: None,
+            repeat: false,
+        }
+    }
 
     /// A stored run of three arms, `reps` each, lognormal around `means` (8% spread).
     fn run(id: &str, means: [f64; 3], reps: u32, rng: &mut StdRng) -> RunReport {
@@ -218,12 +241,12 @@ mod tests {
         let a = run("a", [2400.0, 2500.0, 3300.0], 6, &mut rng);
         let b = run("b", [1680.0, 2500.0, 3300.0], 6, &mut rng); // Uint8Array 30% slower
         let c = compare_runs(&[a.clone(), b.clone()], 0.05);
-        let u8 = c.arms.iter().find(|x| x.arm == "Uint8Array").unwrap();
+        let u8 = c.arms.iter().find(|x| x.arm == body(Uint8Array)).unwrap();
         assert_eq!(
             u8.versus_first[0].as_ref().unwrap().verdict,
             crate::stats::compare::Verdict::Slower
         );
-        assert_eq!(c.slower_than(10.0), vec!["Uint8Array".to_owned()]);
+        assert_eq!(c.slower_than(10.0), vec![body(Uint8Array)]);
         assert!(
             c.slower_than(50.0).is_empty(),
             "30% slower is not 50% slower"
@@ -237,11 +260,17 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(5);
         let a = run("a", [1.0, 2.0, 3.0], 4, &mut rng);
         let mut b = run("b", [1.0, 2.0, 3.0], 4, &mut rng);
-        b.summary.retain(|s| s.body != "Blob");
-        b.samples.retain(|s| s.body != "Blob");
+        b.summary.retain(|s| s.arm != body(Blob));
+        b.samples.retain(|s| !s.is_of(&body(Blob)));
         b.run.env.browser_version = "157".into();
         let c = compare_runs(&[a, b], 0.05);
-        assert_eq!(c.unmatched, vec![("Blob".to_owned(), vec!["a".to_owned()])]);
+        assert_eq!(
+            c.unmatched,
+            vec![Unmatched {
+                arm: body(Blob),
+                runs: vec!["a".to_owned()]
+            }]
+        );
         assert_eq!(c.differences.len(), 1);
         assert_eq!(c.differences[0].what, "browser");
         assert_eq!(c.arms.len(), 2);

@@ -16,6 +16,8 @@ pub struct Analysis {
     /// "Blob h2 vs Blob h1: 1.10x [1.02–1.21] faster", one per transport comparison.
     pub transports: Vec<String>,
     pub negative_control: Option<String>,
+    /// How far the chart reaches (the arms, not the sink) and its legend.
+    pub chart: super::chart_scale::ChartScale,
     /// Typed, each with its rendered `message` for the popup to show.
     #[serde(serialize_with = "super::findings::with_messages")]
     pub warnings: Vec<super::Warning>,
@@ -63,12 +65,12 @@ pub fn of(report: &RunReport) -> Analysis {
             .summary
             .iter()
             .map(|a| ArmLine {
-                body: a.body.clone(),
+                body: a.arm.label(),
                 n: a.n,
                 median_mbps: a.median_mbps,
                 min_mbps: a.min_mbps,
                 max_mbps: a.max_mbps,
-                vs: ratio_cell(report, &a.body, true),
+                vs: ratio_cell(report, &a.arm, true),
                 ceiling_mbps: report.run.ceiling_of(a.arm.travels_over()).0,
                 sink_bound: a.sink_bound,
                 integrity: IntegrityLine {
@@ -83,7 +85,7 @@ pub fn of(report: &RunReport) -> Analysis {
             .control
             .iter()
             .map(|c| ControlLine {
-                body: c.body.clone(),
+                body: c.arm.label(),
                 attached_mbps: c.attached_median_mbps,
                 detached_mbps: c.detached_median_mbps,
                 slowdown: c.slowdown_text(),
@@ -95,8 +97,8 @@ pub fn of(report: &RunReport) -> Analysis {
             .map(|c| {
                 format!(
                     "{} vs {}: {} {}",
-                    c.body,
-                    c.baseline,
+                    c.arm.label(),
+                    c.baseline.label(),
                     c.ratio_text(2),
                     c.verdict.words(c.horizon)
                 )
@@ -105,11 +107,12 @@ pub fn of(report: &RunReport) -> Analysis {
         negative_control: report.negative_control.as_ref().map(|c| {
             format!(
                 "{} vs itself: {} {}",
-                c.baseline,
+                c.baseline.label(),
                 c.ratio_text(2),
                 c.verdict.words(c.horizon)
             )
         }),
+        chart: super::chart_scale(report),
         warnings: report.warnings.clone(),
         notes: report.notes.clone(),
     }

@@ -3,14 +3,17 @@
 
 pub mod across;
 pub mod analysis;
+pub mod auto_budget;
+pub mod chart_scale;
 pub mod findings;
+pub mod phases;
 pub mod pooled;
 
 pub use findings::{Note, Warning};
 
 use crate::arm::{Arm, ArmKind, Condition, Transport};
 use crate::model::{Observed, RunState, RunStatus, Sample};
-use crate::stats::compare::{self, Comparison, Verdict};
+use crate::stats::compare::{self, Comparison, Side, Verdict};
 use crate::stats::{summarise, ArmSummary};
 use crate::store::{Record, StoreContents};
 use serde::Serialize;
@@ -42,6 +45,9 @@ pub struct RunReport {
     /// Uploads of a TLS arm that arrived over another protocol than the arm's.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub protocol_mismatches: Vec<ProtocolMismatch>,
+    /// Per arm, where its uploads' time went (`phases.rs`): medians of preparing, on
+    /// the wire and reply, for arms whose uploads carry the sink's timeline.
+    pub phases: Vec<phases::ArmPhases>,
 }
 
 /// A browser that used another protocol than the arm's transport (say, HTTP/1.1 on
@@ -71,7 +77,10 @@ pub struct EncryptedRow {
 
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ControlRow {
-    pub body: String,
+    /// The arm both halves upload, without their condition; written with its label.
+    #[serde(serialize_with = "crate::stats::side::labelled")]
+    #[schemars(with = "crate::stats::side::Labelled")]
+    pub arm: Arm,
     pub attached_median_mbps: Option<f64>,
     pub detached_median_mbps: Option<f64>,
     /// detached / attached, with its 95% interval and verdict.
@@ -348,7 +357,8 @@ fn build(run: RunMeta, samples: Vec<Sample>) -> RunReport {
         .collect();
     let verdicts = verdicts(&run, &summary, &samples);
     warnings.extend(verdicts.negative_control_warning());
-    RunReport {
+    let mut report = RunReport {
+        phases: phases::by_arm(summary.iter().map(|a| &a.arm), &samples),
         encrypted: encrypted_rows(&summary, &samples),
         summary,
         samples,
@@ -360,7 +370,9 @@ fn build(run: RunMeta, samples: Vec<Sample>) -> RunReport {
         control: verdicts.control,
         transports: verdicts.transports,
         protocol_mismatches,
-    }
+    };
+    report.warnings.extend(auto_budget::budget_warning(&report));
+    report
 }
 
 /// Per arm: sink-bound and ceiling checks, hash-bound uploads, timing flags.
@@ -376,7 +388,7 @@ fn flag_arms(summary: &mut [ArmSummary], samples: &[Sample], run: &RunMeta) -> V
         let hash_bound = of_arm().filter(|s| s.hash_bound).count();
         if hash_bound > 0 {
             warnings.push(Warning::HashBound {
-                arm: arm.body.clone(),
+                arm: arm.arm.label(),
                 samples: hash_bound,
             });
         }
@@ -402,7 +414,7 @@ impl Verdicts {
             .as_ref()
             .filter(|c| c.verdict.is_difference())?;
         Some(Warning::NegativeControlFailed {
-            arm: nc.baseline.clone(),
+            arm: nc.baseline.arm().label(),
             verdict: nc.verdict,
             horizon: nc.horizon,
             ratio: nc.ratio_text(2),
@@ -431,11 +443,8 @@ fn verdicts(run: &RunMeta, summary: &[ArmSummary], samples: &[Sample]) -> Verdic
             row.slowdown = row.slowdown.take().map(Comparison::as_auto_verdict);
         }
     }
-    let negative_control = summary
-        .iter()
-        .find(|a| a.arm.repeat)
-        .and_then(|a| comparisons.iter().find(|c| c.body == a.body))
-        .cloned();
+    // Joined on the arm: the repeated arm's comparison with its own body.
+    let negative_control = comparisons.iter().find(|c| c.arm.arm().repeat).cloned();
     Verdicts {
         comparisons,
         control,
@@ -450,7 +459,7 @@ fn sink_checks(arm: &mut ArmSummary, median: f64, run: &RunMeta, warnings: &mut 
     let (ceiling, range) = run.ceiling_of(arm.arm.travels_over());
     if let Some(ceiling) = ceiling {
         let fastest = range.map_or(ceiling, |(_, hi)| hi);
-        let (arm_name, median_mbps, ceiling_mbps) = (arm.body.clone(), median, ceiling);
+        let (arm_name, median_mbps, ceiling_mbps) = (arm.arm.label(), median, ceiling);
         if median > fastest {
             warnings.push(Warning::CeilingDisturbed {
                 arm: arm_name,
@@ -470,7 +479,7 @@ fn sink_checks(arm: &mut ArmSummary, median: f64, run: &RunMeta, warnings: &mut 
     }
     if let Some(hash_mbps) = run.sink_hash_mbps.filter(|&h| h < median) {
         warnings.push(Warning::HashSlowerThanArm {
-            arm: arm.body.clone(),
+            arm: arm.arm.label(),
             hash_mbps,
             median_mbps: median,
         });
@@ -499,7 +508,7 @@ fn browser_time_note(summary: &[ArmSummary]) -> Option<Note> {
         .iter()
         .filter_map(|a| {
             Some(findings::BrowserTime {
-                arm: a.body.clone(),
+                arm: a.arm.label(),
                 browser_ms: a.browser_ms?,
                 page_ms: a.page_ms?,
             })
@@ -509,38 +518,43 @@ fn browser_time_note(summary: &[ArmSummary]) -> Option<Note> {
 }
 
 fn control_rows(samples: &[Sample], horizon: f64) -> Vec<ControlRow> {
-    let mut bodies: Vec<&str> = Vec::new();
-    for s in samples.iter().filter(|s| s.arm().condition.is_some()) {
-        if !bodies.contains(&s.body.as_str()) {
-            bodies.push(&s.body);
+    // The arm both halves upload: the sample's arm without its condition.
+    let mut arms: Vec<Arm> = Vec::new();
+    for s in samples {
+        let arm = s.arm();
+        if arm.condition.is_some() {
+            let bare = Arm {
+                condition: None,
+                ..arm
+            };
+            if !arms.contains(&bare) {
+                arms.push(bare);
+            }
         }
     }
-    bodies
-        .into_iter()
-        .map(|body| {
-            let speeds = |cond: Condition| -> Vec<f64> {
-                samples
-                    .iter()
-                    .filter(|s| {
-                        s.body == body
-                            && s.arm().condition == Some(cond)
-                            && s.status == crate::model::SampleStatus::Ok
-                    })
-                    .filter_map(|s| s.mbps)
-                    .collect()
+    arms.into_iter()
+        .map(|arm| {
+            let half = |cond: Condition| Arm {
+                condition: Some(cond),
+                ..arm.clone()
             };
-            let (attached, detached) = (speeds(Condition::Attached), speeds(Condition::Detached));
+            let (attached_arm, detached_arm) =
+                (half(Condition::Attached), half(Condition::Detached));
+            let (attached, detached) = (
+                ok_speeds(samples, &attached_arm),
+                ok_speeds(samples, &detached_arm),
+            );
             ControlRow {
-                body: body.to_owned(),
                 attached_median_mbps: crate::stats::median(&attached),
                 detached_median_mbps: crate::stats::median(&detached),
                 slowdown: compare::compare(
-                    body,
+                    Side::Arm { arm: detached_arm },
                     &detached,
-                    &format!("{body} attached"),
+                    Side::Arm { arm: attached_arm },
                     &attached,
                     horizon,
                 ),
+                arm,
             }
         })
         .collect()
@@ -575,7 +589,7 @@ fn encrypted_rows(summary: &[ArmSummary], samples: &[Sample]) -> Vec<EncryptedRo
                 .filter_map(|s| s.extra.get("tags_ok").and_then(|v| v.as_u64()))
                 .sum();
             Some(EncryptedRow {
-                arm: a.body.clone(),
+                arm: a.arm.label(),
                 chunk_bytes,
                 schedule: schedule.as_str().to_owned(),
                 median_mbps: a.median_mbps,
@@ -613,9 +627,9 @@ fn compare_against(
                 continue;
             };
             out.extend(compare::compare(
-                &a.body,
+                Side::Arm { arm: a.arm.clone() },
                 &speeds(&a.arm),
-                &base.body,
+                Side::Arm { arm: wanted },
                 &speeds(&base.arm),
                 horizon,
             ));
@@ -672,7 +686,7 @@ fn ok_speeds(samples: &[Sample], arm: &Arm) -> Vec<f64> {
 fn integrity_reasons(summary: &[ArmSummary]) -> impl Iterator<Item = Note> + '_ {
     summary.iter().filter_map(|a| {
         Some(Note::IntegrityReason {
-            arm: a.body.clone(),
+            arm: a.arm.label(),
             integrity: a.integrity.word(),
             why: a.integrity.why(&a.arm)?,
         })
@@ -734,6 +748,16 @@ pub fn parse_since(s: &str) -> Option<chrono::DateTime<chrono::FixedOffset>> {
     })
 }
 
+/// The scale of the run's chart, from every arm and its own sink's ceiling.
+pub fn chart_scale(r: &RunReport) -> chart_scale::ChartScale {
+    let reach: Vec<_> = r
+        .summary
+        .iter()
+        .map(|a| chart_scale::Reach::of(a, r.run.ceiling_of(a.arm.travels_over()).0))
+        .collect();
+    chart_scale::scale(&reach)
+}
+
 /// "702–1036", or one dash for an arm without intact samples.
 pub(crate) fn fmt_range(a: &ArmSummary) -> String {
     match (a.min_mbps, a.max_mbps) {
@@ -744,16 +768,16 @@ pub(crate) fn fmt_range(a: &ArmSummary) -> String {
 
 /// "1.05x [0.81–1.76] not resolved" for an arm with a comparison, "baseline" for an arm
 /// others are compared with, else a dash. `with_baseline` adds "vs <arm>".
-pub(crate) fn ratio_cell(report: &RunReport, arm: &str, with_baseline: bool) -> String {
-    if let Some(c) = report.comparisons.iter().find(|c| c.body == arm) {
+pub(crate) fn ratio_cell(report: &RunReport, arm: &Arm, with_baseline: bool) -> String {
+    if let Some(c) = report.comparisons.iter().find(|c| c.arm.arm() == arm) {
         let vs = if with_baseline {
-            format!(" vs {}", c.baseline)
+            format!(" vs {}", c.baseline.label())
         } else {
             String::new()
         };
         return format!("{} {}{vs}", c.ratio_text(2), c.verdict.words(c.horizon));
     }
-    if report.comparisons.iter().any(|c| c.baseline == arm) {
+    if report.comparisons.iter().any(|c| c.baseline.arm() == arm) {
         return "baseline".into();
     }
     "–".into()

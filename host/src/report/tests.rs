@@ -72,7 +72,7 @@ fn an_arm_at_70_percent_of_the_sink_ceiling_is_flagged_everywhere() {
         .lines()
         .next()
         .unwrap()
-        .ends_with(",sink_bound,timing_disagrees,transport,protocol"));
+        .contains(",sink_bound,timing_disagrees,transport,protocol,"));
     assert_eq!(
         csv.lines()
             .filter(|l| l.contains(",Blob,") && l.contains(",true,false"))
@@ -129,7 +129,10 @@ fn comparisons_use_uint8array_as_the_baseline() {
     samples.push(sample("r", "Uint8Array", 3, 105.0));
     let report = runs(contents(None, samples)).pop().unwrap();
     assert_eq!(report.comparisons.len(), 1);
-    assert_eq!(report.comparisons[0].baseline, "Uint8Array");
+    assert_eq!(
+        report.comparisons[0].baseline.arm(),
+        &sample("r", "Uint8Array", 0, 1.0).arm()
+    );
     assert_eq!(
         report.comparisons[0].verdict,
         crate::stats::compare::Verdict::Faster
@@ -335,10 +338,48 @@ fn an_arm_over_tls_is_held_against_its_own_sinks_ceiling() {
         records.push(Record::Sample(over(Transport::H2, rep)));
     }
     let report = crate::store::tests_support::report_of(records);
-    let bound: Vec<(&str, bool)> = report
+    let bound: Vec<(Option<Transport>, bool)> = report
         .summary
         .iter()
-        .map(|a| (a.body.as_str(), a.sink_bound))
+        .map(|a| (a.arm.transport, a.sink_bound))
         .collect();
-    assert_eq!(bound, [("Uint8Array h1", false), ("Uint8Array h2", true)]);
+    assert_eq!(
+        bound,
+        [(Some(Transport::H1), false), (Some(Transport::H2), true)]
+    );
+}
+
+/// The negative control is found by its arm (the repeated body), not by its label, and a
+/// control that comes out different warns that the run's verdicts cannot stand.
+#[test]
+fn the_negative_control_is_joined_on_its_arm() {
+    let again = |rep: u32, mbps: f64| Sample {
+        negative_control: true,
+        ..sample("r", "Uint8Array", rep, mbps)
+    };
+    let mut samples = Vec::new();
+    for rep in 0..5 {
+        samples.push(sample("r", "Uint8Array", rep, 1000.0 + rep as f64));
+        samples.push(again(rep, 500.0 + rep as f64));
+        samples.push(sample("r", "Blob", rep, 1000.0 + rep as f64));
+    }
+    let report = runs(contents(None, samples)).pop().unwrap();
+    let nc = report
+        .negative_control
+        .as_ref()
+        .expect("a negative control");
+    assert!(nc.arm.arm().repeat);
+    assert_eq!(
+        nc.baseline.arm(),
+        &sample("r", "Uint8Array", 0, 1.0).arm(),
+        "compared with its own body"
+    );
+    assert_eq!(nc.verdict, Verdict::Slower);
+    assert!(report.warnings.iter().any(|w| matches!(
+        w,
+        Warning::NegativeControlFailed {
+            verdict: Verdict::Slower,
+            ..
+        }
+    )));
 }

@@ -5,6 +5,7 @@
 //! host that the browser starts offers the job at `hello`, and the extension runs it
 //! through the same code path as the popup's Run button.
 
+pub mod auto_progress;
 pub mod browsers;
 pub mod launch;
 pub mod process;
@@ -18,6 +19,7 @@ use crate::store::{Record, Store, StoreTail};
 use crate::{extension_files, native, state};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -338,7 +340,8 @@ enum Followed {
 /// Follows the store until the run's end record, the browser's exit, a signal, a
 /// store failure, or a deadline, with progress on the way.
 async fn follow(opts: &RunOptions, p: &Prepared, r: &mut Running) -> Followed {
-    let progress = Progress::new(opts.quiet, opts.plan.measured_uploads(), p.browser.display);
+    let progress = Progress::new(opts.quiet, &opts.plan, p.browser.display);
+    let mut auto = opts.plan.auto.map(|_| auto_progress::Watch::new());
     let total_timeout = opts.timeout.unwrap_or_else(|| opts.plan.default_timeout());
     let started = Instant::now();
     let mut connected = false;
@@ -374,12 +377,19 @@ async fn follow(opts: &RunOptions, p: &Prepared, r: &mut Running) -> Followed {
                     if record.run_id() != Some(p.run_id.as_str()) { continue; }
                     match record {
                         Record::Run(_) => { connected = true; progress.connected(); }
-                        Record::Sample(s) => { connected = true; progress.sample(&s.body, s.rep, s.status.as_str()); }
+                        Record::Sample(s) => {
+                            connected = true;
+                            progress.sample(&s.body, s.rep, s.status.as_str());
+                            if let Some(w) = &mut auto { w.saw(s.rep); }
+                        }
                         Record::RunEnd { status, reason, .. } => end = Some(Followed::Ended { status, reason }),
                         Record::SinkEvent { .. } => {}
                     }
                 }
                 if let Some(end) = end { break end; }
+                if let Some(now) = auto.as_mut().and_then(|w| w.poll(&p.store, &p.run_id)) {
+                    progress.auto(now);
+                }
                 if let Some(error) = store_failure(&p.job_path) {
                     break broke(RunError::Failed(format!("the host could not store results: {error}")), connected);
                 }
@@ -526,38 +536,86 @@ fn store_failure(job: &std::path::Path) -> Option<String> {
     Some(v["error"].as_str()?.to_owned())
 }
 
-/// The terminal progress bar (stderr), or nothing with --quiet.
-struct Progress(Option<ProgressBar>);
+/// The terminal progress bar (stderr), or nothing with --quiet. A fixed plan counts
+/// its uploads; an auto-sampled one its time budget, with the comparisons settled.
+struct Progress {
+    bar: Option<ProgressBar>,
+    auto: bool,
+    /// Without a terminal the bar hides: changes of the settled count go out as lines.
+    lines: bool,
+    settled: std::cell::Cell<Option<(usize, usize)>>,
+}
 
 impl Progress {
-    fn new(quiet: bool, total: u64, browser: &str) -> Progress {
+    fn new(quiet: bool, plan: &Plan, browser: &str) -> Progress {
+        let (auto, lines) = (plan.auto.is_some(), !std::io::stderr().is_terminal());
+        let settled = std::cell::Cell::new(None);
         if quiet {
-            return Progress(None);
+            return Progress {
+                bar: None,
+                auto,
+                lines: false,
+                settled,
+            };
         }
-        let bar = ProgressBar::new(total);
+        let (len, template) = match plan.auto {
+            Some(b) => (
+                b.max_seconds,
+                "{spinner} {prefix} [{bar:30}] {pos}/{len} s {msg}",
+            ),
+            None => (
+                plan.measured_uploads(),
+                "{spinner} {prefix} [{bar:30}] {pos}/{len} {msg}",
+            ),
+        };
+        let bar = ProgressBar::new(len);
         bar.set_style(
-            ProgressStyle::with_template("{spinner} {prefix} [{bar:30}] {pos}/{len} {msg}")
+            ProgressStyle::with_template(template)
                 .unwrap()
                 .progress_chars("=> "),
         );
         bar.set_prefix(browser.to_owned());
         bar.set_message("starting the browser, waiting for the extension…");
         bar.enable_steady_tick(Duration::from_millis(120));
-        Progress(Some(bar))
+        Progress {
+            bar: Some(bar),
+            auto,
+            lines,
+            settled,
+        }
     }
     fn connected(&self) {
-        if let Some(b) = &self.0 {
+        if let Some(b) = &self.bar {
             b.set_message("warming up…");
         }
     }
     fn sample(&self, body: &str, rep: u32, status: &str) {
-        if let Some(b) = &self.0 {
+        let Some(b) = &self.bar else { return };
+        if !self.auto {
             b.inc(1);
-            b.set_message(format!("rep {} {body}: {status}", rep + 1));
         }
+        let settled = self.settled.get().map_or(String::new(), |(s, n)| {
+            format!(" · {s} of {n} comparisons settled")
+        });
+        b.set_message(format!("rep {} {body}: {status}{settled}", rep + 1));
+    }
+    /// The host's rule applied to the stored run: settled comparisons, time left.
+    fn auto(&self, p: crate::native::auto_check::AutoProgress) {
+        let Some(b) = &self.bar else { return };
+        b.set_position(b.length().unwrap_or(0).saturating_sub(p.seconds_left));
+        let counts = Some((p.settled, p.comparisons));
+        if self.lines && p.comparisons > 0 && self.settled.get() != counts {
+            b.suspend(|| {
+                eprintln!(
+                    "auto: {} of {} comparisons settled, {} s of the budget left",
+                    p.settled, p.comparisons, p.seconds_left
+                )
+            });
+        }
+        self.settled.set(counts);
     }
     fn finish(&self) {
-        if let Some(b) = &self.0 {
+        if let Some(b) = &self.bar {
             b.finish_and_clear();
         }
     }

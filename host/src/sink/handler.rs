@@ -12,7 +12,8 @@ use super::refusals::Refusal;
 use super::reply::{empty, full, json_error, Reply};
 use super::reply::{HEADER_BYTES, HEADER_HASH_BOUND, HEADER_SINK_MS};
 use super::routes::{self, route, Route};
-use super::{chunks, download, token, Shared, SinkEvent};
+use super::timeline::Recorder;
+use super::{chunk_body, chunks, download, token, Shared, SinkEvent};
 use crate::extension_files;
 use crate::untrusted::Clipped;
 use bytes::Bytes;
@@ -251,7 +252,7 @@ async fn upload(
     });
     match got.failure.clone().or(short) {
         Some(reason) => aborted(shared, path, got.bytes, &reason),
-        None => answer(path, &got, about, hasher, pending),
+        None => answer(path, got, about, hasher, pending),
     }
 }
 
@@ -269,6 +270,8 @@ struct Received {
     first: Option<Instant>,
     last: Instant,
     failure: Option<String>,
+    /// The arrival record, unless the benchmark turned it off.
+    timeline: Option<Recorder>,
 }
 
 /// Reads the body into the hasher, within the idle timeout, the minimum rate and the
@@ -285,6 +288,7 @@ async fn read_body(
         first: None,
         last: Instant::now(),
         failure: None,
+        timeline: shared.timeline.then(|| Recorder::new(request_start)),
     };
     got.failure = loop {
         let data = match tokio::time::timeout(shared.idle_timeout, body.frame()).await {
@@ -302,6 +306,9 @@ async fn read_body(
         }
         got.first.get_or_insert(got.last);
         got.bytes += data.len() as u64;
+        if let Some(timeline) = got.timeline.as_mut() {
+            timeline.frame(got.last, data.len());
+        }
         if got.bytes > shared.max_body {
             log::warn!(
                 "upload {}: over the cap after {} bytes",
@@ -352,7 +359,7 @@ fn aborted(shared: &Shared, path: &str, bytes: u64, reason: &str) -> Reply {
 /// here; the digest follows in the body when the hasher is done.
 fn answer(
     path: &str,
-    got: &Received,
+    got: Received,
     about: About,
     hasher: super::hash_queue::BodyHasher,
     pending: Option<Pending>,
@@ -368,11 +375,13 @@ fn answer(
     let request_ms = (last.max(start) - start).as_secs_f64() * 1000.0;
     let (hash_bound, digest) = hasher.finish();
     let path = path.to_owned();
+    let timeline = got.timeline.map(Recorder::finish);
     let verdict = async move {
-        let body: BodyReport = digest
+        let mut body: BodyReport = digest
             .await
             .expect("hasher thread")
             .finish(sink_ms, hash_bound);
+        body.timeline = timeline;
         let report = UploadReport {
             body,
             content_type: about.content_type,
@@ -471,24 +480,19 @@ async fn chunk(
         Ok(file) => file,
         Err((status, message)) => return json_error(status, &message),
     };
-    if declared_length(&req).is_some_and(|n| n > shared.max_chunk) {
+    let request_start = Instant::now();
+    let declared = declared_length(&req);
+    if declared.is_some_and(|n| n > shared.max_chunk) {
         return json_error(
             413,
             &format!("chunk is over the {}-byte cap", shared.max_chunk),
         );
     }
-    let limited = http_body_util::Limited::new(req.into_body(), shared.max_chunk as usize);
-    let body = match tokio::time::timeout(shared.idle_timeout * 4, limited.collect()).await {
-        Ok(Ok(collected)) => collected.to_bytes(),
-        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => {
-            return json_error(
-                413,
-                &format!("chunk is over the {}-byte cap", shared.max_chunk),
-            )
-        }
-        Ok(Err(e)) => return json_error(400, &format!("chunk body could not be read: {e}")),
-        Err(_) => return json_error(408, "chunk body too slow"),
-    };
+    let (body, timeline) =
+        match chunk_body::read(req.into_body(), shared, request_start, declared).await {
+            Ok(got) => got,
+            Err(refused) => return refused,
+        };
     let Some(order) = shared
         .chunks
         .record_order(&format!("{run_id}/{upload}"), index)
@@ -501,10 +505,11 @@ async fn chunk(
     let (run_id, upload) = (run_id.to_owned(), upload.to_owned());
     let ledger = shared.ledger.clone();
     let verdict = async move {
-        let report =
-            tokio::task::spawn_blocking(move || chunks::verify(&key, body.to_vec(), index, order))
+        let mut report =
+            tokio::task::spawn_blocking(move || chunks::verify(&key, body, index, order))
                 .await
                 .expect("verify");
+        report.timeline = timeline;
         ledger.add_chunk(&file, &report);
         if !report.tag_ok || report.order != chunks::Order::Ok {
             log::warn!(

@@ -43,6 +43,9 @@ pub struct ChunkTally {
     /// digest of digests when every chunk came in order.
     #[serde(rename = "digest_of_digests")]
     digests: DigestChain,
+    /// The chunk PUTs' arrival records on one axis, folded as they come (bounded:
+    /// `timeline::combine`).
+    pub timeline: Option<super::timeline::Timeline>,
 }
 
 /// A running SHA-256, compared and shown (and serialised) by its digest so far.
@@ -94,6 +97,7 @@ impl ChunkTally {
             in_order: 0,
             plaintext_bytes: 0,
             digests: DigestChain::Running(ring::digest::Context::new(&ring::digest::SHA256)),
+            timeline: None,
         }
     }
 
@@ -105,6 +109,15 @@ impl ChunkTally {
         let digest = r.plaintext_sha256.as_deref().unwrap_or("");
         if let DigestChain::Running(c) = &mut self.digests {
             c.update(digest.as_bytes());
+        }
+        if let Some(t) = &r.timeline {
+            let parts: Vec<_> = self
+                .timeline
+                .take()
+                .into_iter()
+                .chain([t.clone()])
+                .collect();
+            self.timeline = super::timeline::combine(&parts);
         }
     }
 

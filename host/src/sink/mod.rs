@@ -8,6 +8,7 @@
 
 pub mod ceiling;
 pub mod ceiling_tls;
+mod chunk_body;
 pub mod chunks;
 pub mod connections;
 pub mod cors;
@@ -27,6 +28,7 @@ pub mod reply;
 pub use reply::{EXPOSED_HEADERS, HEADER_BYTES, HEADER_HASH_BOUND, HEADER_SINK_MS};
 pub mod routes;
 mod server;
+pub mod timeline;
 pub mod token;
 pub mod upload_id;
 
@@ -119,6 +121,8 @@ pub(crate) struct Shared {
     pub min_rate_grace: Duration,
     pub ledger: Arc<ledger::Ledger>,
     pub ledger_route: bool,
+    /// Record each upload's arrival timeline (off only for the benchmark, `timeline.rs`).
+    pub timeline: bool,
 }
 
 pub struct Sink {
@@ -161,7 +165,9 @@ impl Sink {
             min_rate_grace: config.min_rate_grace,
             ledger: config.ledger,
             ledger_route: config.ledger_route,
+            timeline: timeline::enabled(),
         });
+        timeline::epoch();
         let running = server::spawn(listener, shared.clone(), tls, config.max_connections)?;
         log::info!("sink listening on {scheme}://{addr}");
         Ok(Sink {

@@ -1,9 +1,11 @@
 //! Summaries of throughput samples: medians and spreads per arm, and the integrity
 //! verdict in words.
 
+pub mod agree;
 pub mod compare;
 pub mod integrity;
 pub mod pairwise;
+pub mod side;
 #[cfg(test)]
 mod simulation;
 
@@ -45,9 +47,9 @@ fn sorted(values: &[f64]) -> Vec<f64> {
 /// corrupted upload's speed describes the wrong bytes.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct ArmSummary {
-    /// The arm's label ("Blob", "AES-GCM 16 MiB pipelined", "Uint8Array (attached)").
-    pub body: String,
-    /// The arm, typed: what every rule about it matches on.
+    /// The arm, typed: what every rule about it matches on; written with its label.
+    #[serde(serialize_with = "side::labelled")]
+    #[schemars(with = "side::Labelled")]
     pub arm: crate::arm::Arm,
     pub n: usize,
     pub median_mbps: Option<f64>,
@@ -112,7 +114,6 @@ fn summarise_arm(arm: crate::arm::Arm, samples: Vec<&Sample>) -> ArmSummary {
         *statuses.entry(s.status.as_str().to_owned()).or_insert(0) += 1;
     }
     ArmSummary {
-        body: arm.label(),
         arm,
         n: mbps.len(),
         median_mbps: quantile(&mbps, 0.5),
@@ -136,7 +137,7 @@ fn summarise_arm(arm: crate::arm::Arm, samples: Vec<&Sample>) -> ArmSummary {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arm::Transport;
+    use crate::arm::{BodyKind, Transport};
     use crate::store::tests_support::sample;
 
     /// The page's medians (extension/lib/stats.js) use the same fixture.
@@ -185,8 +186,13 @@ mod tests {
 
         let arms = summarise(&samples);
         assert_eq!(
-            arms.iter().map(|a| a.body.as_str()).collect::<Vec<_>>(),
-            ["Uint8Array", "Blob", "ReadableStream"]
+            arms.iter().map(|a| a.arm.kind.clone()).collect::<Vec<_>>(),
+            [
+                BodyKind::Uint8Array,
+                BodyKind::Blob,
+                BodyKind::ReadableStream
+            ]
+            .map(|body| crate::arm::ArmKind::Body { body })
         );
         assert_eq!(
             (

@@ -105,7 +105,9 @@ pub fn median_difference(x: &[f64], y: &[f64]) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::arm::BodyKind;
     use crate::stats::compare::{compare, judge, mann_whitney_rank, Comparison, Verdict, ALPHA};
+    use crate::stats::side::of_body;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
@@ -210,19 +212,22 @@ mod tests {
         };
         let (x, y) = (logs(arm), logs(base));
         let diffs = matrix(&x, &y);
-        let shift = crate::stats::quantile(&diffs, 0.5).unwrap();
+        let ratio = crate::stats::agree::ratio_of_medians(arm, base).unwrap();
         let interval = mann_whitney_rank(x.len(), y.len(), ALPHA)
             .map(|k| (diffs[k - 1], diffs[diffs.len() - k]));
+        let agrees = |(lo, hi): (f64, f64)| crate::stats::agree::inside(ratio, lo.exp(), hi.exp());
         Comparison {
-            body: "B".into(),
-            baseline: "A".into(),
-            ratio: shift.exp(),
+            arm: of_body(BodyKind::Blob),
+            baseline: of_body(BodyKind::Uint8Array),
+            ratio,
             ci_low: interval.map(|i| i.0.exp()),
             ci_high: interval.map(|i| i.1.exp()),
             horizon,
-            verdict: interval.map_or(Verdict::NotResolved, |(lo, hi)| {
-                judge(lo, hi, (1.0 + horizon).ln())
-            }),
+            verdict: interval
+                .filter(|&i| agrees(i))
+                .map_or(Verdict::NotResolved, |(lo, hi)| {
+                    judge(lo, hi, (1.0 + horizon).ln())
+                }),
         }
     }
 
@@ -248,7 +253,13 @@ mod tests {
             let lift = rng.random_range(0.9..1.3);
             let (arm, base) = (mbps(&mut rng, m, 1000.0 * lift), mbps(&mut rng, n, 1000.0));
             let horizon = [0.02, 0.05, 0.1][rng.random_range(0..3)];
-            let Some(got) = compare("B", &arm, "A", &base, horizon) else {
+            let Some(got) = compare(
+                of_body(BodyKind::Blob),
+                &arm,
+                of_body(BodyKind::Uint8Array),
+                &base,
+                horizon,
+            ) else {
                 continue; // fewer than 3 usable samples: nothing to compare
             };
             let want = compare_by_matrix(&arm, &base, horizon);

@@ -5,6 +5,8 @@
 //! is 6%, leaving room for the simulation's own error (±1% at 2 standard errors).
 
 use super::compare::{compare, Comparison, DEFAULT_HORIZON};
+use super::side::of_body;
+use crate::arm::BodyKind;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -72,7 +74,14 @@ fn run(rng: &mut StdRng, noise: Noise, ratio: f64, reps: usize) -> (Vec<f64>, Ve
 }
 
 fn verdict_of(arm: &[f64], base: &[f64]) -> Comparison {
-    compare("B", arm, "A", base, DEFAULT_HORIZON).unwrap()
+    compare(
+        of_body(BodyKind::Blob),
+        arm,
+        of_body(BodyKind::Uint8Array),
+        base,
+        DEFAULT_HORIZON,
+    )
+    .unwrap()
 }
 
 /// The share of trials whose verdict is a difference.

@@ -93,6 +93,7 @@ fn chunks_fold_into_one_record_whose_digest_is_the_pages() {
             tag_ok: true,
             plaintext_sha256: Some((*sha).into()),
             order: Order::Ok,
+            timeline: None,
         };
         l.add_chunk(&t.upload, &report);
     }
