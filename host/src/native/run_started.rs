@@ -30,13 +30,7 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
     let remote = run.extra.get("sink").and_then(|v| v.as_str()) == Some("remote");
     let remote_ledger = match remote_ledger(&mut run, remote) {
         Ok(ledger) => ledger,
-        Err(()) => {
-            return Outgoing::error(
-                ErrorCode::InvalidField,
-                "a run on a remote sink names its upload URL in sink_url; nothing was recorded",
-                Some("run-started"),
-            )
-        }
+        Err(refused) => return *refused,
     };
     let ceiling = if remote {
         None
@@ -96,14 +90,18 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
 
 /// Where a run on a remote sink claims its records: the URL it names in `sink_url`,
 /// taken out of the run, since its token is the sink's to keep (held, never stored).
-fn remote_ledger(run: &mut RunInfo, remote: bool) -> Result<Option<RemoteLedger>, ()> {
+fn remote_ledger(run: &mut RunInfo, remote: bool) -> Result<Option<RemoteLedger>, Box<Outgoing>> {
     let url = run.extra.remove("sink_url");
     if !remote {
         return Ok(None);
     }
     match url.map(serde_json::from_value::<SinkUrl>) {
         Some(Ok(url)) => Ok(Some(RemoteLedger::new(url))),
-        _ => Err(()),
+        _ => Err(Box::new(Outgoing::error(
+            ErrorCode::InvalidField,
+            "a run on a remote sink names its upload URL in sink_url; nothing was recorded",
+            Some("run-started"),
+        ))),
     }
 }
 
