@@ -36,6 +36,8 @@ export async function startRun({ plan, source, runId, afterRun = 'close', sinkUr
       run_id: runId ?? newRunId(),
       // A remote sink is measured as a link, not against the local sink's ceiling.
       sink: sinkUrl ? 'remote' : 'local',
+      // The host claims what that sink received from it (never stored: it holds the token).
+      ...(sinkUrl ? { sink_url: sinkUrl } : {}),
       ...env,
       extension_version: extensionVersion,
       plan,

@@ -148,7 +148,15 @@ async fn route_request(req: Request<Incoming>, shared: &Shared) -> Reply {
             let what = what.to_owned();
             super::api::call(req, shared, &what).await
         }
+        (Route::Ledger { .. }, &Method::PUT | &Method::POST) if shared.ledger_route => {
+            if let Some(refused) = wrong_token(shared, &route, "ledger") {
+                return refused;
+            }
+            super::remote_ledger::answer(&shared.ledger, &path_and_query)
+        }
         (Route::NotFound, _) => json_error(404, "not found"),
+        // Only a sink other hosts claim from (`unobserved sink`) has a ledger route.
+        (Route::Ledger { .. }, _) if !shared.ledger_route => json_error(404, "not found"),
         _ => json_error(405, "method not allowed"),
     }
 }
@@ -171,14 +179,14 @@ async fn reserved_upload(req: Request<Incoming>, shared: &Shared, path_and_query
     let path = path_and_query.replace(&shared.token, "<token>");
     match recording::reserve(shared, path_and_query) {
         Ok(pending) => upload(req, shared, &path, pending).await,
-        Err(refused) => {
+        Err((status, message)) => {
             linger(req.into_body());
-            refused
+            json_error(status, &message)
         }
     }
 }
 
-/// A seeded download, recorded in the ledger as it is sent.
+/// A seeded download, counted into the ledger as it is sent when it names an upload id.
 fn serve_download(shared: &Shared, path_and_query: &str) -> Reply {
     let (seed, len) = match download::parse_request(path_and_query, download::MAX_BYTES) {
         Ok(asked) => asked,
@@ -186,7 +194,7 @@ fn serve_download(shared: &Shared, path_and_query: &str) -> Reply {
     };
     let serving = match recording::reserve(shared, path_and_query) {
         Ok(pending) => recording::Serving::new(pending, seed, len),
-        Err(refused) => return refused,
+        Err((status, message)) => return json_error(status, &message),
     };
     Response::builder()
         .header("content-type", "application/octet-stream")
@@ -394,7 +402,7 @@ fn answer(
             body,
             content_type: about.content_type,
             request_ms,
-            protocol: about.protocol,
+            protocol: about.protocol.into(),
         };
         log::info!(
             "upload {}: {} bytes in {:.1} ms, sha256 {}{}",
@@ -407,7 +415,7 @@ fn answer(
         // The reply is the record: what the page is told is what the host will read.
         let value = serde_json::to_value(&report).expect("report serialises");
         if let Some(p) = pending {
-            p.settle(Entry::Body(report));
+            p.settle(Entry::Body(Box::new(report)));
         }
         value
     };
@@ -486,7 +494,7 @@ async fn chunk(
     };
     let file = match recording::admit_chunk(shared, run_id, upload) {
         Ok(file) => file,
-        Err(refused) => return refused,
+        Err((status, message)) => return json_error(status, &message),
     };
     let request_start = Instant::now();
     let declared = declared_length(&req);
