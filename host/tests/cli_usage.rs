@@ -95,6 +95,8 @@ fn every_usage_error_exits_2_before_any_browser_starts() {
         &["install", "--browser", "foo", "--dry-run"],
         &["install", "--extension-id", "evil\"@x", "--dry-run"],
         &["sink", "--hash-queue", "lots"],
+        &["serve", "--starts-per-minute", "0"],
+        &["serve", "--starts-per-minute", "601"],
         &["run", "--size", "1TiB"],
         &["run", "--auto", "--max-reps", "0"],
         &["run", "--auto", "--max-time", "0"],
