@@ -362,6 +362,14 @@ pub(super) fn parse_horizon(s: &str) -> Result<f64, String> {
     }
 }
 
+/// 1 to 600 runs a minute per address: 0 would refuse every start after the burst.
+fn parse_starts_per_minute(s: &str) -> Result<std::num::NonZeroU32, String> {
+    match s.parse::<u32>() {
+        Ok(n @ 1..=600) => Ok(std::num::NonZeroU32::new(n).expect("at least 1")),
+        _ => Err(format!("{s:?} is not a whole number from 1 to 600")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -417,13 +425,5 @@ mod tests {
             let text = crate::export::human_bytes(n);
             assert_eq!(parse_size(&text), Ok(n), "{text}");
         }
-    }
-}
-
-/// 1 to 600 runs a minute per address: 0 would refuse every start after the burst.
-fn parse_starts_per_minute(s: &str) -> Result<std::num::NonZeroU32, String> {
-    match s.parse::<u32>() {
-        Ok(n @ 1..=600) => Ok(std::num::NonZeroU32::new(n).expect("at least 1")),
-        _ => Err(format!("{s:?} is not a whole number from 1 to 600")),
     }
 }
