@@ -100,7 +100,7 @@ fn remote_ledger(run: &mut RunInfo, remote: bool) -> Result<Option<RemoteLedger>
             None => Ok(Some(RemoteLedger::new(url))),
             Some(why) => Err(Box::new(Outgoing::error(
                 ErrorCode::SinkUnavailable,
-                &format!("{why}; nothing was recorded"),
+                format!("{why}; nothing was recorded"),
                 Some("run-started"),
             ))),
         },
