@@ -153,7 +153,7 @@ fn timelines_in_every_format(o: &Outcome) {
     arms.dedup();
     let phases = j["phases"].as_array().unwrap();
     for arm in &arms {
-        let p = phases.iter().find(|p| p["body"] == *arm);
+        let p = phases.iter().find(|p| p["arm"]["label"] == *arm);
         let p = p.unwrap_or_else(|| panic!("no phases for {arm}: {phases:?}"));
         assert!(p["median"]["wire_ms"].as_f64().unwrap() > 0.0, "{p}");
     }
