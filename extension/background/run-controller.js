@@ -70,6 +70,7 @@ export async function startRun({ plan, source, runId, afterRun = 'close', sinkUr
       total,
       step: null,
       samples: [],
+      plan,
       started_at: run.started_at,
     });
     // The local sink serves the page, so uploads run in an ordinary web page. A remote
@@ -154,9 +155,10 @@ const PAGE_HANDLERS = Object.freeze({
     let reply;
     try {
       const d = await run.host.request({ type: 'auto-check', run_id: run.run.run_id, reps_done: msg.reps_done });
-      reply = { more: d.more, reason: d.reason };
+      reply = { more: d.more, reason: d.reason, progress: { settled: d.settled, comparisons: d.comparisons, seconds_left: d.seconds_left } };
       // Why --auto stopped, as the host typed it, for the run's end record.
       run.autoStop = d.stop ?? null;
+      await progress(run, { auto: { reps_done: msg.reps_done, ...reply.progress } });
     } catch (e) {
       reply = { more: false, reason: `auto-check failed: ${e.message}` };
     }

@@ -36,7 +36,7 @@ export const EXTENSION = Object.freeze({
   plan: 'plan',
   /** `{ request_id, ok, error? }`. */
   conditionSet: 'condition-set',
-  /** `{ request_id, more, reason }`. */
+  /** `{ request_id, more, reason, progress: { settled, comparisons, seconds_left } }`. */
   autoDecision: 'auto-decision',
   /** Sent by the relay (or the page's own port) when the background went away. */
   disconnected: 'disconnected',

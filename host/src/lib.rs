@@ -23,6 +23,7 @@ pub mod plan_limits;
 pub mod protocol;
 pub mod report;
 pub mod run;
+pub mod serve;
 pub mod sink;
 pub mod state;
 pub mod stats;

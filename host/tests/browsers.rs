@@ -698,7 +698,7 @@ fn auto_runs_until_a_budget_ends_it_and_says_which() {
     assert_eq!(arm(&by_reps.json, "Uint8Array").len(), 5);
     assert_eq!(by_reps.json["run"]["auto_stop"], "budget-reps");
     assert!(
-        by_reps.stdout.contains("× 5 reps (--auto from 3)"),
+        by_reps.stdout.contains("× 5 reps (auto from 3)"),
         "{}",
         by_reps.stdout
     );

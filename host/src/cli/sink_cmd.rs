@@ -68,7 +68,7 @@ pub fn execute(a: SinkArgs) -> Result<i32> {
 
 /// Names a client can reach the sink by: --public-host, the listen address, or for an
 /// unspecified one (0.0.0.0, [::]) every non-loopback address this machine has.
-fn public_hosts(public_host: Option<&str>, addr: std::net::SocketAddr) -> Vec<String> {
+pub(super) fn public_hosts(public_host: Option<&str>, addr: std::net::SocketAddr) -> Vec<String> {
     if let Some(h) = public_host {
         return vec![h.to_owned()];
     }

@@ -56,4 +56,6 @@ pub fn exporter(format: Format, colour: bool) -> Box<dyn Exporter> {
 }
 
 #[cfg(test)]
+mod figures_agree;
+#[cfg(test)]
 mod tests;

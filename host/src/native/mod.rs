@@ -1,7 +1,7 @@
 //! Native messaging host mode: one session per browser connection. Every incoming
 //! message gets exactly one reply, in order. Each action lives in its own file.
 
-mod auto_check;
+pub mod auto_check;
 mod error_report;
 mod hello;
 mod run_finished;
@@ -171,7 +171,8 @@ pub fn serve(session: &mut Session, input: &mut impl Read, output: &mut impl Wri
     }
 }
 
-fn dispatch(session: &mut Session, message: Incoming) -> Outgoing {
+/// One message, answered: the native port's and `serve`'s page messages alike.
+pub fn dispatch(session: &mut Session, message: Incoming) -> Outgoing {
     match message {
         Incoming::Hello {
             extension_version,

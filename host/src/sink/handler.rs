@@ -172,6 +172,13 @@ async fn route_request(req: Request<Incoming>, shared: &Shared) -> Reply {
                 ))
                 .unwrap()
         }
+        (Route::Api { what, .. }, &Method::GET | &Method::POST) => {
+            if let Some(refused) = wrong_token(shared, &route, "session") {
+                return refused;
+            }
+            let what = what.to_owned();
+            super::api::call(req, shared, &what).await
+        }
         (Route::NotFound, _) => json_error(404, "not found"),
         _ => json_error(405, "method not allowed"),
     }

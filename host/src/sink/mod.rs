@@ -6,6 +6,7 @@
 //! tiny_http, whose four-thread pool let a burst of slow clients stall everyone else;
 //! BENCHMARKS.md and SECURITY.md have the figures.)
 
+pub mod api;
 pub mod ceiling;
 pub mod ceiling_tls;
 mod chunk_body;
@@ -73,6 +74,8 @@ pub struct SinkConfig {
     pub public_hosts: Vec<String>,
     /// After this long, an upload slower than 16 KiB/s on average is cut off.
     pub min_rate_grace: Duration,
+    /// Who answers the page's messages (`/serve/<token>/…`): `unobserved serve`.
+    pub api: Option<Arc<dyn api::Api>>,
     /// Where the sink records what it received under each upload id; shared by every
     /// sink of a session, read by the host when it stores samples.
     pub ledger: Arc<ledger::Ledger>,
@@ -96,6 +99,7 @@ impl Default for SinkConfig {
             slow_hash: None,
             public_hosts: Vec::new(),
             min_rate_grace: Duration::from_secs(30),
+            api: None,
             ledger: Default::default(),
         }
     }
@@ -114,6 +118,7 @@ pub(crate) struct Shared {
     pub hosts: hosts::Hosts,
     pub refusals: refusals::Refusals,
     pub min_rate_grace: Duration,
+    pub api: Option<Arc<dyn api::Api>>,
     pub ledger: Arc<ledger::Ledger>,
     /// Record each upload's arrival timeline (off only for the benchmark, `timeline.rs`).
     pub timeline: bool,
@@ -157,6 +162,7 @@ impl Sink {
             ),
             refusals: Default::default(),
             min_rate_grace: config.min_rate_grace,
+            api: config.api,
             ledger: config.ledger,
             timeline: timeline::enabled(),
         });
