@@ -192,10 +192,13 @@ async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, 
       const url = withUpload(`${uploadUrls[transportOf(step.arm)]}?arm=${encodeURIComponent(step.label)}&rep=${step.rep}&phase=${step.phase}`, runId, uploadId);
       const [sent, shaSent, observed] = [bytes.length, sha, observation(wanted)];
       const result = await uploadOnce(step.arm.body, bytes, url);
-      pace.settleFrom();
-      const paired = Promise.all([result.reply, result.timing]).then(([reply, timing]) =>
-        report({ ...pairSample({ body: step.label, rep: step.rep, uploadId, bytesSent: sent, shaSent, observed, ...result, reply }), arm: step.arm, page_timing: timing ?? null }));
-      state.digests.add(paired);
+      const headersAt = performance.now();
+      // A body the browser refused had no reply: the settle still runs from the last one.
+      if (result.error === null) pace.settleFrom(headersAt);
+      // digest_ms: how long after the headers the digest was read (BENCHMARKS.md: the
+      // settle time must cover it, or the next upload takes another connection).
+      const paired = (reply, timing) => ({ ...pairSample({ body: step.label, rep: step.rep, uploadId, bytesSent: sent, shaSent, observed, ...result, reply }), arm: step.arm, page_timing: timing ?? null, digest_ms: reply ? performance.now() - headersAt : null });
+      state.digests.add(Promise.all([result.reply, result.timing]).then(([reply, timing]) => report(paired(reply, timing))));
     }
   }
   await state.digests.drain();

@@ -16,6 +16,8 @@ test('an auto-sampled run shows how many comparisons are settled and the time le
   assert.equal(progressText({ done: 30, total: 4000, step, plan }), 'Blob, rep 8 · 30 measured · the first 6 reps, then until every comparison is settled (at most 60 s)');
   const auto = { reps_done: 7, settled: 1, comparisons: 2, seconds_left: 41 };
   assert.equal(progressText({ done: 30, total: 4000, step, plan, auto }), 'Blob, rep 8 · 30 measured · 1 of 2 comparisons settled · 41 s left');
+  const named = { ...auto, settled_verdicts: ['Blob vs Uint8Array: 1.18x [1.11–1.26] faster'] };
+  assert.equal(progressText({ done: 30, total: 4000, step, plan, auto: named }), 'Blob, rep 8 · 30 measured · 1 of 2 comparisons settled (Blob vs Uint8Array: 1.18x [1.11–1.26] faster) · 41 s left');
   assert.deepEqual(progressBar({ done: 30, total: 4000, plan, auto }), { value: 19, max: 60 }, 'the bar is the time budget');
   assert.deepEqual(progressBar({ done: 5, total: 24, plan: { reps: 6 } }), { value: 5, max: 24 }, 'a fixed plan: its uploads');
   assert.equal(progressText({ done: 0, total: 4000, plan }), 'Starting…');

@@ -18,11 +18,10 @@ test('the next upload starts a fixed settle time after the headers, however long
   const p = pacer({ clock: t.clock, sleep: t.sleep });
   await p.ready();
   assert.deepEqual(t.slept, [], 'the first upload goes at once');
-  t.now = 100; // headers of upload 1
-  p.settleFrom();
-  t.now = 120; // the page did 20 ms of its own work
+  t.now = 130; // the headers of upload 1 came at 100; the page noted them 30 ms later
+  p.settleFrom(100);
   await p.ready();
-  assert.equal(t.now, 100 + SETTLE_MS, 'settled from the headers, not from the work or the digest');
+  assert.equal(t.now, 100 + SETTLE_MS, 'settled from the headers, not from the page or the digest');
   p.settleFrom(400);
   t.now = 400 + SETTLE_MS + 30; // the page's own work ran past the settle time
   await p.ready();

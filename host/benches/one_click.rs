@@ -158,6 +158,30 @@ fn hashers(rounds: u64, reps: u64) {
             .filter_map(|(_, s)| s.mbps)
             .collect()
     };
+    // Per run, each arm's median: the runs are the units that vary with the machine.
+    let per_run = |runs: &[Followed], arm: &str| -> Vec<String> {
+        runs.iter()
+            .map(|f| format!("{:.0}", median(pool(std::slice::from_ref(f), arm))))
+            .collect()
+    };
+    let digest = |runs: &[Followed]| -> Vec<f64> {
+        runs.iter()
+            .flat_map(samples)
+            .filter_map(|(_, s)| s.extra_f64("digest_ms"))
+            .collect()
+    };
+    for (name, runs) in [("normal", &normal), ("slowed", &slowed)] {
+        let d = digest(runs);
+        let late = d.iter().filter(|&&ms| ms > 150.0).count();
+        println!(
+            "{name} hasher: digest read a median {:.0} ms (max {:.0}) after the headers, {late} of {} past the 150 ms settle; run medians Uint8Array {:?}, Blob {:?}",
+            median(d.clone()),
+            d.iter().copied().fold(0.0, f64::max),
+            d.len(),
+            per_run(runs, "Uint8Array"),
+            per_run(runs, "Blob"),
+        );
+    }
     println!("| arm | normal hasher | slowed hasher | slowed / normal | rank interval, verdict |");
     for arm in ["Uint8Array", "ArrayBuffer", "Blob"] {
         let (n, s) = (pool(&normal, arm), pool(&slowed, arm));
@@ -174,6 +198,9 @@ fn hashers(rounds: u64, reps: u64) {
 }
 
 fn main() {
-    defaults(env_u64("ROUNDS", 5));
+    let rounds = env_u64("ROUNDS", 5);
+    if rounds > 0 {
+        defaults(rounds);
+    }
     hashers(env_u64("HASH_ROUNDS", 3), env_u64("HASH_REPS", 8));
 }

@@ -7,7 +7,7 @@
 use crate::arm::ArmKind;
 use crate::judge::judge;
 use crate::model::Sample;
-use crate::sink::ledger::{Claim, Entry, Ledger, UploadId};
+use crate::sink::ledger::{Claim, Entry, Ledger, Records, UploadId};
 use serde_json::{Map, Value};
 
 /// What the host found in its ledger for a sample, stored with it.
@@ -29,6 +29,8 @@ pub enum Receipt {
     /// The record is of another kind of transfer than the sample's arm (an encrypted
     /// file's chunks for a plain body, say).
     WrongKind,
+    /// The remote sink that holds the record could not be asked.
+    SinkUnreachable,
 }
 
 /// The sample's fields that describe what the sink received, as a plain upload's reply
@@ -55,7 +57,7 @@ fn probe_report() -> crate::sink::ledger::UploadReport {
         body: crate::sink::hashing::BodyDigest::default().finish(0.0, false),
         content_type: None,
         request_ms: 0.0,
-        protocol: "http/1.1",
+        protocol: "http/1.1".into(),
     }
 }
 
@@ -83,14 +85,19 @@ fn reply_fields(report: &crate::sink::ledger::UploadReport) -> Map<String, Value
 /// host started `run_id` and that every sample belongs to it. Each sample's ledger
 /// record is consumed: a second sample naming it finds it taken.
 pub fn ingest(ledger: &Ledger, run_id: &str, claimed: Vec<Sample>) -> Vec<Sample> {
+    ingest_from(&mut &*ledger, run_id, claimed)
+}
+
+/// `ingest`, with the records wherever they are (a remote sink's, `sink/remote_ledger.rs`).
+pub fn ingest_from(records: &mut dyn Records, run_id: &str, claimed: Vec<Sample>) -> Vec<Sample> {
     let keys = received_keys();
     claimed
         .into_iter()
-        .map(|s| judge(from_ledger(ledger, run_id, s, &keys)))
+        .map(|s| judge(from_ledger(records, run_id, s, &keys)))
         .collect()
 }
 
-fn from_ledger(ledger: &Ledger, run_id: &str, mut s: Sample, keys: &[String]) -> Sample {
+fn from_ledger(ledger: &mut dyn Records, run_id: &str, mut s: Sample, keys: &[String]) -> Sample {
     let arm = s.arm();
     s.recorded_arm = Some(arm.clone());
     let upload_id = s.upload_id.clone();
@@ -140,7 +147,7 @@ fn from_ledger(ledger: &Ledger, run_id: &str, mut s: Sample, keys: &[String]) ->
 
 /// One upload, one encrypted file or one download under one id.
 fn single(
-    ledger: &Ledger,
+    ledger: &mut dyn Records,
     run_id: &str,
     id: &UploadId,
     kind: &ArmKind,
@@ -196,7 +203,7 @@ fn download(d: &crate::sink::ledger::DownloadRecord, fields: &mut Map<String, Va
 /// Every stream of a parallel upload under its own id (`UploadId::stream`): the bytes
 /// summed, the hash the streams share (none when they differ).
 fn parallel(
-    ledger: &Ledger,
+    ledger: &mut dyn Records,
     run_id: &str,
     id: &UploadId,
     streams: u64,
@@ -250,6 +257,7 @@ fn receipt_of(claim: &Claim) -> Receipt {
         Claim::Missing => Receipt::Missing,
         Claim::OtherRun => Receipt::OtherRun,
         Claim::AlreadyTaken => Receipt::AlreadyTaken,
+        Claim::Unreachable => Receipt::SinkUnreachable,
     }
 }
 

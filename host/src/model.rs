@@ -355,8 +355,8 @@ impl AutoStop {
     pub fn words(self) -> &'static str {
         match self {
             AutoStop::Settled => "every comparison is settled",
-            AutoStop::BudgetReps => "budget: --max-reps reached",
-            AutoStop::BudgetTime => "budget: --max-time reached",
+            AutoStop::BudgetReps => "the rep budget was spent",
+            AutoStop::BudgetTime => "the time budget was spent",
         }
     }
 }

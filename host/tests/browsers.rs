@@ -741,6 +741,9 @@ fn run_matrix(state: &std::path::Path, extra: &[&str]) -> (String, Value) {
     );
     let doc: Value = serde_json::from_slice(&std::fs::read(&json_path).unwrap()).unwrap();
     assert_matches_schema(&doc);
+    for run in doc["runs"].as_array().unwrap() {
+        common::runs::assert_judged_from_the_ledger(run);
+    }
     (stdout, doc)
 }
 

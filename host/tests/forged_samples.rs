@@ -205,3 +205,62 @@ fn a_badly_named_upload_is_refused_with_400_before_its_body_counts() {
         assert_eq!(status, 400, "{query}");
     }
 }
+
+/// A run on a sink elsewhere (`unobserved sink`, another process): the host claims each
+/// record from that sink over HTTP, so the same forgeries fail there too, and the token
+/// it was handed is never stored.
+#[test]
+fn a_remote_sinks_records_are_claimed_from_it_and_forgeries_fail_the_same() {
+    let remote = common::SinkProcess::start(&["--listen", "127.0.0.1:0"]);
+    let state = tempfile::tempdir().unwrap();
+    let mut host = Host::chromium(state.path());
+    host.send(&json!({"type": "hello"}));
+    let started = host.send(&json!({"type": "run-started", "run": {"run_id": "r1",
+        "browser": "Chromium", "browser_version": "156", "os": "Linux",
+        "extension_version": "0.1.0", "source": "popup", "started_at": "2026-11-30T00:00:00Z",
+        "sink": "remote", "sink_url": remote.url,
+        "plan": {"size_bytes": 1024, "reps": 10, "warmup": 0, "bodies": ["Blob"]}}}));
+    assert_eq!(started["type"], "run-started", "{started}");
+    assert_eq!(upload(&remote.url, "r1", "there", BODY).0, 200);
+    let mut flipped = BODY.to_vec();
+    flipped[0] ^= 1;
+    assert_eq!(upload(&remote.url, "r1", "flipped", &flipped).0, 200);
+    let ack = send_samples(
+        &mut host,
+        "r1",
+        &[
+            sample("there", b"x"),
+            sample("flipped", BODY),
+            sample("nowhere", BODY),
+        ],
+    );
+    assert_eq!(ack["count"], 3, "{ack}");
+    let s = stored(state.path());
+    let verdicts: Vec<_> = s
+        .iter()
+        .map(|s| {
+            (
+                s["status"].as_str().unwrap(),
+                s["receipt"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            ("ok", "found"),
+            ("corrupted", "found"),
+            ("error", "missing")
+        ]
+    );
+    assert_eq!(s[1]["sha256_received"], sha(&flipped));
+    let token = remote.url.rsplit('/').next().unwrap();
+    let text = std::fs::read_to_string(state.path().join("results.jsonl")).unwrap();
+    assert!(!text.contains(token), "the remote sink's token was stored");
+    // A run on a remote sink that does not say where it is cannot start.
+    let refused = host.send(&json!({"type": "run-started", "run": {"run_id": "r2",
+        "browser": "Chromium", "browser_version": "156", "os": "Linux",
+        "extension_version": "0.1.0", "source": "popup", "started_at": "2026-11-30T00:00:00Z",
+        "sink": "remote", "plan": {"size_bytes": 1024, "reps": 10, "warmup": 0, "bodies": ["Blob"]}}}));
+    assert_eq!(refused["type"], "error", "{refused}");
+}

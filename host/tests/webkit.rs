@@ -48,7 +48,11 @@ fn arm<'a>(run: &'a Value, body: &str) -> &'a Value {
         .as_array()
         .unwrap()
         .iter()
-        .find(|a| a["body"] == body)
+        .find(|a| {
+            a["arm"]["kind"] == "body"
+                && a["arm"]["body"] == body
+                && a["arm"].get("transport").is_none()
+        })
         .unwrap_or_else(|| panic!("no arm {body}"))
 }
 

@@ -370,7 +370,16 @@ fn warn_about(plan: &Plan, a: &RunArgs) {
     if a.quiet {
         return;
     }
-    let uploads = plan.measured_uploads() + u64::from(plan.warmup) * plan.bodies.len() as u64;
+    // Auto-sampled, only the first reps are certain: the time budget bounds the rest.
+    let first = match plan.auto {
+        Some(_) => Plan {
+            auto: None,
+            ..plan.clone()
+        }
+        .measured_uploads(),
+        None => plan.measured_uploads(),
+    };
+    let uploads = first + u64::from(plan.warmup) * plan.bodies.len() as u64;
     // At 1 Gbit/s plus 50 ms per upload: a slow but real browser.
     let estimate =
         Duration::from_secs_f64(uploads as f64 * (plan.size_bytes as f64 * 8.0 / 1e9 + 0.05));

@@ -40,6 +40,8 @@ pub fn execute(a: SinkArgs) -> Result<i32> {
         // A remote sink is called from the extension's own page, which in Firefox has
         // an origin no one can list.
         firefox_pages: crate::sink::cors::FirefoxPages::TokenRoutes,
+        // The host storing the samples is another process: it claims records here.
+        ledger_route: true,
         hash_queue_bytes: a
             .hash_queue
             .unwrap_or_else(crate::sink::hash_queue::default_capacity),

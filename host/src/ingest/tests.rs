@@ -14,12 +14,12 @@ fn sha(bytes: &[u8]) -> String {
 fn received(bytes: &[u8]) -> Entry {
     let mut d = BodyDigest::default();
     d.update(bytes);
-    Entry::Body(UploadReport {
+    Entry::Body(Box::new(UploadReport {
         body: d.finish(1.5, false),
         content_type: Some("application/octet-stream".into()),
         request_ms: 2.5,
-        protocol: "h2",
-    })
+        protocol: "h2".into(),
+    }))
 }
 
 fn ledger_with(entries: &[(&str, &str, Entry)]) -> Ledger {

@@ -41,6 +41,8 @@ pub struct Session {
     pub job_tls: Option<crate::model::JobTls>,
     /// The runs this session's `run-started` recorded: the only ones it takes samples for.
     pub started: std::collections::HashSet<String>,
+    /// Runs that upload to a sink elsewhere: the records are claimed from it.
+    pub remote: std::collections::HashMap<String, crate::sink::remote_ledger::RemoteLedger>,
 }
 
 /// Set when the session serves a job of `unobserved run`: where to tell it that the
@@ -97,6 +99,7 @@ pub fn main(caller: Caller) -> i32 {
         tls: Default::default(),
         job_tls: None,
         started: Default::default(),
+        remote: Default::default(),
     };
     serve(
         &mut session,

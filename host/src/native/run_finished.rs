@@ -65,6 +65,9 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
         Ok(()) => {
             // The run's uploads can vouch for nothing more.
             session.sink.ledger().forget_run(&run_id);
+            if let Some(mut remote) = session.remote.remove(&run_id) {
+                remote.forget_run(&run_id);
+            }
             let analysis = analyse(session, &run_id);
             Outgoing::RunFinished { run_id, analysis }
         }

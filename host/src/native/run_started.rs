@@ -6,9 +6,11 @@ use crate::arm::Transport;
 use crate::model::{valid_run_id, RunInfo};
 use crate::protocol::messages::PlannedArm;
 use crate::protocol::{ErrorCode, Outgoing};
+use crate::sink::remote::SinkUrl;
+use crate::sink::remote_ledger::RemoteLedger;
 use crate::store::{records::now, Record, RunRecord};
 
-pub fn handle(session: &mut Session, run: RunInfo) -> Outgoing {
+pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
     // A popup's plan is held to the same rules as the CLI's, before anything is started
     // or stored.
     if let Err(e) = run.plan.validate() {
@@ -26,6 +28,10 @@ pub fn handle(session: &mut Session, run: RunInfo) -> Outgoing {
         );
     }
     let remote = run.extra.get("sink").and_then(|v| v.as_str()) == Some("remote");
+    let remote_ledger = match remote_ledger(&mut run, remote) {
+        Ok(ledger) => ledger,
+        Err(refused) => return *refused,
+    };
     let ceiling = if remote {
         None
     } else {
@@ -61,6 +67,9 @@ pub fn handle(session: &mut Session, run: RunInfo) -> Outgoing {
         Ok(()) => {
             log::info!("run {run_id} started; sink ceiling {ceiling:?}");
             session.started.insert(run_id.clone());
+            if let Some(ledger) = remote_ledger {
+                session.remote.insert(run_id.clone(), ledger);
+            }
             Outgoing::RunStarted {
                 run_id,
                 sink_ceiling_mbps: ceiling.map(|c| c.receive.receive_mbps),
@@ -76,6 +85,23 @@ pub fn handle(session: &mut Session, run: RunInfo) -> Outgoing {
             }
         }
         Err(e) => store_failed(e, "run-started"),
+    }
+}
+
+/// Where a run on a remote sink claims its records: the URL it names in `sink_url`,
+/// taken out of the run, since its token is the sink's to keep (held, never stored).
+fn remote_ledger(run: &mut RunInfo, remote: bool) -> Result<Option<RemoteLedger>, Box<Outgoing>> {
+    let url = run.extra.remove("sink_url");
+    if !remote {
+        return Ok(None);
+    }
+    match url.map(serde_json::from_value::<SinkUrl>) {
+        Some(Ok(url)) => Ok(Some(RemoteLedger::new(url))),
+        _ => Err(Box::new(Outgoing::error(
+            ErrorCode::InvalidField,
+            "a run on a remote sink names its upload URL in sink_url; nothing was recorded",
+            Some("run-started"),
+        ))),
     }
 }
 

@@ -26,10 +26,11 @@ pub fn handle(session: &mut Session, run_id: String, samples: Vec<Sample>) -> Ou
         );
     }
     let count = samples.len();
-    let records: Vec<Record> = crate::ingest::ingest(session.sink.ledger(), &run_id, samples)
-        .into_iter()
-        .map(Record::Sample)
-        .collect();
+    let judged = match session.remote.get_mut(&run_id) {
+        Some(remote) => crate::ingest::ingest_from(remote, &run_id, samples),
+        None => crate::ingest::ingest(session.sink.ledger(), &run_id, samples),
+    };
+    let records: Vec<Record> = judged.into_iter().map(Record::Sample).collect();
     match session.store.append(&records) {
         Ok(()) => {
             log::info!("stored {count} sample(s) of run {run_id}");

@@ -22,7 +22,6 @@ use crate::store::{Record, Store, StoreTail};
 use crate::{extension_files, native, state};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -576,20 +575,17 @@ fn store_failure(job: &std::path::Path) -> Option<String> {
 struct Progress {
     bar: Option<ProgressBar>,
     auto: bool,
-    /// Without a terminal the bar hides: changes of the settled count go out as lines.
-    lines: bool,
     settled: std::cell::Cell<Option<(usize, usize)>>,
 }
 
 impl Progress {
     fn new(quiet: bool, plan: &Plan, browser: &str) -> Progress {
-        let (auto, lines) = (plan.auto.is_some(), !std::io::stderr().is_terminal());
+        let auto = plan.auto.is_some();
         let settled = std::cell::Cell::new(None);
         if quiet {
             return Progress {
                 bar: None,
                 auto,
-                lines: false,
                 settled,
             };
         }
@@ -615,7 +611,6 @@ impl Progress {
         Progress {
             bar: Some(bar),
             auto,
-            lines,
             settled,
         }
     }
@@ -639,13 +634,21 @@ impl Progress {
         let Some(b) = &self.bar else { return };
         b.set_position(b.length().unwrap_or(0).saturating_sub(p.seconds_left));
         let counts = Some((p.settled, p.comparisons));
-        if self.lines && p.comparisons > 0 && self.settled.get() != counts {
-            b.suspend(|| {
-                eprintln!(
-                    "auto: {} of {} comparisons settled, {} s of the budget left",
-                    p.settled, p.comparisons, p.seconds_left
-                )
-            });
+        if p.comparisons > 0 && self.settled.get() != counts {
+            // A verdict that stands is shown when it does, not only at the end.
+            let verdicts = p.settled_verdicts.join("; ");
+            let line = format!(
+                "auto: {} of {} comparisons settled, {} s of the budget left{}",
+                p.settled,
+                p.comparisons,
+                p.seconds_left,
+                if verdicts.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {verdicts}")
+                }
+            );
+            b.suspend(|| eprintln!("{line}"));
         }
         self.settled.set(counts);
     }

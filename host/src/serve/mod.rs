@@ -62,6 +62,7 @@ impl Served {
             tls: Default::default(),
             job_tls: config.tls,
             started: Default::default(),
+            remote: Default::default(),
         };
         let state = Arc::new(Mutex::new(api::State::new(session, config.offer, tx)));
         api.attach(&state);

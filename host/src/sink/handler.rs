@@ -113,27 +113,12 @@ async fn route_request(req: Request<Incoming>, shared: &Shared) -> Reply {
             .header("location", routes::PAGE_PATH)
             .body(empty())
             .unwrap(),
-        (Route::Asset(path), &Method::GET | &Method::HEAD) => match extension_files::web_file(path)
-        {
-            Some(bytes) => Response::builder()
-                .header("content-type", extension_files::content_type(path))
-                .header("cache-control", "no-store")
-                .body(full(Bytes::from_static(bytes)))
-                .unwrap(),
-            None => json_error(404, "no such page"),
-        },
+        (Route::Asset(path), &Method::GET | &Method::HEAD) => asset(path),
         (Route::Upload { .. }, &Method::PUT | &Method::POST) => {
             if let Some(refused) = wrong_token(shared, &route, "upload") {
                 return refused;
             }
-            let path = path_and_query.replace(&shared.token, "<token>");
-            match recording::reserve(shared, &path_and_query) {
-                Ok(pending) => upload(req, shared, &path, pending).await,
-                Err(refused) => {
-                    linger(req.into_body());
-                    refused
-                }
-            }
+            reserved_upload(req, shared, &path_and_query).await
         }
         (
             Route::Chunk {
@@ -154,23 +139,7 @@ async fn route_request(req: Request<Incoming>, shared: &Shared) -> Reply {
             if let Some(refused) = wrong_token(shared, &route, "download") {
                 return refused;
             }
-            let (seed, len) = match download::parse_request(&path_and_query, download::MAX_BYTES) {
-                Ok(asked) => asked,
-                Err(message) => return json_error(400, &message),
-            };
-            let serving = match recording::reserve(shared, &path_and_query) {
-                Ok(pending) => recording::Serving::new(pending, seed, len),
-                Err(refused) => return refused,
-            };
-            Response::builder()
-                .header("content-type", "application/octet-stream")
-                .header("cache-control", "no-store")
-                .header("content-length", len)
-                .body(download_body(
-                    download::SeededBytes::new(seed, len),
-                    serving,
-                ))
-                .unwrap()
+            serve_download(shared, &path_and_query)
         }
         (Route::Api { what, .. }, &Method::GET | &Method::POST) => {
             if let Some(refused) = wrong_token(shared, &route, "session") {
@@ -179,9 +148,63 @@ async fn route_request(req: Request<Incoming>, shared: &Shared) -> Reply {
             let what = what.to_owned();
             super::api::call(req, shared, &what).await
         }
+        (Route::Ledger { .. }, &Method::PUT | &Method::POST) if shared.ledger_route => {
+            if let Some(refused) = wrong_token(shared, &route, "ledger") {
+                return refused;
+            }
+            super::remote_ledger::answer(&shared.ledger, &path_and_query)
+        }
         (Route::NotFound, _) => json_error(404, "not found"),
+        // Only a sink other hosts claim from (`unobserved sink`) has a ledger route.
+        (Route::Ledger { .. }, _) if !shared.ledger_route => json_error(404, "not found"),
         _ => json_error(405, "method not allowed"),
     }
+}
+
+/// One of the bench page's files, from the binary.
+fn asset(path: &str) -> Reply {
+    match extension_files::web_file(path) {
+        Some(bytes) => Response::builder()
+            .header("content-type", extension_files::content_type(path))
+            .header("cache-control", "no-store")
+            .body(full(Bytes::from_static(bytes)))
+            .unwrap(),
+        None => json_error(404, "no such page"),
+    }
+}
+
+/// An upload whose id the ledger has reserved; a refused reservation drains the body
+/// before its reply, as every early reply does.
+async fn reserved_upload(req: Request<Incoming>, shared: &Shared, path_and_query: &str) -> Reply {
+    let path = path_and_query.replace(&shared.token, "<token>");
+    match recording::reserve(shared, path_and_query) {
+        Ok(pending) => upload(req, shared, &path, pending).await,
+        Err((status, message)) => {
+            linger(req.into_body());
+            json_error(status, &message)
+        }
+    }
+}
+
+/// A seeded download, counted into the ledger as it is sent when it names an upload id.
+fn serve_download(shared: &Shared, path_and_query: &str) -> Reply {
+    let (seed, len) = match download::parse_request(path_and_query, download::MAX_BYTES) {
+        Ok(asked) => asked,
+        Err(message) => return json_error(400, &message),
+    };
+    let serving = match recording::reserve(shared, path_and_query) {
+        Ok(pending) => recording::Serving::new(pending, seed, len),
+        Err((status, message)) => return json_error(status, &message),
+    };
+    Response::builder()
+        .header("content-type", "application/octet-stream")
+        .header("cache-control", "no-store")
+        .header("content-length", len)
+        .body(download_body(
+            download::SeededBytes::new(seed, len),
+            serving,
+        ))
+        .unwrap()
 }
 
 fn declared_length(req: &Request<Incoming>) -> Option<u64> {
@@ -379,7 +402,7 @@ fn answer(
             body,
             content_type: about.content_type,
             request_ms,
-            protocol: about.protocol,
+            protocol: about.protocol.into(),
         };
         log::info!(
             "upload {}: {} bytes in {:.1} ms, sha256 {}{}",
@@ -392,7 +415,7 @@ fn answer(
         // The reply is the record: what the page is told is what the host will read.
         let value = serde_json::to_value(&report).expect("report serialises");
         if let Some(p) = pending {
-            p.settle(Entry::Body(report));
+            p.settle(Entry::Body(Box::new(report)));
         }
         value
     };
@@ -471,7 +494,7 @@ async fn chunk(
     };
     let file = match recording::admit_chunk(shared, run_id, upload) {
         Ok(file) => file,
-        Err(refused) => return refused,
+        Err((status, message)) => return json_error(status, &message),
     };
     let request_start = Instant::now();
     let declared = declared_length(&req);
@@ -534,7 +557,7 @@ fn download_body(
         // taken this one.
         serving.record.bytes_sent += n as u64;
         let frame = Ok(Frame::data(Bytes::from(buf)));
-        std::future::ready((n > 0).then(|| (frame, (bytes, serving))))
+        std::future::ready((n > 0).then_some((frame, (bytes, serving))))
     });
     StreamBody::new(frames).boxed()
 }

@@ -5,12 +5,12 @@
 //! it does not) rather than `sha2`, which was 1.9x slower on a CPU without SHA-NI
 //! (BENCHMARKS.md, "Hashing").
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// How much of the body is echoed back verbatim, so `[object ReadableStream]` shows.
 pub const HEAD_LEN: usize = 64;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BodyReport {
     pub bytes: u64,
     pub sha256: String,

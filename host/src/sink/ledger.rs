@@ -9,7 +9,7 @@
 use super::chunks::{ChunkReport, Order};
 pub use super::upload_id::{BadUploadId, UploadId};
 use crate::model::valid_run_id;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -19,7 +19,7 @@ use std::sync::Mutex;
 pub const MAX_ENTRIES: usize = 8192;
 
 /// What the sink says about a whole plain upload: its reply, which is also the record.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct UploadReport {
     #[serde(flatten)]
     pub body: super::hashing::BodyReport,
@@ -27,12 +27,13 @@ pub struct UploadReport {
     /// From the request's headers to its last byte.
     pub request_ms: f64,
     /// "h2" or "http/1.1", as ALPN names it.
-    pub protocol: &'static str,
+    pub protocol: String,
 }
 
 /// An encrypted file's chunks as they arrived, folded as they come: bounded memory
-/// however many chunks a client sends.
-#[derive(Debug, Clone, PartialEq)]
+/// however many chunks a client sends. On the wire (a remote sink's ledger route) the
+/// running digest travels finished.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ChunkTally {
     pub chunks: u64,
     pub tags_ok: u64,
@@ -40,19 +41,39 @@ pub struct ChunkTally {
     pub plaintext_bytes: u64,
     /// SHA-256 over the chunks' plaintext digests (hex) in arrival order: the page's
     /// digest of digests when every chunk came in order.
+    #[serde(rename = "digest_of_digests")]
     digests: DigestChain,
     /// The chunk PUTs' arrival records on one axis, folded as they come (bounded:
     /// `timeline::combine`).
     pub timeline: Option<super::timeline::Timeline>,
 }
 
-/// A running SHA-256, compared and shown by its digest so far.
-#[derive(Clone)]
-struct DigestChain(ring::digest::Context);
+/// A running SHA-256, compared and shown (and serialised) by its digest so far.
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(into = "String", from = "String")]
+enum DigestChain {
+    Running(ring::digest::Context),
+    Finished(String),
+}
 
 impl DigestChain {
     fn hex(&self) -> String {
-        hex::encode(self.0.clone().finish())
+        match self {
+            DigestChain::Running(c) => hex::encode(c.clone().finish()),
+            DigestChain::Finished(h) => h.clone(),
+        }
+    }
+}
+
+impl From<DigestChain> for String {
+    fn from(d: DigestChain) -> String {
+        d.hex()
+    }
+}
+
+impl From<String> for DigestChain {
+    fn from(h: String) -> DigestChain {
+        DigestChain::Finished(h)
     }
 }
 
@@ -75,7 +96,7 @@ impl ChunkTally {
             tags_ok: 0,
             in_order: 0,
             plaintext_bytes: 0,
-            digests: DigestChain(ring::digest::Context::new(&ring::digest::SHA256)),
+            digests: DigestChain::Running(ring::digest::Context::new(&ring::digest::SHA256)),
             timeline: None,
         }
     }
@@ -86,7 +107,9 @@ impl ChunkTally {
         self.in_order += u64::from(r.order == Order::Ok);
         self.plaintext_bytes += r.plaintext_bytes;
         let digest = r.plaintext_sha256.as_deref().unwrap_or("");
-        self.digests.0.update(digest.as_bytes());
+        if let DigestChain::Running(c) = &mut self.digests {
+            c.update(digest.as_bytes());
+        }
         if let Some(t) = &r.timeline {
             let parts: Vec<_> = self
                 .timeline
@@ -104,7 +127,7 @@ impl ChunkTally {
 }
 
 /// A download the sink served: what it was asked for and how much of it it handed on.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DownloadRecord {
     pub seed: [u8; 16],
     pub bytes_asked: u64,
@@ -112,16 +135,17 @@ pub struct DownloadRecord {
 }
 
 /// What the ledger holds under one id.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Entry {
     /// Reserved when the request arrived; replaced when it ends.
     InFlight,
-    Body(UploadReport),
+    Body(Box<UploadReport>),
     /// Ended early (aborted, cut off, over the cap) after `bytes`.
     Cut {
         bytes: u64,
     },
-    Chunks(ChunkTally),
+    Chunks(Box<ChunkTally>),
     Download(DownloadRecord),
     /// A sample claimed it: the id may not be used again in this run.
     Taken,
@@ -154,8 +178,12 @@ impl Refused {
     }
 }
 
-/// What a sample finds when it claims its upload id.
-#[derive(Debug, Clone, PartialEq)]
+/// What a sample finds when it claims its upload id. A remote sink's ledger route
+/// answers with one, as JSON.
+// Found carries the whole record (its timeline too); a claim lives for one sample.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "claim", content = "entry", rename_all = "kebab-case")]
 pub enum Claim {
     Found(Entry),
     /// The sink never received an upload under this id.
@@ -164,6 +192,19 @@ pub enum Claim {
     OtherRun,
     /// Another sample already claimed it.
     AlreadyTaken,
+    /// The sink holding the record (a remote one) could not be asked.
+    Unreachable,
+}
+
+/// Where ingest finds the records: this process's ledger, or a remote sink's.
+pub trait Records {
+    fn take(&mut self, run_id: &str, upload: &UploadId) -> Claim;
+}
+
+impl Records for &Ledger {
+    fn take(&mut self, run_id: &str, upload: &UploadId) -> Claim {
+        Ledger::take(self, run_id, upload)
+    }
 }
 
 /// Which run and upload a request names: `?run=<run id>&upload=<upload id>`.
@@ -267,7 +308,7 @@ impl Ledger {
             None => {
                 let held = Held {
                     run_id: tag.run_id.clone(),
-                    entry: Entry::Chunks(ChunkTally::new()),
+                    entry: Entry::Chunks(Box::new(ChunkTally::new())),
                 };
                 entries.insert(tag.upload.clone(), held);
                 Ok(())

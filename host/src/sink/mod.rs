@@ -24,6 +24,7 @@ mod probe;
 mod recording;
 pub mod refusals;
 pub mod remote;
+pub mod remote_ledger;
 pub mod reply;
 pub use reply::{EXPOSED_HEADERS, HEADER_BYTES, HEADER_HASH_BOUND, HEADER_SINK_MS};
 pub mod routes;
@@ -79,6 +80,9 @@ pub struct SinkConfig {
     /// Where the sink records what it received under each upload id; shared by every
     /// sink of a session, read by the host when it stores samples.
     pub ledger: Arc<ledger::Ledger>,
+    /// Answer `/ledger/<token>`, so a host elsewhere can claim this sink's records: only
+    /// `unobserved sink`, whose host is another process (`remote_ledger.rs`).
+    pub ledger_route: bool,
 }
 
 impl Default for SinkConfig {
@@ -101,6 +105,7 @@ impl Default for SinkConfig {
             min_rate_grace: Duration::from_secs(30),
             api: None,
             ledger: Default::default(),
+            ledger_route: false,
         }
     }
 }
@@ -120,6 +125,7 @@ pub(crate) struct Shared {
     pub min_rate_grace: Duration,
     pub api: Option<Arc<dyn api::Api>>,
     pub ledger: Arc<ledger::Ledger>,
+    pub ledger_route: bool,
     /// Record each upload's arrival timeline (off only for the benchmark, `timeline.rs`).
     pub timeline: bool,
 }
@@ -164,6 +170,7 @@ impl Sink {
             min_rate_grace: config.min_rate_grace,
             api: config.api,
             ledger: config.ledger,
+            ledger_route: config.ledger_route,
             timeline: timeline::enabled(),
         });
         timeline::epoch();

@@ -26,6 +26,11 @@ pub enum Route<'a> {
         token: &'a str,
         what: &'a str,
     },
+    /// `/ledger/<token>?run=<run id>&upload=<id>`: a remote sink's record, claimed by
+    /// the host that stores the sample (`?run=<run id>&forget=1` when the run ends).
+    Ledger {
+        token: &'a str,
+    },
     NotFound,
 }
 
@@ -36,13 +41,15 @@ impl Route<'_> {
             Route::Upload { token }
             | Route::Chunk { token, .. }
             | Route::Download { token }
-            | Route::Api { token, .. } => Some(token),
+            | Route::Api { token, .. }
+            | Route::Ledger { token } => Some(token),
             _ => None,
         }
     }
 }
 
 pub const UPLOAD_PREFIX: &str = "/upload/";
+pub const LEDGER_PREFIX: &str = "/ledger/";
 pub const PAGE_PATH: &str = "/bench/index.html";
 pub const API_PREFIX: &str = "/serve/";
 /// The page `unobserved serve` serves, with its own Run button.
@@ -65,6 +72,9 @@ pub fn route(url: &str) -> Route<'_> {
     if let Some(rest) = path.strip_prefix(API_PREFIX) {
         let (token, what) = rest.split_once('/').unwrap_or((rest, ""));
         return Route::Api { token, what };
+    }
+    if let Some(token) = path.strip_prefix(LEDGER_PREFIX) {
+        return Route::Ledger { token };
     }
     if let Some(rest) = path.strip_prefix("/chunk/") {
         let parts: Vec<&str> = rest.split('/').collect();
@@ -140,6 +150,10 @@ mod tests {
         assert_eq!(
             route("/download/t?bytes=5&seed=00"),
             Route::Download { token: "t" }
+        );
+        assert_eq!(
+            route("/ledger/t?run=r&upload=u"),
+            Route::Ledger { token: "t" }
         );
     }
 }
