@@ -2,7 +2,7 @@ use super::*;
 use crate::page_timing::PageTiming;
 use crate::sink::timeline::Timeline;
 
-fn timeline(first: f64, last: f64) -> Timeline {
+pub(crate) fn timeline(first: f64, last: f64) -> Timeline {
     Timeline {
         v: 1,
         sink_clock_ms: 0.0,
