@@ -1,8 +1,10 @@
 // The popup's phase bar as SVG elements, pure: `{ width, height, barsFrom, elements }`,
-// each element `{ name, attrs, text? }`, or null when the run has no phases. Per arm,
+// each element `{ name, attrs, text? }`, or null when the run has no phases. Laid out
+// as the throughput chart above it (lib/chart.js), so names and bars line up. Per arm,
 // where its median upload's time went, stacked on one scale as the HTML report draws it
 // (host/src/export/timeline_svg.rs). Every figure is the host's (`analysis.phases`,
 // from the sink's own timeline); nothing here is computed from the page's timings.
+import { BAR_WIDTH, chartWidth, labelWidth } from './chart.js';
 
 /** The three phases in the order they happen, with the analysis field each reads. */
 export const PHASES = Object.freeze([
@@ -11,8 +13,8 @@ export const PHASES = Object.freeze([
   { name: 'reply', field: 'reply_ms', colour: '#7f8c8d', words: 'reply' },
 ]);
 
-/** Width of the bars' area, right of the arm names. */
-export const PHASE_BAR_WIDTH = 200;
+/** Width of the bars' area, right of the arm names: the throughput chart's. */
+export const PHASE_BAR_WIDTH = BAR_WIDTH;
 const ROW_HEIGHT = 22;
 const LEGEND_HEIGHT = 16;
 
@@ -28,10 +30,11 @@ function legend(add, x, y) {
   return at;
 }
 
-export function phaseBarElements(phases) {
+/** The bar of `analysis.phases`, its names as wide as the chart's for `analysis.arms`. */
+export function phaseBarElements(analysis) {
+  const phases = analysis?.phases;
   if (!phases?.length) return null;
-  // Room for the longest arm name at about 6.5 px a character, as the throughput chart.
-  const labelW = Math.max(100, ...phases.map((p) => p.body.length * 6.5));
+  const labelW = labelWidth([...(analysis.arms ?? []), ...phases]);
   const top = Math.max(...phases.map(totalMs));
   const scale = top > 0 ? PHASE_BAR_WIDTH / top : 0;
   const elements = [];
@@ -49,6 +52,6 @@ export function phaseBarElements(phases) {
   });
   const height = phases.length * ROW_HEIGHT + LEGEND_HEIGHT;
   const legendEnd = legend(add, 0, height - 3);
-  const width = Math.max(labelW + PHASE_BAR_WIDTH + 110, legendEnd);
+  const width = Math.max(chartWidth(labelW), legendEnd);
   return { width, height, barsFrom: labelW, elements };
 }

@@ -42,7 +42,7 @@ function drawSvg(svg, { width, height, elements }) {
 
 /** The host's phases per arm; hidden for a run without them (no sink timeline). */
 function drawPhases(section, analysis) {
-  const model = phaseBarElements(analysis.phases);
+  const model = phaseBarElements(analysis);
   section.querySelector('#phases-view').hidden = model === null;
   if (model !== null) drawSvg(section.querySelector('#phases'), model);
 }

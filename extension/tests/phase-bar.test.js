@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { PHASE_BAR_WIDTH, phaseBarElements } from '../lib/phase-bar.js';
+import { chartElements } from '../lib/chart.js';
 
 // The host's analysis of a run whose Uint8Array and Blob uploads have sink timelines
 // (host/src/report/tests.rs writes it): `phases` is what the popup's bar draws.
@@ -12,7 +13,7 @@ const segmentsOf = (elements, body) => elements.filter((e) => e.attrs.class === 
 
 test("one bar per arm the host gave phases, its segments in order and the host's figures", () => {
   assert.ok(analysis.phases.length >= 2, 'the fixture has phases for two arms');
-  const { elements } = phaseBarElements(analysis.phases);
+  const { elements } = phaseBarElements(analysis);
   for (const line of analysis.phases) {
     const segments = segmentsOf(elements, line.body);
     assert.deepEqual(
@@ -29,7 +30,7 @@ test("one bar per arm the host gave phases, its segments in order and the host's
 });
 
 test('every bar is on one scale: segments touch, widths go with the ms, the longest fills the width', () => {
-  const { elements, barsFrom } = phaseBarElements(analysis.phases);
+  const { elements, barsFrom } = phaseBarElements(analysis);
   const totals = [];
   let scale = null;
   for (const line of analysis.phases) {
@@ -49,10 +50,17 @@ test('every bar is on one scale: segments touch, widths go with the ms, the long
   assert.ok(totals.every((t) => t <= PHASE_BAR_WIDTH + 1e-9));
 });
 
+test("names and bars line up with the throughput chart's", () => {
+  const bar = phaseBarElements(analysis);
+  const chart = chartElements(analysis);
+  assert.equal(bar.barsFrom, chart.barsFrom);
+  assert.equal(bar.width, chart.width);
+});
+
 test('a run without phases draws no bar, and a zero-length upload no NaN', () => {
-  assert.equal(phaseBarElements([]), null);
-  assert.equal(phaseBarElements(undefined), null);
+  assert.equal(phaseBarElements({ ...analysis, phases: [] }), null);
+  assert.equal(phaseBarElements({ arms: analysis.arms }), null);
   const zero = { body: 'Blob', uploads: 1, preparing_ms: 0, wire_ms: 0, reply_ms: 0, uncertainty_ms: 0 };
-  const { elements } = phaseBarElements([zero]);
+  const { elements } = phaseBarElements({ arms: [], phases: [zero] });
   assert.ok(segmentsOf(elements, 'Blob').every((s) => s.attrs.width === 0 && Number.isFinite(s.attrs.x)));
 });
