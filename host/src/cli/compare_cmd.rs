@@ -13,7 +13,7 @@ use std::io::IsTerminal;
 
 pub fn execute(a: CompareArgs) -> Result<i32> {
     let store = Store::in_dir(&state::state_dir()?);
-    let stored = report::read_runs(&store)
+    let stored = report::read_runs(&store, a.format.points())
         .with_context(|| format!("cannot read {}", store.path().display()))?;
     // Only the runs compared are analysed.
     let mut runs: Vec<Option<report::StoredRun>> = stored.into_iter().map(Some).collect();

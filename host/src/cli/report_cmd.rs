@@ -17,7 +17,7 @@ pub fn execute(a: ReportArgs) -> Result<i32> {
         }
     }
     let store = Store::in_dir(&state::state_dir()?);
-    let stored = report::read_runs(&store)
+    let stored = report::read_runs(&store, a.format.points())
         .with_context(|| format!("cannot read {}", store.path().display()))?;
     let filter = Filter {
         run: a.run.clone(),

@@ -72,7 +72,7 @@ async fn follow(mut served: Served, store: &crate::store::Store, once: bool) -> 
             }
             ended = served.next_ended() => {
                 let Some(ended) = ended else { return Ok(exit::OK) };
-                if let Ok(Some(report)) = crate::report::load_run(store, &ended.run_id) {
+                if let Ok(Some(report)) = crate::report::load_run(store, &ended.run_id, crate::report::TimelinePoints::Drop) {
                     print!("{}", Table { colour: false }.render(std::slice::from_ref(&report)));
                     let _ = std::io::stdout().flush();
                 }

@@ -44,6 +44,17 @@ pub enum Format {
     Html,
 }
 
+impl Format {
+    /// What this format needs of every upload's timeline: JSON writes its points and
+    /// HTML draws them; the others show phases, which need none.
+    pub fn points(self) -> crate::report::TimelinePoints {
+        match self {
+            Format::Json | Format::Html => crate::report::TimelinePoints::Keep,
+            Format::Table | Format::Csv | Format::Markdown => crate::report::TimelinePoints::Drop,
+        }
+    }
+}
+
 /// The exporter for `format`; `colour` matters only to the terminal table.
 pub fn exporter(format: Format, colour: bool) -> Box<dyn Exporter> {
     match format {

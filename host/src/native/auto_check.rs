@@ -14,7 +14,7 @@ pub fn handle(session: &mut Session, run_id: String, reps_done: u32) -> Outgoing
     if !session.started.contains(&run_id) {
         return unknown_run(&run_id, "auto-check");
     }
-    let run = match report::load_run(&session.store, &run_id) {
+    let run = match report::load_run(&session.store, &run_id, report::TimelinePoints::Drop) {
         Ok(Some(run)) => run,
         Ok(None) => {
             return Outgoing::error(

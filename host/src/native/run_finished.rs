@@ -123,6 +123,7 @@ impl Stored {
 
 /// The finished run's analysis from the store, as every report computes it.
 fn analyse(session: &Session, run_id: &str) -> Option<crate::report::analysis::Analysis> {
-    let run = crate::report::load_run(&session.store, run_id).ok()??;
+    let run = crate::report::load_run(&session.store, run_id, crate::report::TimelinePoints::Drop)
+        .ok()??;
     Some(crate::report::analysis::of(&run))
 }

@@ -190,20 +190,45 @@ impl StoredRun {
     }
 }
 
+/// Whether a report holds every upload's timeline points as it reads the store. Points
+/// are most of a stored sample; a report that shows only phases (`Format::points`), and
+/// the analysis the popup draws, drop them as each line is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TimelinePoints {
+    #[default]
+    Keep,
+    Drop,
+}
+
 /// Records grouped by run as they are read, in the order runs first appear.
 #[derive(Default)]
 pub struct Grouping {
     order: Vec<String>,
     by_id: std::collections::HashMap<String, Gathered>,
+    points: TimelinePoints,
 }
 
 impl Grouping {
-    pub fn add(&mut self, record: Record) {
-        let Some(id) = record.run_id() else { return };
-        if !self.by_id.contains_key(id) {
-            self.order.push(id.to_owned());
+    pub fn new(points: TimelinePoints) -> Grouping {
+        Grouping {
+            points,
+            ..Grouping::default()
         }
-        let g = self.by_id.entry(id.to_owned()).or_default();
+    }
+
+    pub fn add(&mut self, mut record: Record) {
+        let Some(id) = record.run_id().map(str::to_owned) else {
+            return;
+        };
+        if !self.by_id.contains_key(&id) {
+            self.order.push(id.clone());
+        }
+        if let (TimelinePoints::Drop, Record::Sample(s)) = (self.points, &mut record) {
+            if let Some(t) = &mut s.timeline {
+                t.points = Default::default();
+            }
+        }
+        let g = self.by_id.entry(id).or_default();
         gather(g, record);
     }
 
@@ -232,8 +257,11 @@ pub fn stored_runs(contents: StoreContents) -> Vec<StoredRun> {
 }
 
 /// The store's runs, grouped as the lines are read (never all records at once).
-pub fn read_runs(store: &crate::store::Store) -> std::io::Result<Vec<StoredRun>> {
-    let mut grouping = Grouping::default();
+pub fn read_runs(
+    store: &crate::store::Store,
+    points: TimelinePoints,
+) -> std::io::Result<Vec<StoredRun>> {
+    let mut grouping = Grouping::new(points);
     store.scan(|_, record| grouping.add(record))?;
     Ok(grouping.finish())
 }
@@ -247,8 +275,12 @@ pub fn runs(contents: StoreContents) -> Vec<RunReport> {
 }
 
 /// The runs the filter selects from the store, and only those, analysed.
-pub fn load(store: &crate::store::Store, filter: &Filter) -> std::io::Result<Vec<RunReport>> {
-    Ok(select(read_runs(store)?, filter)
+pub fn load(
+    store: &crate::store::Store,
+    filter: &Filter,
+    points: TimelinePoints,
+) -> std::io::Result<Vec<RunReport>> {
+    Ok(select(read_runs(store, points)?, filter)
         .into_iter()
         .map(StoredRun::analyse)
         .collect())
@@ -256,15 +288,19 @@ pub fn load(store: &crate::store::Store, filter: &Filter) -> std::io::Result<Vec
 
 /// One run by id ("last" for the newest), analysed; None when the store has no such run.
 /// Only that run's lines are parsed: `auto-check` asks after every rep.
-pub fn load_run(store: &crate::store::Store, run_id: &str) -> std::io::Result<Option<RunReport>> {
+pub fn load_run(
+    store: &crate::store::Store,
+    run_id: &str,
+    points: TimelinePoints,
+) -> std::io::Result<Option<RunReport>> {
     if run_id == "last" {
         let filter = Filter {
             run: Some(run_id.to_owned()),
             ..Default::default()
         };
-        return Ok(load(store, &filter)?.pop());
+        return Ok(load(store, &filter, points)?.pop());
     }
-    let mut grouping = Grouping::default();
+    let mut grouping = Grouping::new(points);
     store.scan_run(run_id, |_, record| grouping.add(record))?;
     Ok(grouping.finish().pop().map(StoredRun::analyse))
 }

@@ -38,7 +38,9 @@ impl Watch {
         }
         self.fresh = false;
         self.judged_at = Some(Instant::now());
-        let run = crate::report::load_run(store, run_id).ok().flatten()?;
+        let run = crate::report::load_run(store, run_id, crate::report::TimelinePoints::Drop)
+            .ok()
+            .flatten()?;
         Some(auto_check::decide(&run, self.reps_seen, chrono::Utc::now()).progress)
     }
 }

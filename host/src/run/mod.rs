@@ -468,7 +468,7 @@ async fn stop(opts: &RunOptions, tmp: tempfile::TempDir, mut r: Running) {
 
 /// The ended run, as every report computes it from the store.
 fn stored_report(store: &Store, run_id: &str) -> Result<RunReport> {
-    report::load_run(store, run_id)?.with_context(|| {
+    report::load_run(store, run_id, report::TimelinePoints::Keep)?.with_context(|| {
         format!(
             "run {run_id} ended but nothing of it is in {}",
             store.path().display()

@@ -250,7 +250,44 @@ fn one_runs_lines_are_read_alone_and_the_rest_skipped() {
         vec![Some("a".to_owned()); 4],
         "a's run record and 3 samples"
     );
-    let b = crate::report::load_run(&store, "b").unwrap().unwrap();
+    let b = crate::report::load_run(&store, "b", crate::report::TimelinePoints::Keep)
+        .unwrap()
+        .unwrap();
     assert_eq!((b.run.run_id.as_str(), b.samples.len()), ("b", 1));
-    assert!(crate::report::load_run(&store, "c").unwrap().is_none());
+    assert!(
+        crate::report::load_run(&store, "c", crate::report::TimelinePoints::Keep)
+            .unwrap()
+            .is_none()
+    );
+}
+
+#[test]
+fn a_report_that_shows_only_phases_reads_no_timeline_points_and_the_same_phases() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::in_dir(dir.path());
+    let mut s = sample("a", "Blob", 0, 1.0);
+    s.page_ms = Some(3.0);
+    s.timeline = Some(crate::report::phases::tests::timeline(1.0, 2.0));
+    store.append(&[run_record("a"), Record::Sample(s)]).unwrap();
+    let read = |points| {
+        crate::report::load_run(&store, "a", points)
+            .unwrap()
+            .unwrap()
+    };
+    let (kept, dropped) = (
+        read(crate::report::TimelinePoints::Keep),
+        read(crate::report::TimelinePoints::Drop),
+    );
+    let points =
+        |r: &crate::report::RunReport| r.samples[0].timeline.as_ref().unwrap().points.len();
+    assert_eq!((points(&kept), points(&dropped)), (2, 0));
+    assert_eq!(
+        crate::report::phases::of_sample(&kept.samples[0]),
+        crate::report::phases::of_sample(&dropped.samples[0]),
+    );
+    assert!(crate::report::phases::of_sample(&dropped.samples[0]).is_some());
+    use crate::export::Format;
+    assert_eq!(Format::Table.points(), crate::report::TimelinePoints::Drop);
+    assert_eq!(Format::Json.points(), crate::report::TimelinePoints::Keep);
+    assert_eq!(Format::Html.points(), crate::report::TimelinePoints::Keep);
 }
