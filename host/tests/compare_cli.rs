@@ -10,6 +10,11 @@ use common::BIN;
 
 /// A run of Uint8Array and Blob with these Mbps per rep.
 fn store_run(state: &Path, id: &str, u8: &[f64], blob: &[f64]) {
+    store_calibrated(state, id, u8, blob, None)
+}
+
+/// The same, with the machine calibrations a host records at the run's start and end.
+fn store_calibrated(state: &Path, id: &str, u8: &[f64], blob: &[f64], cpu_ms: Option<(f64, f64)>) {
     let mut lines = vec![json!({"kind": "run", "run_id": id, "browser": "Chromium",
         "browser_version": "156", "os": "Linux", "extension_version": "0.1.0", "source": "job",
         "started_at": "2026-11-30T10:00:00Z",
@@ -23,6 +28,12 @@ fn store_run(state: &Path, id: &str, u8: &[f64], blob: &[f64]) {
                 "sha256_received": "a", "intact": true, "status": "ok", "error": null,
                 "page_ms": 1.0, "sink_ms": 0.9, "mbps": mbps, "observed": {"webdriver": false}}),
             );
+        }
+    }
+    if let Some((start, end)) = cpu_ms {
+        for (moment, ms) in [("start", start), ("end", end)] {
+            lines.push(json!({"kind": "machine", "run_id": id, "moment": moment,
+                "cpu_ms": ms, "recorded_at": "2026-11-30T10:00:30Z"}));
         }
     }
     lines.push(
@@ -93,18 +104,21 @@ fn compare_gives_a_verdict_per_arm_in_json_and_finds_runs_by_position() {
     );
     assert_eq!(code, Some(0));
     let v: Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(v["runs"], json!(["before", "after"]));
+    assert_eq!(v["sides"], json!([["before"], ["after"]]));
     let verdict = |arm: &str| {
         v["arms"]
             .as_array()
             .unwrap()
             .iter()
             .find(|a| a["arm"]["body"] == arm)
-            .unwrap()["versus_first"][0]["verdict"]
+            .unwrap()["versus_first"][0]
             .clone()
     };
-    assert_eq!(verdict("Uint8Array"), "slower");
-    assert_eq!(verdict("Blob"), "same");
+    assert_eq!(verdict("Uint8Array")["verdict"], "slower");
+    // One run a side: the interval is widened for run-to-run drift, wider than ±5%.
+    assert_eq!(verdict("Blob")["verdict"], "not-resolved");
+    assert_eq!(verdict("Blob")["method"]["kind"], "drift-allowance");
+    assert_eq!(v["machine"]["kind"], "unchecked", "no calibrations stored");
     assert_eq!(
         unobserved(state.path(), &["compare", "nope", "last"]).0,
         Some(2)
@@ -177,4 +191,92 @@ fn compare_takes_several_runs_and_every_format() {
     assert_eq!(code, Some(6), "the third run is 29% slower on Uint8Array");
     let (code, _) = unobserved(s, &["compare", "one"]);
     assert_eq!(code, Some(2), "one run is nothing to compare");
+}
+
+/// Several runs a side: each run one figure, and the interval holds their spread.
+#[test]
+fn several_runs_a_side_are_compared_as_clusters() {
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    let scaled = |v: &[f64], k: f64| v.iter().map(|x| x * k).collect::<Vec<_>>();
+    for (i, k) in [1.0, 1.02, 0.98].into_iter().enumerate() {
+        store_run(s, &format!("a{i}"), &scaled(&BASE, k), &scaled(&BLOB, k));
+        store_run(
+            s,
+            &format!("b{i}"),
+            &scaled(&SLOWER, k),
+            &scaled(&BLOB, 1.0 / k),
+        );
+    }
+    let (code, text) = unobserved(s, &["compare", "a0,a1,a2", "b0, b1,b2", "--format", "json"]);
+    assert_eq!(code, Some(0), "{text}");
+    let v: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["sides"], json!([["a0", "a1", "a2"], ["b0", "b1", "b2"]]));
+    for arm in v["arms"].as_array().unwrap() {
+        let c = &arm["versus_first"][0];
+        assert_eq!(
+            c["method"],
+            json!({"kind": "clusters", "runs": 3, "baseline_runs": 3})
+        );
+        let want = if arm["arm"]["body"] == "Uint8Array" {
+            "slower"
+        } else {
+            "same"
+        };
+        assert_eq!(c["verdict"], want, "{c}");
+    }
+    assert_eq!(
+        unobserved(
+            s,
+            &["compare", "a0,a1,a2", "b0,b1,b2", "--fail-if-slower", "10"]
+        )
+        .0,
+        Some(6)
+    );
+    // A run named twice would be compared with itself.
+    assert_eq!(unobserved(s, &["compare", "a0,a1", "a1,b2"]).0, Some(2));
+    assert_eq!(
+        unobserved(s, &["compare", "a0,", "b1"]).0,
+        Some(2),
+        "an empty id"
+    );
+}
+
+/// A run during which the machine was slower (a busy loop, a parallel build) gets no
+/// verdict, and the gate says it cannot tell (7) rather than pass or fail.
+#[test]
+fn a_run_on_a_slower_machine_is_not_comparable_and_the_gate_cannot_tell() {
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    store_calibrated(s, "quiet", &BASE, &BLOB, Some((20.0, 20.3)));
+    store_calibrated(s, "busy", &SLOWER, &BLOB, Some((38.0, 41.0)));
+    store_calibrated(s, "again", &SLOWER, &BLOB, Some((20.2, 20.9)));
+    let (code, text) = unobserved(s, &["compare", "quiet", "busy", "--format", "json"]);
+    assert_eq!(code, Some(0));
+    let v: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["machine"]["kind"], "differs");
+    assert_eq!(
+        (&v["machine"]["slower"], &v["machine"]["than"]),
+        (&json!("busy"), &json!("quiet"))
+    );
+    for arm in v["arms"].as_array().unwrap() {
+        assert_eq!(arm["versus_first"][0]["verdict"], "not-comparable");
+    }
+    let gate =
+        |b: &str, pct: &str| unobserved(s, &["compare", "quiet", b, "--fail-if-slower", pct]).0;
+    assert_eq!(
+        gate("busy", "10"),
+        Some(7),
+        "not comparable: neither pass nor fail"
+    );
+    assert_eq!(
+        gate("again", "10"),
+        Some(6),
+        "on a quiet machine the regression trips"
+    );
+    // Unchanged, one run a side: the intervals (widened for drift) clear a 40% bound
+    // but reach past a 1% one, so the gate cannot tell there.
+    store_calibrated(s, "same", &BASE, &BLOB, Some((20.1, 20.4)));
+    assert_eq!(gate("same", "40"), Some(0));
+    assert_eq!(gate("same", "1"), Some(7));
 }

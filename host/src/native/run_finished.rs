@@ -53,6 +53,8 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
         "run {run_id} finished: {status:?} {:?}",
         reason.as_deref().map(Clipped)
     );
+    // After the last upload, before the end: `unobserved run` ends the browser at it.
+    let machine = crate::machine::record(&run_id, crate::machine::Moment::End);
     let record = Record::RunEnd {
         run_id: run_id.clone(),
         status,
@@ -61,7 +63,7 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
         observation,
         auto_stop,
     };
-    match session.store.append(&[record]) {
+    match session.store.append(&[Record::Machine(machine), record]) {
         Ok(()) => {
             let analysis = analyse(session, &run_id);
             Outgoing::RunFinished { run_id, analysis }

@@ -25,6 +25,8 @@ pub fn handle(session: &mut Session, run: RunInfo) -> Outgoing {
             Some("run-started"),
         );
     }
+    // Before the ceiling probe, which would otherwise be the load it measures.
+    let machine = crate::machine::record(&run_id, crate::machine::Moment::Start);
     let remote = run.extra.get("sink").and_then(|v| v.as_str()) == Some("remote");
     let ceiling = if remote {
         None
@@ -56,8 +58,9 @@ pub fn handle(session: &mut Session, run: RunInfo) -> Outgoing {
         sink_hash_mbps: ceiling.map(|c| c.hash_mbps),
         cpu: crate::cpu::describe(),
         transport_ceilings,
+        interleaved: None,
     });
-    match session.store.append(&[record]) {
+    match session.store.append(&[record, Record::Machine(machine)]) {
         Ok(()) => {
             log::info!("run {run_id} started; sink ceiling {ceiling:?}");
             session.started.insert(run_id.clone());

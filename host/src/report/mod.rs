@@ -4,6 +4,8 @@
 pub mod across;
 pub mod analysis;
 pub mod findings;
+pub mod gate;
+pub mod machine_check;
 pub mod pooled;
 
 pub use findings::{Note, Warning};
@@ -109,6 +111,13 @@ pub struct RunMeta {
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     #[schemars(schema_with = "ceilings_schema")]
     pub transport_ceilings: std::collections::BTreeMap<Transport, crate::model::TransportCeiling>,
+    /// The machine calibration at the run's start and end (`machine.rs`), which
+    /// `compare` checks before it sets two runs side by side.
+    #[serde(skip_serializing_if = "crate::machine::Machine::is_empty")]
+    pub machine: crate::machine::Machine,
+    /// The run took turns rep by rep with other builds' runs (`interleave.rs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interleaved: Option<crate::interleave::Interleaved>,
 }
 
 /// `transport_ceilings`: an object keyed by transport name.
@@ -167,6 +176,7 @@ struct Gathered {
     run: Option<crate::store::RunRecord>,
     end: Option<Ended>,
     samples: Vec<Sample>,
+    machine: crate::machine::Machine,
 }
 
 /// One run's records, grouped, with what lists and filters need (its `RunMeta`), and
@@ -287,6 +297,7 @@ fn gather(g: &mut Gathered, record: Record) {
             })
         }
         Record::RunEnd { .. } => {}
+        Record::Machine(m) => g.machine.add(&m),
         Record::SinkEvent { .. } => {}
     }
 }
@@ -324,6 +335,8 @@ fn meta_of(run_id: String, g: &Gathered) -> RunMeta {
         transport_ceilings: started
             .map(|s| s.transport_ceilings.clone())
             .unwrap_or_default(),
+        machine: g.machine,
+        interleaved: started.and_then(|s| s.interleaved.clone()),
         run_id,
     }
 }

@@ -236,6 +236,7 @@ fn write_job(opts: &RunOptions, run_id: &str, tls: Option<&JobTls>, dir: &Path) 
         close_tab: true,
         sink_url: opts.sink_url.clone(),
         tls: tls.cloned(),
+        turns: None,
     };
     let job_path = dir.join("job.json");
     std::fs::write(&job_path, serde_json::to_vec_pretty(&job)?)?;
@@ -376,7 +377,7 @@ async fn follow(opts: &RunOptions, p: &Prepared, r: &mut Running) -> Followed {
                         Record::Run(_) => { connected = true; progress.connected(); }
                         Record::Sample(s) => { connected = true; progress.sample(&s.body, s.rep, s.status.as_str()); }
                         Record::RunEnd { status, reason, .. } => end = Some(Followed::Ended { status, reason }),
-                        Record::SinkEvent { .. } => {}
+                        Record::Machine(_) | Record::SinkEvent { .. } => {}
                     }
                 }
                 if let Some(end) = end { break end; }
