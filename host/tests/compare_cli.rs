@@ -73,24 +73,16 @@ fn fail_if_slower_trips_on_a_regression_and_not_on_an_improvement() {
         &["compare", "before", "after", "--fail-if-slower", "10"],
     );
     assert_eq!(code, Some(6), "{table}");
-    // The other way round, the same data is an improvement: the gate stays open.
-    assert_eq!(
-        unobserved(
-            state.path(),
-            &["compare", "after", "before", "--fail-if-slower", "10"]
-        )
-        .0,
-        Some(0)
-    );
-    // A bound beyond the regression does not trip either.
-    assert_eq!(
-        unobserved(
-            state.path(),
-            &["compare", "before", "after", "--fail-if-slower", "40"]
-        )
-        .0,
-        Some(0)
-    );
+    // The other way round, the same data is an improvement: the gate stays open where
+    // every interval clears the bound. One run a side, the unchanged Blob's interval
+    // (widened for run-to-run drift) reaches past 10%: the gate cannot tell there.
+    let gate = |a: &str, b: &str, pct: &str| {
+        unobserved(state.path(), &["compare", a, b, "--fail-if-slower", pct]).0
+    };
+    assert_eq!(gate("after", "before", "25"), Some(0));
+    assert_eq!(gate("after", "before", "10"), Some(7));
+    // A bound well beyond the 29% regression does not trip either.
+    assert_eq!(gate("before", "after", "50"), Some(0));
 }
 
 #[test]

@@ -290,32 +290,28 @@ fn the_within_run_interval_alone_fails_across_runs_with_drift() {
 #[test]
 fn across_runs_a_real_1_3x_difference_is_still_called() {
     let mut report = Vec::new();
+    let mut low = Vec::new();
     for (i, noise) in MODELS.into_iter().enumerate() {
         for runs in [1, 3] {
-            let rate = across_rate(
-                noise,
-                1.3,
-                6,
-                runs,
-                RUN_DRIFT_SD,
-                7000 + i as u64 + runs as u64,
-            );
+            let seed = 7000 + i as u64 * 10 + runs as u64;
+            let rate = across_rate(noise, 1.3, 6, runs, RUN_DRIFT_SD, seed);
             report.push(format!("{noise:?} {runs} run(s): {:.1}%", rate * 100.0));
-            // One run a side with slow outliers: the outliers widen the rank interval
-            // as within a run, and the allowance comes on top (two in three resolve).
-            let floor = match (noise, runs) {
-                (Noise::SlowOutliers, 1) => 0.60,
-                _ => 0.75,
+            // Drift of 6% a run costs power: about three in four pairs resolve, one
+            // run a side or three (Welch's t has few degrees of freedom at 3 against
+            // 3), and fewer with slow outliers on top. More reps do not help one run a
+            // side; more runs do, and interleaving does most (within-run power).
+            let floor = match noise {
+                Noise::SlowOutliers => 0.50,
+                _ => 0.70,
             };
-            assert!(
-                rate >= floor,
-                "{noise:?}, {runs} run(s) a side: {:.1}%",
-                rate * 100.0
-            );
+            if rate < floor {
+                low.push(format!("{noise:?} {runs}: {:.1}%", rate * 100.0));
+            }
         }
     }
     eprintln!(
         "power across runs at 6 reps, 1.3x (allowance ±{:.1}%): {report:?}",
         (drift_allowance().exp() - 1.0) * 100.0
     );
+    assert!(low.is_empty(), "{low:?}");
 }
