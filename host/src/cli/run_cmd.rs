@@ -32,6 +32,8 @@ pub fn execute(a: RunArgs) -> Result<i32> {
         .unwrap_or(crate::stats::compare::DEFAULT_HORIZON);
     let mut m = Matrix::default();
     match plan.auto.filter(|_| targets.len() > 1) {
+        // Builds of one browser take turns rep by rep, in one go.
+        _ if a.browser_path.len() > 1 => m.run_interleaved(&a, &targets, &plan, horizon, colour)?,
         // Across browsers, --auto adds rounds until the cross-browser ratios settle.
         Some(budget) => m.run_auto(&a, &targets, &plan, budget, horizon, colour)?,
         None => m.run_each(&a, &targets, &plan, horizon, colour)?,
@@ -107,18 +109,7 @@ impl Matrix {
         browsers: usize,
         colour: bool,
     ) -> Result<Option<RunReport>> {
-        let outcome = run::run(RunOptions {
-            browser: browser.clone(),
-            browser_path: path.clone(),
-            plan: plan.clone(),
-            headed: a.headed,
-            connect_timeout: Duration::from_secs(a.connect_timeout),
-            timeout: a.timeout.map(Duration::from_secs),
-            extension_dir: a.extension_dir.clone(),
-            quiet: a.quiet,
-            keep_profile: a.keep_profile,
-            sink_url: a.sink_url.clone(),
-        });
+        let outcome = run::run(options_of(a, (browser, path), plan));
         let outcome = match outcome {
             Err(e) if browsers > 1 && is_missing(&e) => {
                 if !self.missing.contains(browser) {
@@ -129,6 +120,11 @@ impl Matrix {
             }
             other => other?,
         };
+        Ok(Some(self.finished(outcome, colour)))
+    }
+
+    /// A finished run: its table printed, its launch and report kept.
+    fn finished(&mut self, outcome: run::RunOutcome, colour: bool) -> RunReport {
         print!(
             "{}",
             Table { colour }.render(std::slice::from_ref(&outcome.report))
@@ -138,7 +134,45 @@ impl Matrix {
             "command": outcome.launch_command,
         }));
         self.done.push(outcome.report.clone());
-        Ok(Some(outcome.report))
+        outcome.report
+    }
+
+    /// Builds of one browser (`--browser-path` twice or more), started at once and
+    /// taking turns rep by rep: their comparison is as within a run. Fixed reps: each
+    /// build's own `--auto` would stop it at its own time, and the others would go on
+    /// alone, no longer interleaved.
+    fn run_interleaved(
+        &mut self,
+        a: &RunArgs,
+        targets: &[Target],
+        plan: &Plan,
+        horizon: f64,
+        colour: bool,
+    ) -> Result<()> {
+        let plan = Plan {
+            auto: None,
+            ..plan.clone()
+        };
+        let opts = targets
+            .iter()
+            .map(|(b, p)| RunOptions {
+                // One progress bar per build would draw over the other's.
+                quiet: true,
+                ..options_of(a, (b, p), &plan)
+            })
+            .collect();
+        if !a.quiet {
+            eprintln!(
+                "{} builds at once, taking turns rep by rep ({} reps each)…",
+                targets.len(),
+                plan.reps
+            );
+        }
+        for outcome in run::interleaved::run(opts)? {
+            self.finished(outcome?, colour);
+        }
+        print_matrix(&self.done, horizon, colour);
+        Ok(())
     }
 
     /// Each browser once with the whole plan, then the browsers side by side.
@@ -201,6 +235,27 @@ impl Matrix {
         print_matrix(&pooled, horizon, colour);
         println!("auto: {} after {reps_done} reps per browser", stop.words());
         Ok(())
+    }
+}
+
+/// How one target is run.
+fn options_of(
+    a: &RunArgs,
+    (browser, path): (&String, &Option<std::path::PathBuf>),
+    plan: &Plan,
+) -> RunOptions {
+    RunOptions {
+        browser: browser.clone(),
+        browser_path: path.clone(),
+        plan: plan.clone(),
+        headed: a.headed,
+        connect_timeout: Duration::from_secs(a.connect_timeout),
+        timeout: a.timeout.map(Duration::from_secs),
+        extension_dir: a.extension_dir.clone(),
+        quiet: a.quiet,
+        keep_profile: a.keep_profile,
+        sink_url: a.sink_url.clone(),
+        turns: None,
     }
 }
 

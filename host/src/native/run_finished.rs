@@ -54,7 +54,7 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
         reason.as_deref().map(Clipped)
     );
     // After the last upload, before the end: `unobserved run` ends the browser at it.
-    let machine = crate::machine::record(&run_id, crate::machine::Moment::End);
+    let machine = super::job_run::end(&mut session.job, &run_id);
     let record = Record::RunEnd {
         run_id: run_id.clone(),
         status,

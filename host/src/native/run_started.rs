@@ -26,7 +26,12 @@ pub fn handle(session: &mut Session, run: RunInfo) -> Outgoing {
         );
     }
     // Before the ceiling probe, which would otherwise be the load it measures.
-    let machine = crate::machine::record(&run_id, crate::machine::Moment::Start);
+    let (machine, interleaved) = match super::job_run::start(&mut session.job, &run_id) {
+        Ok(started) => started,
+        Err(e) => {
+            return Outgoing::error(ErrorCode::TurnFailed, e.to_string(), Some("run-started"))
+        }
+    };
     let remote = run.extra.get("sink").and_then(|v| v.as_str()) == Some("remote");
     let ceiling = if remote {
         None
@@ -58,7 +63,7 @@ pub fn handle(session: &mut Session, run: RunInfo) -> Outgoing {
         sink_hash_mbps: ceiling.map(|c| c.hash_mbps),
         cpu: crate::cpu::describe(),
         transport_ceilings,
-        interleaved: None,
+        interleaved: interleaved.clone(),
     });
     match session.store.append(&[record, Record::Machine(machine)]) {
         Ok(()) => {
@@ -76,6 +81,7 @@ pub fn handle(session: &mut Session, run: RunInfo) -> Outgoing {
                     .collect(),
                 measured_uploads,
                 upload_urls,
+                take_turns: interleaved.is_some(),
             }
         }
         Err(e) => store_failed(e, "run-started"),

@@ -11,6 +11,7 @@ fn session(dir: &std::path::Path) -> Session {
         tls: Default::default(),
         job_tls: None,
         started: ["r1".to_owned()].into(),
+        job: None,
     }
 }
 
