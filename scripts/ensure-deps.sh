@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian/Ubuntu machine lacks for Unobserved, when it can:
 #   ensure-deps.sh chromium        just Chromium (for the default suite)
-#   ensure-deps.sh all             Chromium, Firefox ESR, NSS's certutil, Wine, Xvfb and xdotool, Node.js
+#   ensure-deps.sh all             Chromium, Firefox ESR, WebKitGTK, NSS's certutil, Wine, Xvfb and xdotool, Node.js
 #                                  and the npm dev tools
 # Without root it installs nothing and prints the exact command to run instead.
 set -euo pipefail
@@ -26,6 +26,11 @@ if [ "$want" = all ]; then
   have xdotool || packages+=(xdotool)
   have openbox || packages+=(openbox)
   have import || packages+=(imagemagick)
+  # WebKit: MiniBrowser (run --browser webkit, serve's tests), WebKitWebDriver (the
+  # observed-run control), zbarimg (decodes serve's QR code).
+  ls /usr/lib/*/webkit2gtk-4.1/MiniBrowser >/dev/null 2>&1 || packages+=(libwebkit2gtk-4.1-0)
+  have WebKitWebDriver || packages+=(webkit2gtk-driver)
+  have zbarimg || packages+=(zbar-tools)
   have node || packages+=(nodejs)
   have npm || packages+=(npm)
 fi

@@ -29,7 +29,7 @@ rm -rf "$pack_dir"
 echo "==> cargo test (unit, integration, real-browser end to end)"
 cargo test --workspace -- --test-threads=2
 
-echo "==> observed-run detection under a CDP-driven browser (node --test)"
+echo "==> observed-run detection under a CDP-driven Chromium and a WebKitWebDriver-driven WebKit (node --test)"
 node --test tests/e2e/
 
 echo "==> the popup as a person uses it: real keys in headed Chromium and Firefox under Xvfb"

@@ -36,6 +36,8 @@ export async function startRun({ plan, source, runId, afterRun = 'close', sinkUr
       run_id: runId ?? newRunId(),
       // A remote sink is measured as a link, not against the local sink's ceiling.
       sink: sinkUrl ? 'remote' : 'local',
+      // The host claims what that sink received from it (never stored: it holds the token).
+      ...(sinkUrl ? { sink_url: sinkUrl } : {}),
       ...env,
       extension_version: extensionVersion,
       plan,
@@ -71,6 +73,7 @@ export async function startRun({ plan, source, runId, afterRun = 'close', sinkUr
       total,
       step: null,
       samples: [],
+      plan,
       started_at: run.started_at,
     });
     // The local sink serves the page, so uploads run in an ordinary web page. A remote
@@ -155,9 +158,10 @@ const PAGE_HANDLERS = Object.freeze({
     let reply;
     try {
       const d = await run.host.request({ type: 'auto-check', run_id: run.run.run_id, reps_done: msg.reps_done });
-      reply = { more: d.more, reason: d.reason };
+      reply = { more: d.more, reason: d.reason, progress: { settled: d.settled, comparisons: d.comparisons, seconds_left: d.seconds_left, settled_verdicts: d.settled_verdicts ?? [] } };
       // Why --auto stopped, as the host typed it, for the run's end record.
       run.autoStop = d.stop ?? null;
+      await progress(run, { auto: { reps_done: msg.reps_done, ...reply.progress } });
     } catch (e) {
       reply = { more: false, reason: `auto-check failed: ${e.message}` };
     }

@@ -4,8 +4,13 @@
 import { buildSteps, stepsForRep } from '../lib/plan.js';
 import { randomBytes, makeBody, sha256Hex } from '../lib/bodies.js';
 import { pairSample } from '../lib/pairing.js';
+import { pageTiming } from '../lib/timing.js';
+import { newUploadId, withUpload } from '../lib/upload-id.js';
 import * as workloads from './workloads.js';
+import { pacer, pending, workerSleep } from '../lib/pacing.js';
+import { settledText } from '../lib/format.js';
 import { BENCH_PORT, EXTENSION, FROM_EXTENSION, FROM_PAGE, PAGE } from '../lib/page-protocol.js';
+import { hostChannel } from './host-channel.js';
 const statusEl = document.getElementById('status');
 const logEl = document.getElementById('log');
 let started = false;
@@ -18,6 +23,11 @@ const extApi = inExtension ? (globalThis.browser ?? globalThis.chrome) : null;
 let extPort = null;
 
 function post(message) {
+  // Served by `unobserved serve`: no extension; the host hears the page over HTTP.
+  if (hostChannel) {
+    hostChannel.post(message, onExtensionMessage);
+    return;
+  }
   if (!inExtension) {
     window.postMessage({ ...message, source: FROM_PAGE }, window.location.origin);
     return;
@@ -72,10 +82,14 @@ async function uploadOnce(kind, bytes, url) {
   try {
     const res = await fetch(url, { method: 'PUT', body, cache: 'no-store', ...init });
     const pageMs = performance.now() - t0;
-    const reply = await res.json().catch(() => null);
-    return { pageMs, reply, httpStatus: res.status, error: null };
+    // The digest follows in the body once the host has hashed it: read off the
+    // pacing path (lib/pacing.js), so the host's speed never sets the next start.
+    const reply = res.json().catch(() => null);
+    // Resource Timing's responseEnd exists once the body is read.
+    const timing = reply.then(() => pageTiming(url, t0)).catch(() => null);
+    return { pageMs, reply, timing, httpStatus: res.status, error: null };
   } catch (e) {
-    return { pageMs: performance.now() - t0, reply: null, httpStatus: null, error: `${e.name}: ${e.message}` };
+    return { pageMs: performance.now() - t0, reply: Promise.resolve(null), httpStatus: null, error: `${e.name}: ${e.message}` };
   }
 }
 
@@ -84,8 +98,11 @@ async function* planSteps(plan, arms, state) {
   yield* buildSteps(arms, plan);
   if (!plan.auto) return;
   for (let rep = plan.reps; ; rep++) {
+    // The host judges stored samples: every digest of the rep first.
+    await state.digests.drain();
     const decision = await request({ type: PAGE.autoCheck, reps_done: rep });
     state.autoReason = decision.reason;
+    state.progress = decision.progress ? ` · ${settledText(decision.progress)}` : '';
     if (!decision.more) return;
     yield* stepsForRep(arms, plan, rep);
   }
@@ -130,7 +147,8 @@ async function takeTurn() {
 }
 
 async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, run_id: runId, take_turns: takeTurns }) {
-  const state = { autoReason: null };
+  const state = { autoReason: null, progress: '', digests: pending() };
+  const pace = pacer({ clock: () => performance.now(), sleep: workerSleep(new Worker(new URL('../lib/sleep-worker.js', import.meta.url))) });
   // Every sink the plan's transports use must take a test upload first: a TLS sink the
   // browser does not trust fails here, loudly, not as arms that "cannot upload".
   const transports = new Set(arms.map(({ arm }) => transportOf(arm)));
@@ -165,20 +183,32 @@ async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, 
     }
     post({ type: PAGE.progress, step });
     const what = `${step.label}${wanted ? ` · debugger ${wanted}` : ''}`;
-    show(`${step.phase === 'warmup' ? 'Warm-up' : 'Rep'} ${step.rep + 1}: ${what}`);
+    show(`${step.phase === 'warmup' ? 'Warm-up' : 'Rep'} ${step.rep + 1}: ${what}${state.progress}`);
     const workload = workloads.workloadOf(step.arm, plan);
-    let sample;
+    const report = (sample) => {
+      if (step.phase !== 'measure') return;
+      log(`${what} rep ${step.rep + 1}: ${sample.status}${sample.mbps ? ` ${sample.mbps.toFixed(0)} Mbps` : ''}${sample.error ? ` (${sample.error})` : ''}`);
+      post({ type: PAGE.sample, sample });
+    };
+    await pace.ready();
     if (workload) {
-      sample = await runWorkload(step, workload, ctx, bytes, sha);
+      report(await runWorkload(step, workload, ctx, bytes, sha));
+      pace.settleFrom();
     } else {
-      const url = `${uploadUrls[transportOf(step.arm)]}?arm=${encodeURIComponent(step.label)}&rep=${step.rep}&phase=${step.phase}`;
+      const uploadId = newUploadId();
+      const url = withUpload(`${uploadUrls[transportOf(step.arm)]}?arm=${encodeURIComponent(step.label)}&rep=${step.rep}&phase=${step.phase}`, runId, uploadId);
+      const [sent, shaSent, observed] = [bytes.length, sha, observation(wanted)];
       const result = await uploadOnce(step.arm.body, bytes, url);
-      sample = { ...pairSample({ body: step.label, rep: step.rep, bytesSent: bytes.length, shaSent: sha, observed: observation(wanted), ...result }), arm: step.arm };
+      const headersAt = performance.now();
+      // A body the browser refused had no reply: the settle still runs from the last one.
+      if (result.error === null) pace.settleFrom(headersAt);
+      // digest_ms: how long after the headers the digest was read (BENCHMARKS.md: the
+      // settle time must cover it, or the next upload takes another connection).
+      const paired = (reply, timing) => ({ ...pairSample({ body: step.label, rep: step.rep, uploadId, bytesSent: sent, shaSent, observed, ...result, reply }), arm: step.arm, page_timing: timing ?? null, digest_ms: reply ? performance.now() - headersAt : null });
+      state.digests.add(Promise.all([result.reply, result.timing]).then(([reply, timing]) => report(paired(reply, timing))));
     }
-    if (step.phase !== 'measure') continue;
-    log(`${what} rep ${step.rep + 1}: ${sample.status}${sample.mbps ? ` ${sample.mbps.toFixed(0)} Mbps` : ''}${sample.error ? ` (${sample.error})` : ''}`);
-    post({ type: PAGE.sample, sample });
   }
+  await state.digests.drain();
   if (condition === 'attached') await setCondition('detached');
   show('Done. This tab will close.');
   post({ type: PAGE.done, auto_reason: state.autoReason });

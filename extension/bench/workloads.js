@@ -3,6 +3,7 @@
 // and parallel uploads. Each returns one sample-like result per arm and rep.
 import { randomBytes, sha256Hex, toHex } from '../lib/bodies.js';
 import { mbps } from '../lib/pairing.js';
+import { newUploadId, streamUploadId, withUpload } from '../lib/upload-id.js';
 import { median } from '../lib/stats.js';
 
 /**
@@ -41,7 +42,7 @@ async function digestOfDigests(hexes) {
 export async function encryptedUpload(w, ctx) {
   const { fileBytes, chunkBytes, schedule } = w;
   const chunks = Math.ceil(fileBytes / chunkBytes);
-  const uploadId = `${schedule}-${chunkBytes}-${toHex(crypto.getRandomValues(new Uint8Array(6)))}`;
+  const uploadId = newUploadId();
   const ivPrefix = crypto.getRandomValues(new Uint8Array(4));
   const clientMs = [];
   const putMs = [];
@@ -98,6 +99,7 @@ export async function encryptedUpload(w, ctx) {
   const received = replies.reduce((n, r) => n + (r.plaintext_bytes ?? 0), 0);
   const intact = tagsOk === chunks && orderOk === chunks && received === fileBytes && receivedShas.every((s, i) => s === sentShas[i]);
   return {
+    upload_id: uploadId,
     bytes_sent: fileBytes,
     bytes_received: received,
     sha256_sent: await digestOfDigests(sentShas),
@@ -123,13 +125,16 @@ async function expectedDownload(seed, length) {
 
 export async function download(w, ctx) {
   const seed = crypto.getRandomValues(new Uint8Array(16));
+  const uploadId = newUploadId();
+  const url = withUpload(`${ctx.base}/download/${ctx.token}?bytes=${w.bytes}&seed=${toHex(seed)}`, ctx.runId, uploadId);
   const t0 = performance.now();
-  const res = await fetch(`${ctx.base}/download/${ctx.token}?bytes=${w.bytes}&seed=${toHex(seed)}`, { cache: 'no-store' });
+  const res = await fetch(url, { cache: 'no-store' });
   const got = new Uint8Array(await res.arrayBuffer());
   const ms = performance.now() - t0;
   const [shaGot, shaExpected] = await Promise.all([sha256Hex(got), expectedDownload(seed, w.bytes).then(sha256Hex)]);
   const intact = res.ok && got.length === w.bytes && shaGot === shaExpected;
   return {
+    upload_id: uploadId,
     bytes_sent: w.bytes,
     bytes_received: got.length,
     sha256_sent: shaExpected,
@@ -144,17 +149,19 @@ export async function download(w, ctx) {
 }
 
 export async function parallel(w, ctx, bytes, sha) {
+  // Each stream is its own upload, under an id derived from the sample's.
+  const uploadId = newUploadId();
+  const urls = Array.from({ length: w.streams }, (_, i) => withUpload(ctx.uploadUrl, ctx.runId, streamUploadId(uploadId, i)));
   const t0 = performance.now();
   // Timed to the last stream's response headers (the sink sends them at the last body
   // byte); the digests follow in the bodies, after the timed span.
-  const responses = await Promise.all(
-    Array.from({ length: w.streams }, () => fetch(ctx.uploadUrl, { method: 'PUT', body: bytes }).catch(() => null)),
-  );
+  const responses = await Promise.all(urls.map((url) => fetch(url, { method: 'PUT', body: bytes }).catch(() => null)));
   const ms = performance.now() - t0;
   const replies = await Promise.all(responses.map((r) => (r ? r.json().catch(() => null) : null)));
   const total = w.bytes * w.streams;
   const intact = replies.every((r) => r && r.bytes === w.bytes && r.sha256 === sha);
   return {
+    upload_id: uploadId,
     bytes_sent: total,
     bytes_received: replies.reduce((n, r) => n + (r?.bytes ?? 0), 0),
     sha256_sent: sha,

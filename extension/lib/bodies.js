@@ -1,5 +1,6 @@
 // Builds the request body for each kind from the same bytes, so that the arms of one
 // rep differ only in the type of object handed to fetch().
+import { sha256 } from './vendor/noble-hashes/sha2.js';
 
 // getRandomValues fills at most 65536 bytes per call.
 const RANDOM_CHUNK = 65536;
@@ -48,6 +49,11 @@ export function toHex(buffer) {
   return Array.from(new Uint8Array(buffer), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/**
+ * Outside a secure context (a page of `unobserved serve` opened over plain HTTP from a
+ * phone) there is no crypto.subtle; @noble/hashes computes the same digest there.
+ */
 export async function sha256Hex(bytes, cryptoImpl = globalThis.crypto) {
+  if (!cryptoImpl?.subtle) return toHex(sha256(bytes));
   return toHex(await cryptoImpl.subtle.digest('SHA-256', bytes));
 }

@@ -7,6 +7,8 @@ export const HOST_NAME = 'org.unobserved.host';
 // kind names are part of the data format: the host, the store and the reports use these.
 export const BODY_KINDS = PLAN_LIMITS.body_kinds;
 export const LIMITS = PLAN_LIMITS.limits;
+/** An auto-sampled run's budget when none is set: the host's (plan_limits::AUTO_DEFAULT). */
+export const AUTO_DEFAULT = PLAN_LIMITS.auto_default;
 export const MIB = 1024 * 1024;
 
 /**
@@ -22,6 +24,10 @@ export const TRANSPORTS = Object.freeze({
 export const DEFAULT_OPTIONS = Object.freeze({
   sizeMiB: 32,
   reps: 6,
+  // After the first `reps`, add interleaved reps until every comparison is settled or
+  // `maxSeconds` of the run have passed; off, the run is exactly `reps` reps.
+  auto: true,
+  maxSeconds: AUTO_DEFAULT.max_seconds,
   warmup: 1,
   bodies: BODY_KINDS,
   transports: ['h1'],
@@ -60,6 +66,7 @@ export function planFromOptions(options) {
     warmup: Number(o.warmup),
     bodies: o.bodies.filter((b) => BODY_KINDS.includes(b)),
     transports: o.transports.filter((t) => Object.hasOwn(TRANSPORTS, t)),
+    ...(o.auto ? { auto: { max_reps: AUTO_DEFAULT.max_reps, max_seconds: Number(o.maxSeconds) } } : {}),
   };
 }
 
@@ -68,6 +75,9 @@ export function validateOptions(o) {
   const size = LIMITS.size_bytes;
   if (!within(size, sizeBytes(o.sizeMiB))) errors.push(`Body size must be between ${size.min / 1024} KiB and ${size.max / MIB} MiB.`);
   if (!within(LIMITS.reps, o.reps)) errors.push(`Repetitions must be a whole number from ${LIMITS.reps.min} to ${LIMITS.reps.max}.`);
+  if (o.auto && !within(LIMITS.auto_max_seconds, o.maxSeconds ?? DEFAULT_OPTIONS.maxSeconds)) {
+    errors.push(`The time budget must be a whole number of seconds from ${LIMITS.auto_max_seconds.min} to ${LIMITS.auto_max_seconds.max}.`);
+  }
   if (!within(LIMITS.warmup, o.warmup)) errors.push(`Warm-up must be a whole number from ${LIMITS.warmup.min} to ${LIMITS.warmup.max}.`);
   if (!Array.isArray(o.bodies) || o.bodies.length === 0) errors.push('Pick at least one body kind.');
   const transports = o.transports ?? DEFAULT_OPTIONS.transports;

@@ -1,16 +1,26 @@
 // Which browser and OS this is, from the user agent. A table, not a chain of ifs:
 // the first row whose token appears wins, so more specific brands come first.
+// host/src/serve/user_agent.rs reads user agents the same way (for pages of
+// `unobserved serve`); tests/fixtures/user-agents.json holds both to it.
+// `versionAfter`: where the version is, when not after the token (Safari's Version/).
 const BROWSERS = [
   { token: 'Edg/', name: 'Edge' },
+  { token: 'EdgiOS/', name: 'Edge' },
   { token: 'OPR/', name: 'Opera' },
   { token: 'Vivaldi/', name: 'Vivaldi' },
   { token: 'Brave/', name: 'Brave' },
   { token: 'Firefox/', name: 'Firefox' },
+  { token: 'FxiOS/', name: 'Firefox' },
   { token: 'HeadlessChrome/', name: 'Chromium' },
+  { token: 'CriOS/', name: 'Chrome' },
   { token: 'Chrome/', name: 'Chrome' },
+  { token: 'Epiphany/', name: 'GNOME Web' },
+  { token: 'Safari/', name: 'Safari', versionAfter: 'Version/' },
 ];
 
 const SYSTEMS = [
+  { token: 'iPhone', name: 'iOS' },
+  { token: 'iPad', name: 'iPadOS' },
   { token: 'Windows', name: 'Windows' },
   { token: 'Mac OS X', name: 'macOS' },
   { token: 'Android', name: 'Android' },
@@ -21,13 +31,19 @@ const SYSTEMS = [
 export function parseUserAgent(ua, { brands = [], isBrave = false } = {}) {
   const row = BROWSERS.find((b) => ua.includes(b.token));
   let name = row?.name ?? 'unknown';
-  const version = row ? (ua.split(row.token)[1] ?? '').split(/[ ;)]/)[0] : '';
+  let version = row ? (ua.split(row.versionAfter ?? row.token)[1] ?? '').split(/[ ;)]/)[0] : '';
   // Chromium and Chrome share a UA; the brand list (userAgentData) tells them apart.
   if (name === 'Chrome') {
     if (isBrave || brands.some((b) => b.brand === 'Brave')) name = 'Brave';
     else if (!brands.some((b) => b.brand === 'Google Chrome') && brands.some((b) => b.brand === 'Chromium')) name = 'Chromium';
   }
   const os = SYSTEMS.find((s) => ua.includes(s.token))?.name ?? 'unknown';
+  // Safari's tokens on Linux are WebKitGTK (MiniBrowser, GNOME Web), with a made-up
+  // Safari version.
+  if (name === 'Safari' && os === 'Linux') {
+    name = 'WebKitGTK';
+    version = '';
+  }
   return { browser: name, browser_version: version, os };
 }
 

@@ -15,40 +15,83 @@ export function formatRange(min, max) {
 export function progressText(state) {
   if (!state) return '';
   const { done = 0, total = 0, step } = state;
+  const budget = state.plan?.auto;
   const remaining = Math.max(total - done, 0);
-  if (!step) return `Starting… ${remaining} uploads to go`;
+  if (!step) return budget ? 'Starting…' : `Starting… ${remaining} uploads to go`;
   const what = step.phase === 'warmup' ? `warm-up ${step.rep + 1}` : `rep ${step.rep + 1}`;
   const condition = step.arm?.condition ? ` (debugger ${step.arm.condition})` : '';
-  return `${step.label}${condition}, ${what} · ${done}/${total} measured · ${remaining} remaining`;
+  const where = `${step.label}${condition}, ${what}`;
+  if (!budget) return `${where} · ${done}/${total} measured · ${remaining} remaining`;
+  const auto = state.auto;
+  if (!auto) return `${where} · ${done} measured · the first ${state.plan.reps} reps, then until every comparison is settled (at most ${budget.max_seconds} s)`;
+  return `${where} · ${done} measured · ${settledText(auto)}`;
+}
+
+/**
+ * "1 of 2 comparisons settled (Blob vs Uint8Array: 1.18x [1.11–1.26] faster) · 41 s
+ * left", from the host's auto-decision: a verdict is seen as soon as it stands.
+ */
+export function settledText({ settled, comparisons, seconds_left: left, settled_verdicts: verdicts = [] }) {
+  const which = verdicts.length ? ` (${verdicts.join('; ')})` : '';
+  return `${settled} of ${comparisons} comparisons settled${which} · ${left} s left`;
+}
+
+/**
+ * The progress bar: uploads of a fixed plan, or the time budget of an auto-sampled
+ * one as the host last counted it (`seconds_left` of its auto-decision).
+ */
+export function progressBar(state) {
+  const budget = state?.plan?.auto;
+  if (!budget) return { value: state?.done || 0, max: state?.total || 1 };
+  const left = state.auto?.seconds_left ?? budget.max_seconds;
+  return { value: budget.max_seconds - left, max: budget.max_seconds };
+}
+
+/**
+ * The popup's table, as text cells with a class each: body, n, median, range, the
+ * host's ratio-and-verdict words, integrity. The ratio is the host's ratio of the two
+ * medians shown, so the two columns cannot point opposite ways.
+ */
+export function tableRows(arms) {
+  return arms.map((a) => [
+    [a.body, ''],
+    [String(a.n), 'num'],
+    [formatMbps(a.median_mbps), 'num'],
+    [formatRange(a.min_mbps, a.max_mbps), 'num'],
+    [a.vs, 'vs'],
+    [a.integrity.word, a.integrity.status === 'intact' ? 'ok' : 'bad'],
+  ]);
 }
 
 /**
  * The chart: median bar and min–max whisker per arm, and each arm's sink ceiling (the
- * sink of its own transport, from the host) as a dashed mark, all scaled to the largest
- * of them; with one transport the marks form one line. `arms` is the host's analysis:
- * which arms are intact or sink-bound is its call, not a rule repeated here. Labels
- * start right of every bar, whisker and ceiling mark, so no mark crosses one.
+ * sink of its own transport, from the host) as a dashed mark. `scale` is the host's
+ * (`analysis.chart`, report/chart_scale.rs): the right edge is where the arms reach,
+ * so the longest bar fills the chart; a whisker past the edge is cut there, and a
+ * ceiling past it is marked at the edge and written in the legend. `arms` is the
+ * host's analysis too: which arms are intact or sink-bound is its call, not a rule
+ * repeated here. Labels start right of every bar, whisker and ceiling mark.
  */
-export function chartModel(arms, width = 200) {
-  const max = Math.max(1, ...arms.map((a) => Math.max(a.max_mbps ?? 0, a.ceiling_mbps ?? 0)));
-  const scale = (v) => (v === null || v === undefined ? null : (v / max) * width);
+export function chartModel(arms, width, scale) {
+  // A state stored before the host sent a scale: the widest whisker sets it.
+  const top = scale?.top_mbps ?? Math.max(1, ...arms.map((a) => a.max_mbps ?? 0));
+  const at = (v) => (v === null || v === undefined ? null : (Math.min(v, top) / top) * width);
   const rows = arms.map((a) => ({
     body: a.body,
-    bar: scale(a.median_mbps) ?? 0,
-    whiskerFrom: scale(a.min_mbps),
-    whiskerTo: scale(a.max_mbps),
-    ceilingX: scale(a.ceiling_mbps),
+    bar: at(a.median_mbps) ?? 0,
+    whiskerFrom: at(a.min_mbps),
+    whiskerTo: at(a.max_mbps),
+    whiskerCut: (a.max_mbps ?? 0) > top,
+    ceilingX: at(a.ceiling_mbps),
+    ceilingOffScale: (a.ceiling_mbps ?? 0) > top,
     label: a.median_mbps === null ? a.integrity.word : `${formatMbps(a.median_mbps)} Mbps`,
     intact: a.integrity.status === 'intact',
     sinkBound: a.sink_bound,
   }));
-  const ceilings = [...new Set(arms.map((a) => a.ceiling_mbps).filter((c) => c !== null && c !== undefined))];
-  const legend =
-    ceilings.length === 0 ? null
-    : ceilings.length === 1 ? `sink ceiling ${formatMbps(ceilings[0])} Mbps`
-    : 'sink ceiling of each arm\'s transport';
-  const labelX = Math.max(0, ...rows.map((r) => Math.max(r.bar, r.whiskerTo ?? 0, r.ceilingX ?? 0))) + 6;
-  return { rows, legend, labelX };
+  // Clear of an off-scale ceiling's arrowhead too (7 px past the edge).
+  const gap = rows.some((r) => r.ceilingOffScale) ? 12 : 6;
+  const labelX = Math.max(0, ...rows.map((r) => Math.max(r.bar, r.whiskerTo ?? 0, r.ceilingX ?? 0))) + gap;
+  return { rows, legend: scale?.legend ?? null, labelX };
 }
 
 /**
@@ -71,7 +114,9 @@ export function resultLabel(state) {
   if (p) {
     const mib = p.size_bytes / (1024 * 1024);
     const size = Number.isInteger(mib) ? `${mib} MiB` : `${p.size_bytes} B`;
-    parts.push(`${size} × ${p.reps} reps`);
+    // Auto-sampled, the plan's reps are where it started: say how many it took.
+    const taken = Math.max(0, ...(state.samples ?? []).map((s) => s.rep + 1));
+    parts.push(p.auto ? `${size} × ${taken} reps (auto from ${p.reps})` : `${size} × ${p.reps} reps`);
   }
   if (state?.run_id) parts.push(`run ${state.run_id}`);
   if (state?.finished_at) parts.push(new Date(state.finished_at).toISOString().slice(11, 16) + ' UTC');

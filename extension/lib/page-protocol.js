@@ -38,7 +38,7 @@ export const EXTENSION = Object.freeze({
   plan: 'plan',
   /** `{ request_id, ok, error? }`. */
   conditionSet: 'condition-set',
-  /** `{ request_id, more, reason }`. */
+  /** `{ request_id, more, reason, progress: { settled, comparisons, seconds_left } }`. */
   autoDecision: 'auto-decision',
   /** `{ request_id, ok, error? }`: this build's turn has come (or could not). */
   turnGiven: 'turn-given',

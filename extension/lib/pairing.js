@@ -1,9 +1,11 @@
-// Pairs what the page meant to send with what the sink says it received, and decides
-// the sample's status. A sample is intact only when both length and hash match.
+// Pairs what the page meant to send with what the sink says it received, and gives the
+// sample a provisional status for the page's own log. The host decides the stored one:
+// it takes the received side from its sink's record under `upload_id`, never from here.
 
 /**
  * @param {object} a
  * @param {string} a.body       body kind
+ * @param {string} a.uploadId   the id this upload was sent under (`lib/upload-id.js`)
  * @param {number} a.rep
  * @param {number} a.bytesSent
  * @param {string} a.shaSent    hex SHA-256 of the intended bytes
@@ -13,10 +15,11 @@
  * @param {string|null} a.error fetch rejection text
  * @param {object} a.observed   evidence about being watched
  */
-export function pairSample({ body, rep, bytesSent, shaSent, pageMs, reply, httpStatus, error, observed }) {
+export function pairSample({ body, rep, uploadId, bytesSent, shaSent, pageMs, reply, httpStatus, error, observed }) {
   const sample = {
     body,
     rep,
+    upload_id: uploadId,
     bytes_sent: bytesSent,
     bytes_received: reply?.bytes ?? null,
     sha256_sent: shaSent,
@@ -34,6 +37,8 @@ export function pairSample({ body, rep, bytesSent, shaSent, pageMs, reply, httpS
     hash_bound: reply?.hash_bound === true,
     // What the upload arrived over, as the sink saw it: "http/1.1" or "h2" (TLS sinks).
     protocol: reply?.protocol ?? null,
+    // The sink's record of when the bytes arrived (host/src/sink/timeline.rs).
+    timeline: reply?.timeline ?? null,
   };
   if (error) {
     // fetch() rejected: the browser refused this kind of body (e.g. a stream over HTTP/1.1).

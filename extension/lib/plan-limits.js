@@ -2,6 +2,10 @@
 // `UNOBSERVED_WRITE_FIXTURES=1 cargo test -p unobserved --lib plan_limits`: do not
 // edit. The same data as tests/fixtures/plan-limits.json (extension/tests checks).
 export const PLAN_LIMITS = {
+  "auto_default": {
+    "max_reps": 1000,
+    "max_seconds": 60
+  },
   "body_kinds": [
     "Uint8Array",
     "ArrayBuffer",

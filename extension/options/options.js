@@ -8,6 +8,7 @@ function bound() {
   $('sizeMiB').min = LIMITS.size_bytes.min / MIB;
   $('sizeMiB').max = LIMITS.size_bytes.max / MIB;
   for (const k of ['reps', 'warmup']) [$(k).min, $(k).max] = [LIMITS[k].min, LIMITS[k].max];
+  [$('maxSeconds').min, $('maxSeconds').max] = [LIMITS.auto_max_seconds.min, LIMITS.auto_max_seconds.max];
 }
 
 /** One checkbox or radio button per choice, in the fieldset `box`, `value: words`. */
@@ -26,7 +27,8 @@ function choices(box, type, entries, isChecked) {
 }
 
 function fill(o) {
-  for (const k of ['sizeMiB', 'reps', 'warmup', 'sinkUrl']) $(k).value = o[k];
+  for (const k of ['sizeMiB', 'reps', 'maxSeconds', 'warmup', 'sinkUrl']) $(k).value = o[k];
+  $('auto').checked = o.auto;
   choices($('bodies'), 'checkbox', BODY_KINDS.map((kind) => [kind, kind]), (kind) => o.bodies.includes(kind));
   const transports = o.transports ?? DEFAULT_OPTIONS.transports;
   choices($('transports'), 'checkbox', Object.entries(TRANSPORTS).map(([t, words]) => [t, `${t}: ${words}`]), (t) => transports.includes(t));
@@ -37,6 +39,8 @@ function read() {
   return {
     sizeMiB: Number($('sizeMiB').value),
     reps: Number($('reps').value),
+    auto: $('auto').checked,
+    maxSeconds: Number($('maxSeconds').value),
     warmup: Number($('warmup').value),
     bodies: [...$('bodies').querySelectorAll('input:checked')].map((i) => i.value),
     transports: [...$('transports').querySelectorAll('input:checked')].map((i) => i.value),

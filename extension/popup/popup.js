@@ -1,120 +1,12 @@
 // The popup only reads state and asks the background to start; the run itself lives in
 // the background and the benchmark tab, so closing the popup never stops it.
 import { api } from '../lib/api.js';
-import { chartModel, explainRunError, formatMbps, formatRange, integrityFindings, progressText, resultLabel } from '../lib/format.js';
+import { explainRunError, progressBar, progressText } from '../lib/format.js';
+import { drawResult } from '../lib/result-view.js';
 import { describeBrowser, isChromiumFamily } from '../lib/environment.js';
 import { MESSAGE } from '../lib/messages.js';
 
 const $ = (id) => document.getElementById(id);
-const SVG = 'http://www.w3.org/2000/svg';
-
-function svgEl(name, attrs, text) {
-  const el = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
-  if (text !== undefined) el.textContent = text;
-  return el;
-}
-
-function drawChart(arms) {
-  const chart = $('chart');
-  chart.replaceChildren();
-  // Room for the longest arm name ("Uint8Array (detached)") at about 6.5 px a character.
-  const labelW = Math.max(100, ...arms.map((a) => a.body.length * 6.5));
-  const barW = 200;
-  const rowH = 22;
-  const { rows, legend, labelX } = chartModel(arms, barW);
-  const height = rows.length * rowH + (legend === null ? 4 : 18);
-  chart.setAttribute('viewBox', `0 0 ${labelW + barW + 160} ${height}`);
-  rows.forEach((row, i) => {
-    const y = i * rowH + 4;
-    chart.append(svgEl('text', { x: 0, y: y + 12, 'font-size': 11 }, row.body));
-    chart.append(svgEl('rect', { x: labelW, y, width: Math.max(row.bar, 1), height: 14, fill: row.intact ? '#3a7ca5' : '#c0392b', class: 'bar', 'data-body': row.body }));
-    if (row.whiskerFrom !== null && row.whiskerTo !== null) {
-      const wy = y + 7;
-      chart.append(svgEl('line', { x1: labelW + row.whiskerFrom, x2: labelW + row.whiskerTo, y1: wy, y2: wy, stroke: '#1b2733', 'stroke-width': 1 }));
-      for (const x of [row.whiskerFrom, row.whiskerTo]) {
-        chart.append(svgEl('line', { x1: labelW + x, x2: labelW + x, y1: wy - 4, y2: wy + 4, stroke: '#1b2733', 'stroke-width': 1 }));
-      }
-    }
-    const label = row.sinkBound ? `${row.label} (sink-bound)` : row.label;
-    chart.append(svgEl('text', { x: labelW + labelX, y: y + 12, 'font-size': 11 }, label));
-    if (row.ceilingX !== null) {
-      const x = labelW + row.ceilingX;
-      chart.append(svgEl('line', { x1: x, x2: x, y1: y - 4, y2: y + rowH - 4, stroke: '#e0a800', 'stroke-width': 2, 'stroke-dasharray': '4 3', class: 'ceiling' }));
-    }
-  });
-  if (legend !== null) {
-    chart.append(svgEl('text', { x: labelW, y: height - 2, 'font-size': 10, fill: '#8a6d00' }, legend));
-  }
-}
-
-function drawTable(arms) {
-  const body = $('table').querySelector('tbody');
-  body.replaceChildren(
-    ...arms.map((a) => {
-      const tr = document.createElement('tr');
-      const cells = [
-        [a.body, ''],
-        [String(a.n), 'num'],
-        [formatMbps(a.median_mbps), 'num'],
-        [formatRange(a.min_mbps, a.max_mbps), 'num'],
-        [a.vs, 'vs'],
-        [a.integrity.word, a.integrity.status === 'intact' ? 'ok' : 'bad'],
-      ];
-      for (const [text, cls] of cells) {
-        const td = document.createElement('td');
-        td.textContent = text;
-        if (cls) td.className = cls;
-        tr.append(td);
-      }
-      return tr;
-    }),
-  );
-}
-
-function drawControl(analysis) {
-  const rows = analysis?.control ?? [];
-  $('control-table').hidden = rows.length === 0;
-  $('control-table').querySelector('tbody').replaceChildren(
-    ...rows.map((r) => {
-      const tr = document.createElement('tr');
-      for (const [text, cls] of [
-        [r.body, ''],
-        [formatMbps(r.attached_mbps), 'num'],
-        [formatMbps(r.detached_mbps), 'num'],
-        [r.slowdown, ''],
-      ]) {
-        const td = document.createElement('td');
-        td.textContent = text;
-        if (cls) td.className = cls;
-        tr.append(td);
-      }
-      return tr;
-    }),
-  );
-}
-
-/** Integrity findings with their reasons, then the negative control, warnings and notes, as the host wrote them. */
-function drawFindings(analysis) {
-  const items = [
-    ...integrityFindings(analysis.arms).map((text) => ['Integrity', text, 'warning']),
-    ...(analysis?.transports ?? []).map((t) => ['Transport', t, 'note']),
-    ...(analysis?.negative_control ? [['Negative control', analysis.negative_control, 'note']] : []),
-    ...(analysis?.warnings ?? []).map((w) => ['Warning', w.message, 'warning']),
-    ...(analysis?.notes ?? []).map((n) => ['Note', n.message, 'note']),
-  ];
-  $('findings').replaceChildren(
-    ...items.map(([label, text, cls]) => {
-      const li = document.createElement('li');
-      li.className = cls;
-      const b = document.createElement('b');
-      b.textContent = `${label}: `;
-      li.append(b, text);
-      return li;
-    }),
-  );
-}
-
 /** `problem` is `{ error, failure }` (failure: a HOST_FAILURE kind, when the host is the cause). */
 function showProblem(problem, browser) {
   const p = explainRunError(problem, browser);
@@ -131,32 +23,15 @@ function render(state, browser) {
   $('run').textContent = running ? 'Running…' : 'Run';
   $('progress').hidden = !running;
   if (running) {
-    $('bar').max = state.total || 1;
-    $('bar').value = state.done || 0;
+    const bar = progressBar(state);
+    $('bar').max = bar.max;
+    $('bar').value = bar.value;
     $('progress-text').textContent = progressText(state);
   }
   $('problem').hidden = true;
   if (state.phase === 'error') showProblem(state, state.browser || browser);
   // Every figure, verdict and reason comes from the host's one analysis of the stored run.
-  const analysis = state.analysis;
-  $('result').hidden = !analysis?.arms?.length;
-  if (analysis?.arms?.length) {
-    const head = $('result-head');
-    head.replaceChildren(`${state.browser ?? ''} ${state.browser_version ?? ''} on ${state.os ?? ''} · observed: `);
-    const badge = document.createElement('span');
-    badge.className = `badge ${analysis.observed}`;
-    badge.textContent = analysis.observed;
-    head.append(badge);
-    const label = document.createElement('div');
-    label.className = 'note';
-    label.textContent = resultLabel(state);
-    head.append(label);
-    if (state.run_id) $('report-command').textContent = `unobserved report --run ${state.run_id} --format html -o unobserved-report.html`;
-    drawChart(analysis.arms);
-    drawTable(analysis.arms);
-    drawControl(analysis);
-    drawFindings(analysis);
-  }
+  drawResult($('result'), state);
 }
 
 // Chromium refuses `debugger` as an optional permission (it is dropped from the

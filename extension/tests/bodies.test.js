@@ -38,3 +38,12 @@ test('sha256 matches a known vector', async () => {
 test('unknown kinds are refused', () => {
   assert.throws(() => makeBody('FormData', new Uint8Array(1)), /unknown body kind/);
 });
+
+test('without crypto.subtle (no secure context) the digest is the same', async () => {
+  const insecure = { getRandomValues: (a) => globalThis.crypto.getRandomValues(a) };
+  for (const size of [0, 1, 55, 64, 1024 * 1024 + 17]) {
+    const bytes = randomBytes(size);
+    assert.equal(await sha256Hex(bytes, insecure), await sha256Hex(bytes), `${size} bytes`);
+  }
+  assert.equal(await sha256Hex(new Uint8Array(0), insecure), 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+});

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { AFTER_RUN, DEFAULT_OPTIONS, planFromOptions, validateOptions, BODY_KINDS, LIMITS, MIB, TRANSPORTS } from '../lib/defaults.js';
+import { AFTER_RUN, AUTO_DEFAULT, DEFAULT_OPTIONS, planFromOptions, validateOptions, BODY_KINDS, LIMITS, MIB, TRANSPORTS } from '../lib/defaults.js';
 import { PLAN_LIMITS } from '../lib/plan-limits.js';
 
 // Written by the host's core with the module above (host/src/plan_limits.rs).
@@ -27,8 +27,12 @@ test('the options page refuses what the host refuses, and takes every limit itse
   }
 });
 
-test('the default suite is 32 MiB x 6 reps of all four kinds', () => {
-  assert.deepEqual(planFromOptions({}), { size_bytes: 32 * 1024 * 1024, reps: 6, warmup: 1, bodies: BODY_KINDS, transports: ['h1'] });
+test('the default suite is 32 MiB of all four kinds, 6 reps and then auto-sampled for up to a minute', () => {
+  const auto = { max_reps: 1000, max_seconds: 60 };
+  assert.deepEqual(planFromOptions({}), { size_bytes: 32 * 1024 * 1024, reps: 6, warmup: 1, bodies: BODY_KINDS, transports: ['h1'], auto });
+  assert.deepEqual(AUTO_DEFAULT, auto, "the host's default budget");
+  assert.equal(planFromOptions({ auto: false }).auto, undefined, 'auto off: exactly `reps` reps');
+  assert.deepEqual(planFromOptions({ maxSeconds: 20 }).auto, { max_reps: 1000, max_seconds: 20 });
   assert.deepEqual(BODY_KINDS, ['Uint8Array', 'ArrayBuffer', 'Blob', 'ReadableStream']);
 });
 
@@ -38,6 +42,9 @@ test('bad options are refused with a sentence each', () => {
   assert.equal(errors.length, 5);
   assert.deepEqual(validateOptions({ ...DEFAULT_OPTIONS, sinkUrl: 'http://10.0.0.2:8080/upload/abc123' }), []);
   assert.equal(validateOptions({ ...DEFAULT_OPTIONS, afterRun: 'vanish' }).length, 1);
+  const seconds = LIMITS.auto_max_seconds;
+  for (const maxSeconds of [seconds.min - 1, seconds.max + 1, 2.5]) assert.equal(validateOptions({ ...DEFAULT_OPTIONS, maxSeconds }).length, 1, `${maxSeconds} s`);
+  assert.deepEqual(validateOptions({ ...DEFAULT_OPTIONS, auto: false, maxSeconds: 0 }), [], 'no budget to check without auto');
   for (const afterRun of Object.keys(AFTER_RUN)) assert.deepEqual(validateOptions({ ...DEFAULT_OPTIONS, afterRun }), []);
 });
 

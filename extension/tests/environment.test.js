@@ -1,6 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { parseUserAgent } from '../lib/environment.js';
+
+const FIXTURE = JSON.parse(readFileSync(new URL('../../tests/fixtures/user-agents.json', import.meta.url)));
+
+test('the shared user agents read as the fixture says (the host reads them so too)', () => {
+  for (const { ua, brands, want } of FIXTURE.cases) {
+    assert.deepEqual(parseUserAgent(ua, { brands: brands ?? [] }), want, ua);
+  }
+});
 
 const UAS = {
   chromeHeadless: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/156.0.0.0 Safari/537.36',

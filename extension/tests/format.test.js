@@ -2,12 +2,25 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { HOST_FAILURE, disconnectFailure, replyFailure } from '../lib/host-failure.js';
-import { chartModel, explainHostError, explainRunError, formatMbps, formatRange, integrityFindings, progressText } from '../lib/format.js';
+import { chartModel, explainHostError, explainRunError, formatMbps, formatRange, integrityFindings, progressBar, progressText } from '../lib/format.js';
 
 test('progress names the arm, the rep and what remains', () => {
   assert.equal(progressText({ done: 5, total: 24, step: { phase: 'measure', rep: 1, label: 'Blob', arm: { kind: 'body', body: 'Blob' } } }), 'Blob, rep 2 · 5/24 measured · 19 remaining');
   assert.equal(progressText({ done: 0, total: 24, step: { phase: 'warmup', rep: 0, label: 'Uint8Array h2', arm: { kind: 'body', body: 'Uint8Array', transport: 'h2', condition: 'attached' } } }), 'Uint8Array h2 (debugger attached), warm-up 1 · 0/24 measured · 24 remaining');
   assert.equal(progressText({ done: 0, total: 8 }), 'Starting… 8 uploads to go');
+});
+
+test('an auto-sampled run shows how many comparisons are settled and the time left, as the host counted them', () => {
+  const plan = { reps: 6, auto: { max_reps: 1000, max_seconds: 60 } };
+  const step = { phase: 'measure', rep: 7, label: 'Blob', arm: { kind: 'body', body: 'Blob' } };
+  assert.equal(progressText({ done: 30, total: 4000, step, plan }), 'Blob, rep 8 · 30 measured · the first 6 reps, then until every comparison is settled (at most 60 s)');
+  const auto = { reps_done: 7, settled: 1, comparisons: 2, seconds_left: 41 };
+  assert.equal(progressText({ done: 30, total: 4000, step, plan, auto }), 'Blob, rep 8 · 30 measured · 1 of 2 comparisons settled · 41 s left');
+  const named = { ...auto, settled_verdicts: ['Blob vs Uint8Array: 1.18x [1.11–1.26] faster'] };
+  assert.equal(progressText({ done: 30, total: 4000, step, plan, auto: named }), 'Blob, rep 8 · 30 measured · 1 of 2 comparisons settled (Blob vs Uint8Array: 1.18x [1.11–1.26] faster) · 41 s left');
+  assert.deepEqual(progressBar({ done: 30, total: 4000, plan, auto }), { value: 19, max: 60 }, 'the bar is the time budget');
+  assert.deepEqual(progressBar({ done: 5, total: 24, plan: { reps: 6 } }), { value: 5, max: 24 }, 'a fixed plan: its uploads');
+  assert.equal(progressText({ done: 0, total: 4000, plan }), 'Starting…');
 });
 
 test('Mbps formatting', () => {
@@ -23,12 +36,10 @@ test('Mbps formatting', () => {
 // against what the host really sends.
 const analysis = JSON.parse(readFileSync(new URL('../../tests/fixtures/popup-analysis.json', import.meta.url), 'utf8'));
 
-test('chart bars scale to the largest value and failed arms are labelled by their integrity', () => {
-  const withoutCeiling = analysis.arms.map((a) => ({ ...a, ceiling_mbps: null }));
-  const { rows, legend } = chartModel(withoutCeiling, 200);
+test("chart bars follow the host's scale and failed arms are labelled by their integrity", () => {
+  const { rows, legend } = chartModel(analysis.arms, 200, { top_mbps: 803, legend: null });
   assert.equal(legend, null);
-  assert.ok(rows.every((r) => r.ceilingX === null));
-  assert.equal(rows[1].whiskerTo, 200, 'the largest max sets the scale');
+  assert.equal(rows[1].whiskerTo, 200, 'the widest whisker at the edge');
   assert.deepEqual(rows.map((r) => r.intact), [true, true, false]);
   assert.equal(rows[2].bar, 0);
   assert.equal(rows[2].label, 'corrupted');
@@ -36,9 +47,10 @@ test('chart bars scale to the largest value and failed arms are labelled by thei
 });
 
 test('the sink ceiling is a line, the host\'s sink-bound arms are marked, and no label starts left of the line', () => {
-  const { rows, legend, labelX } = chartModel(analysis.arms, 200);
-  assert.ok(rows.every((r) => r.ceilingX === 200), 'one sink: one line; the ceiling is the largest value, so it sets the scale');
-  assert.equal(legend, 'sink ceiling 1,000 Mbps');
+  const { rows, legend, labelX } = chartModel(analysis.arms, 200, analysis.chart);
+  assert.ok(rows.every((r) => r.ceilingX === 200 && !r.ceilingOffScale), "a sink-bound arm's ceiling is on the host's scale");
+  assert.equal(legend, analysis.chart.legend);
+  assert.match(legend, /sink ceiling 1000 Mbps/);
   assert.deepEqual(rows.map((r) => r.sinkBound), [false, true, false]);
   for (const r of rows) {
     assert.ok(labelX > r.ceilingX, `labels at ${labelX} would cross the ceiling at ${r.ceilingX}`);
@@ -46,11 +58,11 @@ test('the sink ceiling is a line, the host\'s sink-bound arms are marked, and no
   }
 });
 
-test("over several transports each arm's mark is its own sink's ceiling", () => {
-  const [h1, h2] = [analysis.arms[0], { ...analysis.arms[0], body: 'Uint8Array h2', ceiling_mbps: 500 }];
-  const { rows, legend } = chartModel([h1, h2], 200);
-  assert.deepEqual(rows.map((r) => r.ceilingX), [200, 100]);
-  assert.equal(legend, "sink ceiling of each arm's transport");
+test("over several transports each arm's mark is its own sink's ceiling, at the edge when off the scale", () => {
+  const [h1, h2] = [analysis.arms[0], { ...analysis.arms[0], body: 'Uint8Array h2', ceiling_mbps: 5000 }];
+  const { rows } = chartModel([h1, h2], 200, { top_mbps: 2000, legend: 'x' });
+  assert.deepEqual(rows.map((r) => r.ceilingX), [100, 200]);
+  assert.deepEqual(rows.map((r) => r.ceilingOffScale), [false, true]);
 });
 
 test('every non-intact arm is a finding, and the host explains the ones it can', () => {
@@ -97,4 +109,6 @@ test('a result says which plan and run it is', async () => {
     '32 MiB × 6 reps · run 20261130-140334-abcd · 14:05 UTC',
   );
   assert.equal(resultLabel({ run_id: 'r' }), 'run r', 'an old state without a plan still says which run');
+  const samples = [0, 1, 2, 3, 4, 5, 6, 7, 8].map((rep) => ({ rep }));
+  assert.equal(resultLabel({ plan: { size_bytes: 33554432, reps: 6, auto: { max_reps: 1000, max_seconds: 60 } }, samples }), '32 MiB × 9 reps (auto from 6)');
 });

@@ -13,7 +13,9 @@ use common::env_u64;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::time::Instant;
+use unobserved::arm::BodyKind;
 use unobserved::stats::compare::{compare, DEFAULT_HORIZON};
+use unobserved::stats::side::of_body;
 
 /// `n` Mbps samples around `mean`, ±10%, rounded to 0.1 Mbps as stored (so with ties).
 fn samples(rng: &mut StdRng, n: usize, mean: f64) -> Vec<f64> {
@@ -57,7 +59,13 @@ fn main() {
         let mut last = None;
         for _ in 0..rounds {
             let t = Instant::now();
-            last = std::hint::black_box(compare("B", &arm, "A", &base, DEFAULT_HORIZON));
+            last = std::hint::black_box(compare(
+                of_body(BodyKind::Blob),
+                &arm,
+                of_body(BodyKind::Uint8Array),
+                &base,
+                DEFAULT_HORIZON,
+            ));
             ms.push(t.elapsed().as_secs_f64() * 1e3);
         }
         let c = last.expect("enough samples");

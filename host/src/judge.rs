@@ -1,8 +1,10 @@
 //! The host's judgement of one upload: whether its bytes arrived as sent is decided
 //! from the figures (what was sent against what the sink received), never from the
 //! page's `intact` flag or status. A page that says "intact" beside a different hash,
-//! or beside 5 bytes of 1024, is stored as corrupted.
+//! or beside 5 bytes of 1024, is stored as corrupted. The received figures themselves
+//! are the sink's own record (`ingest.rs`); a sample with no record is never intact.
 
+use crate::ingest::Receipt;
 use crate::model::{Sample, SampleStatus};
 
 /// The sample as the host stores it: status, `intact` and the throughput are derived
@@ -35,6 +37,10 @@ pub fn judge(mut s: Sample) -> Sample {
 /// Ok when length and SHA-256 match (and, for encrypted chunks, every tag verified);
 /// corrupted when the sink reported other figures; an error when it reported none.
 fn judge_figures(s: &Sample) -> SampleStatus {
+    // Samples stored before the ledger carry no receipt; every new one does.
+    if s.receipt.is_some_and(|r| r != Receipt::Found) {
+        return SampleStatus::Error;
+    }
     let Some(received) = s.bytes_received else {
         return SampleStatus::Error;
     };
@@ -46,13 +52,18 @@ fn judge_figures(s: &Sample) -> SampleStatus {
     }
 }
 
-/// Encrypted workloads report how many chunks' AES-GCM tags the sink verified.
+/// Encrypted workloads report how many chunks' AES-GCM tags the sink verified, and
+/// (since the ledger) how many came in order, once each.
 fn chunk_tags_ok(s: &Sample) -> bool {
-    match (s.extra_f64("chunks"), s.extra_f64("tags_ok")) {
-        (Some(chunks), Some(ok)) => chunks == ok,
-        (None, None) => true,
-        _ => false,
-    }
+    let in_order = s
+        .extra_f64("chunks_in_order")
+        .is_none_or(|n| Some(n) == s.extra_f64("chunks"));
+    in_order
+        && match (s.extra_f64("chunks"), s.extra_f64("tags_ok")) {
+            (Some(chunks), Some(ok)) => chunks == ok,
+            (None, None) => true,
+            _ => false,
+        }
 }
 
 fn mismatch_text(s: &Sample, status: SampleStatus) -> String {
@@ -66,7 +77,16 @@ fn mismatch_text(s: &Sample, status: SampleStatus) -> String {
                 "a different"
             }
         ),
-        _ => "the sink reported no received bytes".into(),
+        _ => match s.receipt {
+            Some(r) if r != Receipt::Found => format!(
+                "the sink has no record of this upload for this sample ({})",
+                serde_json::to_value(r)
+                    .expect("json")
+                    .as_str()
+                    .unwrap_or("")
+            ),
+            _ => "the sink reported no received bytes".into(),
+        },
     }
 }
 

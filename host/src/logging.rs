@@ -70,6 +70,9 @@ impl Logger {
         };
         if under("hyper") {
             LevelFilter::Warn
+        } else if under("rustls") {
+            // It warns of every client that sends an IP address as SNI (libsoup does).
+            LevelFilter::Error
         } else if under("unobserved::sink") {
             self.sink_level
         } else {

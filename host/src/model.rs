@@ -119,6 +119,24 @@ pub struct Sample {
     /// before arms were recorded have none; `arm()` derives it from their fields.
     #[serde(default, rename = "arm", skip_serializing_if = "Option::is_none")]
     pub recorded_arm: Option<Arm>,
+    /// The id the page gave this upload: the sink's record of it is the received side.
+    /// Samples stored before the ledger have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upload_id: Option<crate::sink::ledger::UploadId>,
+    /// What the host found in its ledger under `upload_id` (`ingest.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub receipt: Option<crate::ingest::Receipt>,
+    /// The page claimed other received figures than the sink recorded (the record's were
+    /// stored).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub page_claim_differs: bool,
+    /// When the sink saw the bytes arrive (`sink::timeline`, its own record); samples
+    /// stored before it have none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeline: Option<crate::sink::timeline::Timeline>,
+    /// The page's clock of the same upload, for its phases (`page_timing.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_timing: Option<crate::page_timing::PageTiming>,
     /// Anything newer extensions add is kept, so the store loses nothing.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -337,8 +355,8 @@ impl AutoStop {
     pub fn words(self) -> &'static str {
         match self {
             AutoStop::Settled => "every comparison is settled",
-            AutoStop::BudgetReps => "budget: --max-reps reached",
-            AutoStop::BudgetTime => "budget: --max-time reached",
+            AutoStop::BudgetReps => "the rep budget was spent",
+            AutoStop::BudgetTime => "the time budget was spent",
         }
     }
 }
@@ -437,15 +455,19 @@ impl Plan {
             .sum()
     }
 
-    /// How long `unobserved run` waits by default: two minutes of slack, every byte of
-    /// every rep and warm-up (both conditions of a control) at a slow 16 Mbit/s, and
-    /// the --auto time budget.
+    /// How long `unobserved run` waits by default: two minutes of slack, and every byte
+    /// of every rep and warm-up (both conditions of a control) at a slow 16 Mbit/s; an
+    /// auto-sampled run's added reps end with its time budget (plus the rep under way),
+    /// or with its rep budget if that comes first.
     pub fn default_timeout(&self) -> std::time::Duration {
-        let reps = self.max_reps() + u64::from(self.warmup);
-        let bytes = reps * self.conditions() * self.bytes_per_rep();
-        std::time::Duration::from_secs(
-            120 + bytes / 2_000_000 + self.auto.map_or(0, |a| a.max_seconds),
-        )
+        const SLOW_BYTES_PER_SEC: u64 = 2_000_000;
+        let rep_bytes = self.conditions() * self.bytes_per_rep();
+        let first = (u64::from(self.reps) + u64::from(self.warmup)) * rep_bytes;
+        let added = self.auto.map_or(0, |a| {
+            let by_reps = self.max_reps().saturating_sub(u64::from(self.reps)) * rep_bytes;
+            by_reps.min(a.max_seconds * SLOW_BYTES_PER_SEC + rep_bytes)
+        });
+        std::time::Duration::from_secs(120 + (first + added) / SLOW_BYTES_PER_SEC)
     }
 }
 
@@ -675,6 +697,20 @@ mod tests {
         });
         let extra = encrypted.default_timeout().as_secs() - plain;
         assert!(extra >= 7 * 2 * (512 << 20) / 2_000_000 - 1, "{extra}");
+        // Auto-sampled: the time budget ends the added reps, within one rep more; a
+        // small rep budget ends them sooner.
+        let auto = |max_reps, max_seconds| Plan {
+            auto: Some(AutoBudget {
+                max_reps,
+                max_seconds,
+            }),
+            ..base.clone()
+        };
+        let rep = 2 * (32 << 20) / 2_000_000;
+        let by_time = auto(1000, 60).default_timeout().as_secs();
+        assert!(by_time.abs_diff(plain + 60 + rep) <= 1, "{by_time}");
+        let by_reps = auto(8, 600).default_timeout().as_secs();
+        assert!(by_reps.abs_diff(plain + 2 * rep) <= 1, "{by_reps}");
     }
 
     #[test]

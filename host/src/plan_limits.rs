@@ -63,6 +63,14 @@ pub struct Limits {
 
 const REPS: Bounds<u32> = Bounds { min: 1, max: 1000 };
 
+/// The budget of an auto-sampled run when none is given (the popup's Options and
+/// `unobserved run` without --reps): about a minute of measuring, and reps only as a
+/// backstop.
+pub const AUTO_DEFAULT: crate::model::AutoBudget = crate::model::AutoBudget {
+    max_reps: REPS.max,
+    max_seconds: 60,
+};
+
 /// The limits shared with the options page.
 pub const LIMITS: Limits = Limits {
     size_bytes: Bounds {
@@ -306,6 +314,7 @@ pub fn shared_data() -> serde_json::Value {
         "body_kinds": BodyKind::iter().collect::<Vec<_>>(),
         "transports": Transport::iter().collect::<Vec<_>>(),
         "limits": LIMITS,
+        "auto_default": AUTO_DEFAULT,
     })
 }
 

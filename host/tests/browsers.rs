@@ -69,6 +69,7 @@ fn common_checks(o: &Outcome, browser_name: &str) {
             assert!(sink_ms > 0.0 && sink_ms <= page_ms + 1.0, "{s}");
         }
     }
+    timelines_in_every_format(o);
     // The samples are in the store, not just in the JSON.
     let stored = std::fs::read_to_string(o.state.path().join("results.jsonl")).unwrap();
     let stored_samples = stored
@@ -116,6 +117,84 @@ fn common_checks(o: &Outcome, browser_name: &str) {
         survivors.is_empty(),
         "browser processes outlived the run: {survivors:?}"
     );
+}
+
+/// Every intact sample carries the sink's arrival record, bounded and ending at the
+/// bytes received; every intact arm has phases, in each format, and the HTML draws it.
+fn timelines_in_every_format(o: &Outcome) {
+    let j = &o.json;
+    let intact: Vec<&Value> = j["samples"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["intact"] == true)
+        .collect();
+    assert!(!intact.is_empty());
+    for s in &intact {
+        let t = &s["timeline"];
+        let points: Vec<(f64, u64)> = serde_json::from_value(t["points"].clone())
+            .unwrap_or_else(|e| panic!("an intact sample without a timeline ({e}): {s}"));
+        assert!(!points.is_empty() && points.len() <= 512, "{t}");
+        assert!(
+            points
+                .windows(2)
+                .all(|w| w[0].0 <= w[1].0 && w[0].1 < w[1].1),
+            "{t}"
+        );
+        assert_eq!(
+            Some(points.last().unwrap().1),
+            s["bytes_received"].as_u64(),
+            "{s}"
+        );
+        assert_eq!(t["bytes"], s["bytes_received"]);
+    }
+    let mut arms: Vec<&str> = intact.iter().map(|s| s["body"].as_str().unwrap()).collect();
+    arms.sort();
+    arms.dedup();
+    let phases = j["phases"].as_array().unwrap();
+    for arm in &arms {
+        let p = phases.iter().find(|p| p["arm"]["label"] == *arm);
+        let p = p.unwrap_or_else(|| panic!("no phases for {arm}: {phases:?}"));
+        assert!(p["median"]["wire_ms"].as_f64().unwrap() > 0.0, "{p}");
+    }
+    let report = |format: &str| common::report(o.state.path(), &["--format", format]);
+    for format in ["table", "markdown"] {
+        let text = report(format);
+        let at = text.find("Where the time went").expect("a phase section");
+        assert!(text[at..].contains("On the wire"), "{text}");
+        for arm in &arms {
+            assert!(text[at..].contains(arm), "{format}: no phases of {arm}");
+        }
+    }
+    let csv = report("csv");
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let wire = header
+        .iter()
+        .position(|h| *h == "wire_ms")
+        .expect("wire_ms");
+    let ok = header.iter().position(|h| *h == "intact").unwrap();
+    // Split on commas: the intact rows hold no quoted cell (no error text).
+    let rows: Vec<Vec<&str>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    let intact_rows: Vec<&Vec<&str>> = rows.iter().filter(|r| r[ok] == "true").collect();
+    assert_eq!(intact_rows.len(), intact.len());
+    assert!(
+        intact_rows.iter().all(|r| r[wire].parse::<f64>().is_ok()),
+        "{csv}"
+    );
+    let html = report("html");
+    for arm in &arms {
+        let svg = format!(r#"<svg class="timeline" data-arm="{arm}""#);
+        let at = html
+            .find(&svg)
+            .unwrap_or_else(|| panic!("no chart of {arm}"));
+        let chart = &html[at..at + html[at..].find("</svg>").unwrap()];
+        assert!(chart.contains(r#"class="arrival""#), "{chart}");
+        assert!(html.contains(&format!(r#"<g class="phase-bar" data-arm="{arm}">"#)));
+    }
 }
 
 #[test]
@@ -207,7 +286,7 @@ fn chromium_negative_control_compares_the_baseline_with_itself_and_stores_it() {
         .unwrap();
     let report: Value = serde_json::from_slice(&again.stdout).unwrap();
     assert_matches_schema(&report);
-    assert_eq!(report["schema_version"], 2);
+    assert_eq!(report["schema_version"], 3);
     assert_eq!(report["runs"][0]["negative_control"], *nc);
     assert!(o.stdout.contains("Uint8Array (A/A)"), "{}", o.stdout);
 }
@@ -280,6 +359,29 @@ fn chromium_control_reproduces_the_debugger_slowdown() {
         );
         assert_eq!(s["status"], "ok");
     }
+    // Where the cost lies: not on the wire. The time a debugger adds to a Uint8Array
+    // upload is spent before its first byte and after its last (the phases).
+    let phase = |condition: &str, name: &str| {
+        let p = j["phases"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["arm"]["body"] == "Uint8Array" && p["arm"]["condition"] == condition);
+        p.unwrap_or_else(|| panic!("no {condition} phases: {}", j["phases"]))["median"][name]
+            .as_f64()
+            .unwrap()
+    };
+    let total = |c: &str| phase(c, "preparing_ms") + phase(c, "wire_ms") + phase(c, "reply_ms");
+    let added = total("attached") - total("detached");
+    let on_wire = phase("attached", "wire_ms") - phase("detached", "wire_ms");
+    assert!(added > 0.0 && on_wire < 0.1 * added, "{}", j["phases"]);
+    assert!(
+        phase("attached", "preparing_ms") > 2.0 * phase("detached", "preparing_ms"),
+        "{}",
+        j["phases"]
+    );
+    let text = common::report(o.state.path(), &["--format", "table"]);
+    assert!(text.contains("Preparing attached"), "{text}");
 }
 
 /// The write-up's workloads, small: every encrypted chunk's tag verifies at the sink,
@@ -350,10 +452,21 @@ fn chromium_workloads_verify_every_chunk_and_download() {
             "{verdict}"
         );
     }
-    for s in encrypted {
+    for s in &encrypted {
         assert_eq!(s["chunks"], 3);
         assert_eq!(s["tags_ok"], 3, "every tag verified: {s}");
         assert_eq!(s["bytes_received"], 6 * 1024 * 1024);
+        assert_eq!(
+            s["timeline"]["requests"].as_array().unwrap().len(),
+            3,
+            "{s}"
+        );
+    }
+    chunk_gaps(&encrypted);
+    for s in samples.iter().filter(|s| s["arm"]["kind"] == "parallel") {
+        let requests = s["timeline"]["requests"].as_array().unwrap().len();
+        assert_eq!(Some(requests as u64), s["arm"]["streams"].as_u64(), "{s}");
+        assert_eq!(s["timeline"]["bytes"], s["bytes_received"]);
     }
     let downloads: Vec<_> = samples
         .iter()
@@ -372,6 +485,30 @@ fn chromium_workloads_verify_every_chunk_and_download() {
         let ceiling = row["pipelining_ceiling"].as_f64().unwrap();
         assert!((ceiling - c / p).abs() < 1e-9, "client / PUT: {row}");
     }
+}
+
+/// The sink's timeline of an encrypted upload: serial leaves a gap (a stall) between
+/// chunks while the page encrypts the next; pipelined leaves shorter ones.
+fn chunk_gaps(encrypted: &[&Value]) {
+    let median = |schedule: &str, field: &str| {
+        let mut v: Vec<f64> = encrypted
+            .iter()
+            .filter(|s| s["arm"]["schedule"] == schedule)
+            .map(|s| s["timeline"][field].as_f64().unwrap())
+            .collect();
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    assert!(
+        median("serial", "stall_count") >= 2.0,
+        "a gap between each chunk"
+    );
+    assert!(
+        median("pipelined", "stalled_ms") < median("serial", "stalled_ms"),
+        "pipelined {} ms of gaps, serial {}",
+        median("pipelined", "stalled_ms"),
+        median("serial", "stalled_ms")
+    );
 }
 
 /// A separate `unobserved sink` process stands in for a server on the LAN: the
@@ -561,7 +698,7 @@ fn auto_runs_until_a_budget_ends_it_and_says_which() {
     assert_eq!(arm(&by_reps.json, "Uint8Array").len(), 5);
     assert_eq!(by_reps.json["run"]["auto_stop"], "budget-reps");
     assert!(
-        by_reps.stdout.contains("× 5 reps (--auto from 3)"),
+        by_reps.stdout.contains("× 5 reps (auto from 3)"),
         "{}",
         by_reps.stdout
     );
@@ -604,6 +741,9 @@ fn run_matrix(state: &std::path::Path, extra: &[&str]) -> (String, Value) {
     );
     let doc: Value = serde_json::from_slice(&std::fs::read(&json_path).unwrap()).unwrap();
     assert_matches_schema(&doc);
+    for run in doc["runs"].as_array().unwrap() {
+        common::runs::assert_judged_from_the_ledger(run);
+    }
     (stdout, doc)
 }
 

@@ -4,14 +4,15 @@
 use std::path::Path;
 use unobserved::local_tls::LocalCert;
 use unobserved::run::browsers::LAUNCHABLE;
-use unobserved::run::launch::{prepare, Mode, Trust, Workspace};
+use unobserved::run::launch::{prepare, Mode, Page, Trust, Workspace};
 
 /// Substrings of flags that open a debugging or automation channel.
 const FORBIDDEN: &[&str] = &[
     "remote-debugging",
     "marionette",
     "remote-allow",
-    "enable-automation",
+    // Chromium's --enable-automation, MiniBrowser's --automation (WebDriver mode).
+    "automation",
     "webdriver",
     "devtools",
     "-juggler",
@@ -44,6 +45,11 @@ fn no_launch_ever_carries_a_debugger_or_automation_flag() {
                 headed,
                 as_root,
                 trust,
+                // WebKit opens the served page; the others load the extension.
+                page: Some(Page {
+                    url: "http://127.0.0.1:1/bench/serve.html#0",
+                    display: ":1",
+                }),
             };
             let launch = prepare(
                 browser,
@@ -53,7 +59,15 @@ fn no_launch_ever_carries_a_debugger_or_automation_flag() {
                 mode,
             )
             .unwrap();
-            // Trust reaches this run's certificate only, never every certificate.
+            // MiniBrowser has no per-certificate trust: its throwaway session ignores TLS
+            // errors, and only in a run with a TLS transport (SECURITY.md says why).
+            assert_eq!(
+                launch.args.iter().any(|a| a == "--ignore-tls-errors"),
+                tls && browser.key == "webkit",
+                "{}",
+                browser.key
+            );
+            // Elsewhere trust reaches this run's certificate only, never every certificate.
             assert!(
                 !launch
                     .args

@@ -29,7 +29,9 @@ fn browser_session_hello_upload_64mib_store_and_clean_shutdown() {
         .collect();
     let expected = hex::encode(Sha256::digest(&body));
     let started = std::time::Instant::now();
-    let mut resp = ureq::put(&upload_url).send(&body[..]).unwrap();
+    let mut resp = ureq::put(&format!("{upload_url}?run=it-1&upload=big-1"))
+        .send(&body[..])
+        .unwrap();
     let client_ms = started.elapsed().as_secs_f64() * 1000.0;
     assert_eq!(resp.status(), 200);
     let reply: Value = serde_json::from_reader(resp.body_mut().as_reader()).unwrap();
@@ -42,7 +44,7 @@ fn browser_session_hello_upload_64mib_store_and_clean_shutdown() {
         "{sink_ms} vs {client_ms}"
     );
 
-    let sample = json!({"run_id": "it-1", "body": "Uint8Array", "rep": 0, "bytes_sent": body.len(),
+    let sample = json!({"run_id": "it-1", "body": "Uint8Array", "rep": 0, "upload_id": "big-1", "bytes_sent": body.len(),
         "bytes_received": reply["bytes"], "sha256_sent": expected, "sha256_received": reply["sha256"],
         "intact": true, "status": "ok", "error": null, "page_ms": 100.0, "sink_ms": reply["sink_ms"],
         "mbps": 5368.7, "observed": {"webdriver": false}});
@@ -55,6 +57,11 @@ fn browser_session_hello_upload_64mib_store_and_clean_shutdown() {
     let stored = std::fs::read_to_string(state.path().join("results.jsonl")).unwrap();
     assert_eq!(stored.lines().count(), 2, "the run and its sample");
     assert!(stored.contains(&expected));
+    let record: Value = serde_json::from_str(stored.lines().nth(1).unwrap()).unwrap();
+    assert_eq!(
+        (record["intact"].as_bool(), record["receipt"].as_str()),
+        (Some(true), Some("found"))
+    );
 
     // Closing stdin is how the browser says goodbye: the host must be gone within 1 s.
     host.hang_up();

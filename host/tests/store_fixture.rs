@@ -39,7 +39,7 @@ fn a_saved_store_reports_the_same_samples_arms_and_conditions() {
 #[test]
 fn a_saved_stores_json_report_matches_the_schema_without_a_browser() {
     let doc: serde_json::Value = serde_json::from_str(&report("json")).unwrap();
-    assert_eq!(doc["schema_version"], 2);
+    assert_eq!(doc["schema_version"], 3);
     assert!(doc["runs"].as_array().is_some_and(|r| r.len() > 3));
     common::runs::assert_matches_schema(&doc);
 }

@@ -58,7 +58,7 @@ test('a run under a CDP-driven browser is flagged observed', { timeout: 120_000 
   const doc = JSON.parse(execFileSync(HOST, ['report', '--format', 'json', '--run', 'cdp-observed'], {
     env: { ...process.env, UNOBSERVED_STATE_DIR: state },
   }));
-  assert.equal(doc.schema_version, 2);
+  assert.equal(doc.schema_version, 3);
   assert.equal(doc.runs.length, 1);
   const report = doc.runs[0];
   assert.equal(report.run.status, 'complete');

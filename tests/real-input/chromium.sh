@@ -40,7 +40,8 @@ run=$(wait_for_run "$before")
 [ "$(field "$run" observed)" = no ] || fail "a real-input run must be unobserved: $run"
 [ "$(field "$run" size)" = 33554432 ] || fail "default size: $run"
 [ "$(field "$run" arms.Uint8Array)" = ok ] || fail "Uint8Array not intact: $run"
-ok "Run from the popup: complete, observed no, 32 MiB, intact"
+[ "$(field "$run" auto_seconds)" = 60 ] && [ -n "$(field "$run" auto_stop)" ] || fail "the default run was not auto-sampled, or did not say why it stopped: $run"
+ok "Run from the popup: complete, observed no, 32 MiB, intact, auto-sampled ($(field "$run" auto_stop))"
 sleep 2
 shot summary-tab
 open_popup
@@ -56,6 +57,8 @@ sleep 2
 shot options
 key ctrl+a; type_text 4 # the size field has the focus
 key Tab ctrl+a; type_text 4
+# Past the auto-sampling box to its budget: 5 seconds keeps the later runs short.
+key Tab Tab ctrl+a; type_text 5
 # Past warm-up, the four body kinds, the three transports and the sink URL to the
 # after-run choice; Down picks "go back to the tab I was on"; Tab to Save.
 key Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab Down Tab Return
@@ -64,9 +67,9 @@ shot options-saved
 open_popup
 key Return
 run=$(wait_for_run "$before")
-[ "$(field "$run" size)" = 4194304 ] && [ "$(field "$run" reps)" = 4 ] || fail "Options were not used: $run"
+[ "$(field "$run" size)" = 4194304 ] && [ "$(field "$run" reps)" = 4 ] && [ "$(field "$run" auto_seconds)" = 5 ] || fail "Options were not used: $run"
 [ "$(field "$run" status)" = complete ] || fail "run after Options: $run"
-ok "Options > Save > Run used 4 MiB x 4 reps"
+ok "Options > Save > Run used 4 MiB x 4 reps, then auto-sampled for up to 5 s"
 sleep 2
 shot after-options-run
 # The window's title is its active tab's: the options tab is back, not the summary.
@@ -105,8 +108,9 @@ before=$(count_runs)
 open_popup
 key shift+Tab Return # Options
 sleep 2
-# From the size field past reps, warm-up, the four body kinds, h1 and h1-tls to h2.
-key Tab Tab Tab Tab Tab Tab Tab Tab Tab space
+# From the size field past reps, the auto box and budget, warm-up, the four body kinds,
+# h1 and h1-tls to h2.
+key Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab space
 shot options-h2
 key Tab Tab Tab Return # the sink URL, the after-run choice, Save
 sleep 1

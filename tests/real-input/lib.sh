@@ -56,7 +56,7 @@ focus_browser() {
 }
 
 # The stored runs that have ended, as JSON lines: id, status, observed, size, reps,
-# control, and per-arm integrity.
+# control, the auto budget and why it stopped, and per-arm integrity.
 ended_runs() {
   "$bin" report --format json 2>/dev/null | node -e '
     let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
@@ -64,7 +64,8 @@ ended_runs() {
       for (const x of r.runs) if (x.run.status !== "running") console.log(JSON.stringify({
         id: x.run.run_id, status: x.run.status, observed: x.run.observed,
         size: x.run.plan?.size_bytes, reps: x.run.plan?.reps, control: Boolean(x.run.plan?.control),
-        arms: Object.fromEntries(x.summary.map((a) => [a.body, Object.keys(a.statuses).join("+")])) }));
+        auto_seconds: x.run.plan?.auto?.max_seconds ?? null, auto_stop: x.run.auto_stop ?? null,
+        arms: Object.fromEntries(x.summary.map((a) => [a.arm.label, Object.keys(a.statuses).join("+")])) }));
     });'
 }
 

@@ -48,6 +48,9 @@ pub enum Command {
     Pack(PackArgs),
     /// Run the sink alone (e.g. on a server on your LAN) and print its upload URL.
     Sink(SinkArgs),
+    /// Serve the benchmark page to any browser, no extension needed (WebKit, Safari,
+    /// phones): prints its URL; each Run there is stored as a run of its own.
+    Serve(Box<ServeArgs>),
     /// Internal: prints the browser binary `unobserved run --browser NAME` would launch
     /// (for tests and scripts that must launch the same one).
     #[command(name = "__find-browser", hide = true)]
@@ -100,10 +103,30 @@ pub struct SinkArgs {
 }
 
 #[derive(Args)]
+#[command(allow_negative_numbers = true)]
+pub struct ServeArgs {
+    /// Address to listen on: loopback and any free port unless you say otherwise, e.g.
+    /// 0.0.0.0:8098 for a phone on the same network (then a QR code of the URL is
+    /// printed too).
+    #[arg(long, default_value = "127.0.0.1:0")]
+    pub listen: std::net::SocketAddr,
+    /// The name or address other devices reach this machine by: it goes in the printed
+    /// URL and the QR code, and the sink answers to it (every other Host is refused).
+    #[arg(long, value_name = "HOST")]
+    pub public_host: Option<String>,
+    /// Exit after the first run that completes (for scripts).
+    #[arg(long)]
+    pub once: bool,
+    #[command(flatten)]
+    pub plan: super::plan_args::PlanArgs,
+}
+
+#[derive(Args)]
 // "-1" is a value (refused with its range), not an unknown flag.
 #[command(allow_negative_numbers = true)]
 pub struct RunArgs {
-    /// Which browser to launch: chromium or firefox. Several, comma-separated, run the
+    /// Which browser to launch: chromium, firefox or webkit (WebKitGTK's MiniBrowser,
+    /// which runs the page `unobserved serve` serves, no extension). Several, comma-separated, run the
     /// same plan in each in turn (a fresh throwaway profile each) and print one table
     /// of arms × browsers with ratios to the first; a missing one is skipped and the
     /// exit code is 3.
@@ -113,28 +136,8 @@ pub struct RunArgs {
     /// builds of the same browser (one --browser).
     #[arg(long, value_name = "PATH")]
     pub browser_path: Vec<PathBuf>,
-    // The plan's sizes and numbers are checked by Plan::validate (plan_limits.rs).
-    /// Bytes per upload, e.g. 32MiB, 512KiB, 1GiB.
-    #[arg(long, default_value = "32MiB", value_parser = parse_size)]
-    pub size: u64,
-    /// Measured repetitions of every body kind (interleaved rep by rep).
-    /// Comparisons need at least 4 per arm to resolve.
-    #[arg(long, default_value_t = 6)]
-    pub reps: u32,
-    /// Uploads per body kind before measuring; not counted.
-    #[arg(long, default_value_t = 1)]
-    pub warmup: u32,
-    /// Body kinds, comma-separated. Default: all four, or none when --workloads is given.
-    #[arg(long, value_delimiter = ',', value_enum, ignore_case = true)]
-    pub bodies: Option<Vec<crate::arm::BodyKind>>,
-    /// Transports every body kind runs over, comma-separated and interleaved:
-    /// h1 (HTTP/1.1 in the clear, the default), h1-tls (HTTP/1.1 over TLS), h2 (HTTP/2
-    /// over TLS; Chromium sends ReadableStream bodies only over it). TLS uses a fresh
-    /// certificate for 127.0.0.1 and localhost that only this run's throwaway profile
-    /// trusts. Each transport is compared with the nearer ones (h2 vs h1-tls vs h1).
-    /// Workloads always travel over h1.
-    #[arg(long, value_delimiter = ',', value_enum)]
-    pub transport: Vec<crate::arm::Transport>,
+    #[command(flatten)]
+    pub plan: super::plan_args::PlanArgs,
     /// Real workloads, comma-separated: encrypted (AES-256-GCM chunked upload, serial and
     /// pipelined), download (streamed GET, verified), parallel (concurrent uploads).
     #[arg(long, value_delimiter = ',', value_enum)]
@@ -186,23 +189,6 @@ pub struct RunArgs {
     /// the run's other verdicts, and the report says so.
     #[arg(long)]
     pub negative_control: bool,
-    /// Keep adding interleaved reps after --reps until every ratio is settled (its 95%
-    /// interval lies entirely inside or entirely outside ±--horizon), or until
-    /// --max-reps or --max-time runs out. It stops for precision, not for a "win", so
-    /// the verdicts keep their 5% error rate.
-    #[arg(long)]
-    pub auto: bool,
-    /// With --auto: most reps in all.
-    #[arg(long, default_value_t = 30, requires = "auto")]
-    pub max_reps: u32,
-    /// With --auto: most seconds for the measured part.
-    #[arg(long, default_value_t = 600, requires = "auto")]
-    pub max_time: u64,
-    /// Differences smaller than this many percent count as "the same": a comparison
-    /// whose whole 95% interval lies inside ±PCT says "same within ±PCT%". --auto adds
-    /// reps until every interval lies entirely inside or entirely outside it.
-    #[arg(long, default_value_t = 5.0, value_name = "PCT", value_parser = parse_horizon)]
-    pub horizon: f64,
     /// Upload to this sink (the URL `unobserved sink` printed, e.g. on a LAN server)
     /// instead of the local host's. Results are still stored locally.
     #[arg(long, value_name = "URL")]
@@ -361,7 +347,7 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
 }
 
 /// A horizon in percent, within the plan's horizon limit (compare's too).
-fn parse_horizon(s: &str) -> Result<f64, String> {
+pub(super) fn parse_horizon(s: &str) -> Result<f64, String> {
     let v: f64 = s
         .trim_end_matches('%')
         .parse()

@@ -4,8 +4,10 @@ mod args;
 mod compare_cmd;
 mod matrix_auto;
 mod pack;
+mod plan_args;
 mod report_cmd;
 mod run_cmd;
+mod serve_cmd;
 pub mod setup_cmds;
 mod sink_cmd;
 pub mod usage;
@@ -67,6 +69,7 @@ pub fn main() -> i32 {
         Command::Doctor(a) => setup_cmds::doctor(a),
         Command::Compare(a) => compare_cmd::execute(a),
         Command::Sink(a) => sink_cmd::execute(a),
+        Command::Serve(a) => serve_cmd::execute(*a),
         Command::FindBrowser { name } => find_browser(&name),
         Command::Watchdog(a) => Ok(crate::run::watchdog::main(a.pgid, a.workspace, a.run_id)),
     };

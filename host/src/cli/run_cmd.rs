@@ -5,13 +5,11 @@ use super::args::{FailOn, RunArgs, WorkloadKind};
 use super::exit;
 use super::matrix_auto;
 use super::usage::usage;
-use crate::arm::BodyKind;
 use crate::export::{human_bytes, json::Json, table::Table, Exporter};
 use crate::model::{
     AutoBudget, DownloadWorkload, EncryptedWorkload, ParallelWorkload, Plan, SampleStatus,
     Workloads,
 };
-use crate::plan_limits::{PlanError, SizeOf};
 use crate::report::{across, RunReport};
 use crate::run::{self, RunOptions};
 use crate::sink::remote::SinkUrl;
@@ -19,7 +17,6 @@ use anyhow::{Context, Result};
 use std::io::IsTerminal;
 use std::path::Path;
 use std::time::Duration;
-use strum::IntoEnumIterator;
 
 /// Plans estimated longer than this get a warning before they start.
 const LONG_PLAN: Duration = Duration::from_secs(10 * 60);
@@ -309,48 +306,39 @@ fn is_missing(e: &anyhow::Error) -> bool {
 /// The plan the flags describe, or why they cannot work.
 fn plan_of(a: &RunArgs) -> Result<Plan> {
     check_cli_only(a)?;
-    let bodies = match &a.bodies {
-        Some(b) => b.clone(),
-        None if a.workloads.is_empty() => BodyKind::iter().collect(),
-        None => Vec::new(),
-    };
-    let mut plan = Plan {
-        size_bytes: a.size,
-        reps: a.reps,
-        warmup: a.warmup,
-        bodies,
+    let plan = Plan {
         control: a.control,
-        auto: a.auto.then_some(AutoBudget {
-            max_reps: a.max_reps,
-            max_seconds: a.max_time,
-        }),
         negative_control: a.negative_control,
-        horizon: Some(a.horizon / 100.0),
         workloads: workloads_of(a),
-        transports: a.transport.clone(),
+        ..a.plan.plan(!a.workloads.is_empty())
     };
-    plan.validate()
-        .map_err(|e| usage(format!("{}: {e}", flag_of(&e))))?;
-    // --max-reps counts reps in all: never fewer than --reps.
-    if let Some(budget) = &mut plan.auto {
-        budget.max_reps = budget.max_reps.max(plan.reps);
-    }
-    Ok(plan)
+    super::plan_args::checked(plan)
 }
 
 /// What only the command line can get wrong: the browsers, --sink-url, and flags of a
 /// workload that was not asked for. The plan itself is Plan::validate's.
 fn check_cli_only(a: &RunArgs) -> Result<()> {
     // --sink-url's shape is checked as it is parsed (sink::remote::SinkUrl).
-    if a.sink_url.is_some() && a.transport.iter().any(|t| t.is_tls()) {
+    if a.sink_url.is_some() && a.plan.transport.iter().any(|t| t.is_tls()) {
         return Err(usage("--transport h1-tls/h2 needs the local sink: a remote sink's transport is its URL's (serve it with `unobserved sink --tls-cert/--tls-key` and give an https:// --sink-url)"));
     }
     for browser in &a.browser {
         if a.control
-            && crate::run::browsers::by_key(browser)
-                .is_some_and(|b| b.family != unobserved_installer::manifest::Family::Chromium)
+            && crate::run::browsers::by_key(browser).is_some_and(|b| {
+                b.family() != Some(unobserved_installer::manifest::Family::Chromium)
+            })
         {
             return Err(usage(format!("--control is not available in {browser}: it attaches a debugger through chrome.debugger, which only Chromium-family browsers have")));
+        }
+    }
+    let page_engine = a
+        .browser
+        .iter()
+        .filter_map(|b| crate::run::browsers::by_key(b))
+        .find(|b| b.engine == crate::run::browsers::Engine::Page);
+    if let Some(b) = page_engine {
+        if a.sink_url.is_some() || !a.workloads.is_empty() || a.extension_dir.is_some() {
+            return Err(usage(format!("{} runs the page `unobserved serve` serves, on the local sink, without the extension: --sink-url, --workloads and --extension-dir do not apply to it", b.key)));
         }
     }
     if a.streams.is_some() && !a.workloads.contains(&WorkloadKind::Parallel) {
@@ -368,33 +356,11 @@ fn workloads_of(a: &RunArgs) -> Workloads {
             file_bytes: a.file_size,
             chunk_sizes: a.chunk_sizes.clone(),
         }),
-        download: has(WorkloadKind::Download).then_some(DownloadWorkload { bytes: a.size }),
+        download: has(WorkloadKind::Download).then_some(DownloadWorkload { bytes: a.plan.size }),
         parallel: has(WorkloadKind::Parallel).then(|| ParallelWorkload {
-            bytes: a.size,
+            bytes: a.plan.size,
             streams: a.streams.clone().unwrap_or_else(|| vec![1, 2, 4, 8]),
         }),
-    }
-}
-
-/// The flag a plan's error is about, to open its usage error with.
-fn flag_of(e: &PlanError) -> &'static str {
-    match e {
-        PlanError::SizeTooSmall { what, .. } | PlanError::SizeTooLarge { what, .. } => match what {
-            SizeOf::EncryptedFile => "--file-size",
-            SizeOf::Body | SizeOf::Download | SizeOf::Parallel => "--size",
-        },
-        PlanError::RepsOutOfRange { .. } => "--reps",
-        PlanError::WarmupOutOfRange { .. } => "--warmup",
-        PlanError::NoArms | PlanError::UnknownBody { .. } | PlanError::RepeatedBody { .. } => {
-            "--bodies"
-        }
-        PlanError::RepeatedTransport { .. } | PlanError::TlsWithoutBodies => "--transport",
-        PlanError::NegativeControlWithoutBodies => "--negative-control",
-        PlanError::NoChunkSizes | PlanError::ChunkSizeOutOfRange { .. } => "--chunk-sizes",
-        PlanError::NoStreams | PlanError::StreamsOutOfRange { .. } => "--streams",
-        PlanError::HorizonOutOfRange { .. } => "--horizon",
-        PlanError::AutoRepsOutOfRange { .. } => "--max-reps",
-        PlanError::AutoSecondsOutOfRange { .. } => "--max-time",
     }
 }
 
@@ -459,7 +425,16 @@ fn warn_about(plan: &Plan, a: &RunArgs) {
     if a.quiet {
         return;
     }
-    let uploads = plan.measured_uploads() + u64::from(plan.warmup) * plan.bodies.len() as u64;
+    // Auto-sampled, only the first reps are certain: the time budget bounds the rest.
+    let first = match plan.auto {
+        Some(_) => Plan {
+            auto: None,
+            ..plan.clone()
+        }
+        .measured_uploads(),
+        None => plan.measured_uploads(),
+    };
+    let uploads = first + u64::from(plan.warmup) * plan.bodies.len() as u64;
     // At 1 Gbit/s plus 50 ms per upload: a slow but real browser.
     let estimate =
         Duration::from_secs_f64(uploads as f64 * (plan.size_bytes as f64 * 8.0 / 1e9 + 0.05));

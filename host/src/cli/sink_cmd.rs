@@ -40,6 +40,8 @@ pub fn execute(a: SinkArgs) -> Result<i32> {
         // A remote sink is called from the extension's own page, which in Firefox has
         // an origin no one can list.
         firefox_pages: crate::sink::cors::FirefoxPages::TokenRoutes,
+        // The host storing the samples is another process: it claims records here.
+        ledger_route: true,
         hash_queue_bytes: a
             .hash_queue
             .unwrap_or_else(crate::sink::hash_queue::default_capacity),
@@ -68,7 +70,7 @@ pub fn execute(a: SinkArgs) -> Result<i32> {
 
 /// Names a client can reach the sink by: --public-host, the listen address, or for an
 /// unspecified one (0.0.0.0, [::]) every non-loopback address this machine has.
-fn public_hosts(public_host: Option<&str>, addr: std::net::SocketAddr) -> Vec<String> {
+pub(super) fn public_hosts(public_host: Option<&str>, addr: std::net::SocketAddr) -> Vec<String> {
     if let Some(h) = public_host {
         return vec![h.to_owned()];
     }

@@ -83,7 +83,7 @@ pub fn of(c: &RunsCompared, labels: &[String]) -> ComparedDocument {
             title: None,
             columns,
             rows,
-            footnotes: vec!["Mbps medians of intact uploads; ratio to the first [95% interval] (Hodges–Lehmann, exact Mann–Whitney)."],
+            footnotes: vec!["Mbps medians of intact uploads; ratio of the medians to the first with its [95% interval] (exact Mann–Whitney, by ranks)."],
         },
         lines,
     }

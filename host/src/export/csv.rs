@@ -69,12 +69,25 @@ struct SampleRow<'a> {
     timing_disagrees: bool,
     transport: Transport,
     protocol: Option<&'a str>,
+    /// Its phases (`report::phases`) and the stalls the sink saw (`sink::timeline`).
+    #[serde(serialize_with = "shown")]
+    preparing_ms: Option<f64>,
+    #[serde(serialize_with = "shown")]
+    wire_ms: Option<f64>,
+    #[serde(serialize_with = "shown")]
+    reply_ms: Option<f64>,
+    #[serde(serialize_with = "shown")]
+    phase_uncertainty_ms: Option<f64>,
+    stalls: Option<u64>,
+    #[serde(serialize_with = "shown")]
+    stalled_ms: Option<f64>,
 }
 
 impl<'a> SampleRow<'a> {
     fn of(r: &'a RunReport, s: &'a Sample) -> SampleRow<'a> {
         let summary = r.summary.iter().find(|a| s.is_of(&a.arm));
         let arm = summary.map_or_else(|| s.arm_label(), |a| a.arm.label());
+        let phases = crate::report::phases::of_sample(s);
         SampleRow {
             run_id: &s.run_id,
             browser: &r.run.env.browser,
@@ -99,6 +112,12 @@ impl<'a> SampleRow<'a> {
             timing_disagrees: timing_disagrees(s),
             transport: s.arm().travels_over(),
             protocol: s.protocol.as_deref(),
+            preparing_ms: phases.map(|p| p.preparing_ms),
+            wire_ms: phases.map(|p| p.wire_ms),
+            reply_ms: phases.map(|p| p.reply_ms),
+            phase_uncertainty_ms: phases.map(|p| p.uncertainty_ms),
+            stalls: s.timeline.as_ref().map(|t| t.stall_count),
+            stalled_ms: s.timeline.as_ref().map(|t| t.stalled_ms),
         }
     }
 }
@@ -178,7 +197,7 @@ mod tests {
     fn no_samples_still_give_the_header() {
         let text = Csv.render(&[report_of(vec![run_record("r")])]);
         assert_eq!(text.lines().count(), 1, "{text}");
-        assert!(text.starts_with("run_id,browser,") && text.ends_with(",protocol\n"));
+        assert!(text.starts_with("run_id,browser,") && text.ends_with(",stalled_ms\n"));
     }
 
     #[test]

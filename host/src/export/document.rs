@@ -54,6 +54,8 @@ pub enum SectionKind {
     Transports,
     /// Runs side by side (`unobserved compare`, the browser matrix).
     Compared,
+    /// Where each arm's time went (`export/phases.rs`).
+    Phases,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -101,6 +103,8 @@ pub struct RunDocument {
     pub badges: Vec<Cell>,
     /// One bar per arm, in the summary's order.
     pub chart: Vec<ChartBar>,
+    /// How far the chart reaches, and its legend.
+    pub chart_scale: crate::report::chart_scale::ChartScale,
 }
 
 /// An arm as a chart draws it: its median and range, and the ceiling of the sink its
@@ -168,27 +172,35 @@ pub fn of(r: &RunReport) -> RunDocument {
             },
         ),
         plan: plan_line(r),
-        sections: [Some(summary(r)), transports(r), encrypted(r), control(r)]
-            .into_iter()
-            .flatten()
-            .collect(),
+        sections: [
+            Some(summary(r)),
+            transports(r),
+            encrypted(r),
+            control(r),
+            super::phases::section(r),
+        ]
+        .into_iter()
+        .flatten()
+        .collect(),
         notes: r.notes.iter().map(ToString::to_string).collect(),
         warnings: r.warnings.iter().map(ToString::to_string).collect(),
         environment: environment(r),
         badges: badges(r),
         chart: chart_bars(r),
+        chart_scale: crate::report::chart_scale(r),
     }
 }
 
 fn plan_line(r: &RunReport) -> Option<String> {
     let m = &r.run;
     let p = m.plan.as_ref()?;
-    // With --auto the plan's reps are where it started; say how many it took.
+    // Auto-sampled, the plan's reps are where it started; say how many it took.
     let reps = match p.auto {
-        Some(_) => {
-            let done = r.summary.iter().map(|a| a.n).max().unwrap_or(0);
-            format!("{done} reps (--auto from {})", p.reps)
-        }
+        Some(_) => format!(
+            "{} reps (auto from {})",
+            crate::report::auto_budget::reps_taken(r),
+            p.reps
+        ),
         None => format!("{} reps", p.reps),
     };
     let mut line = format!(
@@ -218,7 +230,7 @@ fn plan_line(r: &RunReport) -> Option<String> {
 fn summary(r: &RunReport) -> Section {
     let baselines: Vec<&crate::arm::Arm> = r.comparisons.iter().map(|c| c.baseline.arm()).collect();
     let single = baselines.windows(2).all(|w| w[0] == w[1]);
-    let mut footnotes = vec!["Mbps (10^6 bits/s) over intact uploads; [95% interval] of the ratio (Hodges–Lehmann, exact Mann–Whitney)."];
+    let mut footnotes = vec!["Mbps (10^6 bits/s) over intact uploads; ratio of the medians with its [95% interval] (exact Mann–Whitney, by ranks)."];
     if !single {
         footnotes.push("Baselines: body kinds vs Uint8Array over the same transport, pipelined vs serial at the same chunk size, parallel xN vs x1.");
     }

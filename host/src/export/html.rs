@@ -7,9 +7,10 @@ use super::document::{self, Cell, ChartBar, RunDocument, Section, Tone};
 use super::Exporter;
 use crate::model::Observed;
 use crate::report::across::RunsCompared;
+use crate::report::chart_scale::{self, ChartScale};
 use crate::report::{fmt_mbps, RunReport};
 
-fn esc(s: &str) -> String {
+pub(super) fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -20,7 +21,10 @@ pub struct Html;
 
 impl Exporter for Html {
     fn render(&self, runs: &[RunReport]) -> String {
-        let body: String = runs.iter().map(|r| run_section(&document::of(r))).collect();
+        let body: String = runs
+            .iter()
+            .map(|r| run_section(&document::of(r), &super::timeline_svg::charts(r)))
+            .collect();
         page(&body)
     }
 
@@ -82,7 +86,8 @@ fn cell(c: &Cell) -> String {
     format!(r#"<td class="{class}">{text}</td>"#)
 }
 
-fn run_section(d: &RunDocument) -> String {
+/// `timelines`: the run's phase bars and arrival charts (`timeline_svg.rs`).
+fn run_section(d: &RunDocument, timelines: &str) -> String {
     let mut s = format!(
         r#"<section class="run" data-run-id="{}"><h2>{}</h2><p>"#,
         esc(&d.run_id),
@@ -101,7 +106,8 @@ fn run_section(d: &RunDocument) -> String {
     if let Some(plan) = &d.plan {
         s += &format!("<p>{}</p>", esc(plan));
     }
-    s += &chart(&d.chart);
+    s += &chart(&d.chart, &d.chart_scale);
+    s += timelines;
     for section in &d.sections {
         s += &table(section);
     }
@@ -149,34 +155,33 @@ fn table(section: &Section) -> String {
     s
 }
 
-/// Median bars with min–max whiskers; each arm's own sink ceiling is marked on its row
-/// (arms over h2 upload to another sink than arms over h1).
-fn chart(bars: &[ChartBar]) -> String {
+/// Median bars with min–max whiskers, scaled to the arms (`report::chart_scale`): the
+/// longest bar fills the chart. Each arm's own sink ceiling is marked on its row
+/// (arms over h2 upload to another sink than arms over h1), at the right edge when it
+/// is off the scale; a whisker reaching past the edge is cut there.
+fn chart(bars: &[ChartBar], scale: &ChartScale) -> String {
     let (label_w, bar_w, row_h) = (130.0, 460.0, 28.0);
-    let top = bars
-        .iter()
-        .filter_map(|b| b.range_mbps.map(|r| r.1))
-        .chain(bars.iter().filter_map(|b| b.ceiling_mbps))
-        .fold(1.0_f64, f64::max);
-    let x = |v: f64| label_w + v / top * bar_w;
+    let top = scale.top_mbps;
+    let x = |v: f64| label_w + (v / top).min(1.0) * bar_w;
     let height = bars.len() as f64 * row_h + 24.0;
     let mut s = format!(
-        r#"<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {} {height}" width="100%" role="img" aria-label="Median Mbps per body kind">"#,
+        r#"<svg class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {} {height}" width="100%" role="img" aria-label="Median Mbps per body kind" data-top="{top:.3}" data-bar-width="{bar_w}">"#,
         label_w + bar_w + 110.0
     );
     for (i, b) in bars.iter().enumerate() {
-        s += &chart_row(b, i as f64 * row_h + 6.0, label_w, &x);
+        s += &chart_row(b, i as f64 * row_h + 6.0, label_w, top, &x);
     }
-    if bars.iter().any(|b| b.ceiling_mbps.is_some()) {
+    if let Some(legend) = &scale.legend {
         s += &format!(
-            r##"<text x="{label_w}" y="{}" font-size="11" fill="#8a6d00">dashed: the sink ceiling of each arm's transport</text>"##,
-            height - 2.0
+            r##"<text class="legend" x="{label_w}" y="{}" font-size="11" fill="#8a6d00">{}</text>"##,
+            height - 2.0,
+            esc(legend)
         );
     }
     s + "</svg>"
 }
 
-fn chart_row(b: &ChartBar, y: f64, label_w: f64, x: &dyn Fn(f64) -> f64) -> String {
+fn chart_row(b: &ChartBar, y: f64, label_w: f64, top: f64, x: &dyn Fn(f64) -> f64) -> String {
     let mut s = format!(
         r#"<text x="0" y="{}" font-size="12">{}</text>"#,
         y + 13.0,
@@ -191,22 +196,10 @@ fn chart_row(b: &ChartBar, y: f64, label_w: f64, x: &dyn Fn(f64) -> f64) -> Stri
         (x(median) - label_w).max(1.0)
     );
     if let Some((lo, hi)) = b.range_mbps {
-        let (wy, l, h) = (y + 8.0, x(lo), x(hi));
-        s += &format!(
-            r##"<g class="whisker" data-min="{lo:.3}" data-max="{hi:.3}" stroke="#1b2733"><line x1="{l:.1}" x2="{h:.1}" y1="{wy}" y2="{wy}"/><line x1="{l:.1}" x2="{l:.1}" y1="{}" y2="{}"/><line x1="{h:.1}" x2="{h:.1}" y1="{}" y2="{}"/></g>"##,
-            wy - 5.0,
-            wy + 5.0,
-            wy - 5.0,
-            wy + 5.0
-        );
+        s += &whisker(lo, hi, y + 8.0, hi > top, x);
     }
     if let Some(c) = b.ceiling_mbps {
-        let cx = x(c);
-        s += &format!(
-            r##"<g class="ceiling" data-ceiling="{c:.3}"><title>sink ceiling {c:.0} Mbps</title><line x1="{cx:.1}" x2="{cx:.1}" y1="{}" y2="{}" stroke="#e0a800" stroke-dasharray="4 3" stroke-width="2"/></g>"##,
-            y - 4.0,
-            y + 20.0
-        );
+        s += &ceiling_mark(c, y, top, x);
     }
     let label = b
         .median_mbps
@@ -217,11 +210,58 @@ fn chart_row(b: &ChartBar, y: f64, label_w: f64, x: &dyn Fn(f64) -> f64) -> Stri
         .into_iter()
         .flatten()
         .fold(median, f64::max);
+    // Clear of an off-scale ceiling's arrowhead (7 px past the edge) too.
+    let gap = if b
+        .ceiling_mbps
+        .is_some_and(|c| !chart_scale::on_scale(c, top))
+    {
+        12.0
+    } else {
+        6.0
+    };
     s + &format!(
         r#"<text x="{:.1}" y="{}" font-size="12">{}</text>"#,
-        x(right) + 6.0,
+        x(right) + gap,
         y + 13.0,
         esc(&label)
+    )
+}
+
+/// The min–max line; a maximum past the edge gets no end tick there (it goes on).
+fn whisker(lo: f64, hi: f64, wy: f64, cut: bool, x: &dyn Fn(f64) -> f64) -> String {
+    let (l, h) = (x(lo), x(hi));
+    let tick = |at: f64| {
+        format!(
+            r#"<line x1="{at:.1}" x2="{at:.1}" y1="{}" y2="{}"/>"#,
+            wy - 5.0,
+            wy + 5.0
+        )
+    };
+    format!(
+        r##"<g class="whisker" data-min="{lo:.3}" data-max="{hi:.3}" data-cut="{cut}" stroke="#1b2733"><line x1="{l:.1}" x2="{h:.1}" y1="{wy}" y2="{wy}"/>{}{}</g>"##,
+        tick(l),
+        if cut { String::new() } else { tick(h) }
+    )
+}
+
+/// The arm's sink ceiling: a dashed line where it is, or an arrowhead at the edge
+/// pointing past it (the legend gives the figure).
+fn ceiling_mark(c: f64, y: f64, top: f64, x: &dyn Fn(f64) -> f64) -> String {
+    let cx = x(c);
+    let title = format!("<title>sink ceiling {c:.0} Mbps</title>");
+    if chart_scale::on_scale(c, top) {
+        return format!(
+            r##"<g class="ceiling" data-ceiling="{c:.3}">{title}<line x1="{cx:.1}" x2="{cx:.1}" y1="{}" y2="{}" stroke="#e0a800" stroke-dasharray="4 3" stroke-width="2"/></g>"##,
+            y - 4.0,
+            y + 20.0
+        );
+    }
+    format!(
+        r##"<g class="ceiling off-scale" data-ceiling="{c:.3}" data-edge="{cx:.1}">{title}<polygon points="{cx:.1},{} {:.1},{} {cx:.1},{}" fill="#e0a800"/></g>"##,
+        y + 2.0,
+        cx + 7.0,
+        y + 8.0,
+        y + 14.0
     )
 }
 

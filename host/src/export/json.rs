@@ -1,4 +1,4 @@
-//! JSON export: always one versioned object, `{"schema_version": 2, "runs": [...]}`,
+//! JSON export: always one versioned object, `{"schema_version": 3, "runs": [...]}`,
 //! whatever the number of runs, so a consumer never has to guess the shape. The schema
 //! is `schemas/report.schema.json`, generated from these types by `schema()`; a test
 //! checks the committed file against it and validates real output against it.
@@ -9,7 +9,7 @@ use crate::report::RunReport;
 use serde::Serialize;
 
 /// Bumped whenever a field is removed or changes meaning (additions do not bump it).
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// Unobserved JSON report
 ///

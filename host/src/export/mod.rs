@@ -9,7 +9,9 @@ pub mod document;
 pub mod html;
 pub mod json;
 pub mod markdown;
+pub mod phases;
 pub mod table;
+pub mod timeline_svg;
 
 use crate::report::across::RunsCompared;
 use crate::report::RunReport;
@@ -53,5 +55,7 @@ pub fn exporter(format: Format, colour: bool) -> Box<dyn Exporter> {
     }
 }
 
+#[cfg(test)]
+mod figures_agree;
 #[cfg(test)]
 mod tests;

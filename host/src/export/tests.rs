@@ -11,7 +11,7 @@ use crate::store::tests_support::{run_record, sample};
 use crate::store::Record;
 use serde_json::json;
 
-fn report_of(samples: Vec<Sample>) -> RunReport {
+pub(super) fn report_of(samples: Vec<Sample>) -> RunReport {
     let mut run = run_record("r");
     if let Record::Run(crate::store::RunRecord {
         run: info,
@@ -160,7 +160,7 @@ fn as_written(format: Format, text: &str) -> String {
     }
 }
 
-fn assert_same_content(report: RunReport, must_have: document::SectionKind) {
+pub(super) fn assert_same_content(report: RunReport, must_have: document::SectionKind) {
     let d = document::of(&report);
     assert!(
         d.sections.iter().any(|s| s.kind == must_have),
@@ -353,7 +353,7 @@ fn the_schema_is_closed_and_describes_ceilings_and_mismatches() {
 
 /// Real JSON against the committed schema (read when the test runs, so a file just
 /// regenerated is the one checked).
-fn assert_valid(doc: &serde_json::Value) {
+pub(super) fn assert_valid(doc: &serde_json::Value) {
     let schema: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(SCHEMA_PATH).unwrap()).unwrap();
     let validator = jsonschema::validator_for(&schema).expect("the schema compiles");

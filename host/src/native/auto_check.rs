@@ -3,7 +3,7 @@
 //! use, so the stopping rule and the final verdicts agree.
 
 use super::{invalid_run_id, unknown_run, Session};
-use crate::model::{valid_run_id, AutoStop};
+use crate::model::{valid_run_id, AutoBudget, AutoStop};
 use crate::protocol::{ErrorCode, Outgoing};
 use crate::report;
 
@@ -39,7 +39,22 @@ pub fn handle(session: &mut Session, run_id: String, reps_done: u32) -> Outgoing
         more: decision.stop.is_none(),
         stop: decision.stop,
         reason,
+        progress: decision.progress,
     }
+}
+
+/// How far an auto-sampled run is, for the popup's and the terminal's progress.
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize)]
+pub struct AutoProgress {
+    /// Comparisons whose interval lies entirely inside or outside the horizon.
+    pub settled: usize,
+    /// Every comparison the run makes so far.
+    pub comparisons: usize,
+    /// Of the time budget, counted from the run's start.
+    pub seconds_left: u64,
+    /// The settled ones in words, so a verdict is seen as soon as it stands:
+    /// "Blob vs Uint8Array: 1.18x [1.11–1.26] faster".
+    pub settled_verdicts: Vec<String>,
 }
 
 /// Another rep, or why not.
@@ -47,26 +62,13 @@ pub fn handle(session: &mut Session, run_id: String, reps_done: u32) -> Outgoing
 pub struct Decision {
     /// None: add a rep.
     pub stop: Option<AutoStop>,
-    /// Going on: the arms whose comparisons are not settled yet (empty before the
-    /// plan's minimum reps or before there is anything to compare).
+    /// The arms whose comparisons are not settled yet (empty before the plan's minimum
+    /// reps or before there is anything to compare).
     pub unsettled: Vec<crate::arm::Arm>,
+    pub progress: AutoProgress,
 }
 
 impl Decision {
-    fn go_on(unsettled: Vec<crate::arm::Arm>) -> Decision {
-        Decision {
-            stop: None,
-            unsettled,
-        }
-    }
-
-    fn stop(why: AutoStop) -> Decision {
-        Decision {
-            stop: Some(why),
-            unsettled: vec![],
-        }
-    }
-
     /// For the page and the log.
     pub fn reason(&self) -> String {
         match (self.stop, self.unsettled.is_empty()) {
@@ -80,6 +82,22 @@ impl Decision {
     }
 }
 
+/// Seconds of the time budget left at `now`, counted from the run's start (all of it
+/// when the start is unknown).
+fn seconds_left(
+    run: &report::RunReport,
+    budget: AutoBudget,
+    now: chrono::DateTime<chrono::Utc>,
+) -> u64 {
+    let started = run
+        .run
+        .started_at
+        .as_deref()
+        .and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok());
+    let spent = started.map_or(0, |s| (now - s.with_timezone(&chrono::Utc)).num_seconds());
+    budget.max_seconds.saturating_sub(spent.max(0) as u64)
+}
+
 /// Stop when every comparison is settled (its interval lies entirely inside or entirely
 /// outside the horizon: precision, not significance), or when a budget is spent.
 pub fn decide(
@@ -87,45 +105,60 @@ pub fn decide(
     reps_done: u32,
     now: chrono::DateTime<chrono::Utc>,
 ) -> Decision {
-    // A run without an --auto budget has nothing to add: its reps are spent.
+    // A run without an auto budget has nothing to add: its reps are spent.
     let Some(budget) = run.run.plan.as_ref().and_then(|p| p.auto) else {
-        return Decision::stop(AutoStop::BudgetReps);
+        return Decision {
+            stop: Some(AutoStop::BudgetReps),
+            unsettled: vec![],
+            progress: AutoProgress::default(),
+        };
     };
-    if run.run.plan.as_ref().is_some_and(|p| reps_done < p.reps) {
-        return Decision::go_on(vec![]);
-    }
-    let mut comparisons: Vec<_> = if run.control.is_empty() {
-        run.comparisons.clone()
-    } else {
-        run.control
-            .iter()
-            .filter_map(|c| c.slowdown.clone())
-            .collect()
-    };
-    // Transports are compared too, and settle like every other comparison.
-    comparisons.extend(run.transports.iter().cloned());
+    let comparisons = report::auto_budget::comparisons_to_settle(run);
     let unsettled: Vec<crate::arm::Arm> = comparisons
         .iter()
         .filter(|c| !c.settled())
         .map(|c| c.arm.arm().clone())
         .collect();
-    if !comparisons.is_empty() && unsettled.is_empty() {
-        return Decision::stop(AutoStop::Settled);
+    let progress = AutoProgress {
+        settled: comparisons.len() - unsettled.len(),
+        comparisons: comparisons.len(),
+        seconds_left: seconds_left(run, budget, now),
+        settled_verdicts: comparisons
+            .iter()
+            .filter(|c| c.settled())
+            .map(|c| {
+                let words = c.verdict.words(c.horizon);
+                format!(
+                    "{} vs {}: {} {words}",
+                    c.arm.label(),
+                    c.baseline.label(),
+                    c.ratio_text(2)
+                )
+            })
+            .collect(),
+    };
+    let before_minimum = run.run.plan.as_ref().is_some_and(|p| reps_done < p.reps);
+    let stop = if before_minimum {
+        None
+    } else if !comparisons.is_empty() && unsettled.is_empty() {
+        Some(AutoStop::Settled)
+    } else if reps_done >= budget.max_reps {
+        Some(AutoStop::BudgetReps)
+    } else if progress.seconds_left == 0 {
+        Some(AutoStop::BudgetTime)
+    } else {
+        None
+    };
+    let unsettled = if before_minimum || stop.is_some() {
+        vec![]
+    } else {
+        unsettled
+    };
+    Decision {
+        stop,
+        unsettled,
+        progress,
     }
-    if reps_done >= budget.max_reps {
-        return Decision::stop(AutoStop::BudgetReps);
-    }
-    let started = run
-        .run
-        .started_at
-        .as_deref()
-        .and_then(|t| chrono::DateTime::parse_from_rfc3339(t).ok());
-    if started.is_some_and(|s| {
-        (now - s.with_timezone(&chrono::Utc)).num_seconds() as u64 >= budget.max_seconds
-    }) {
-        return Decision::stop(AutoStop::BudgetTime);
-    }
-    Decision::go_on(unsettled)
 }
 
 #[cfg(test)]
@@ -202,7 +235,12 @@ mod tests {
             ]),
             &now.to_rfc3339(),
         );
-        assert_eq!(decide(&r, 4, now).stop, Some(AutoStop::Settled));
+        let settled = decide(&r, 4, now);
+        assert_eq!(settled.stop, Some(AutoStop::Settled));
+        assert_eq!(
+            (settled.progress.settled, settled.progress.comparisons),
+            (1, 1)
+        );
     }
 
     #[test]
@@ -212,8 +250,18 @@ mod tests {
             arms(&[(100.0, 101.0), (103.0, 99.0), (98.0, 102.0)]),
             &now.to_rfc3339(),
         );
+        let going = decide(&r, 3, now);
         let blob = sample("r", "Blob", 0, 1.0).arm();
-        assert_eq!(decide(&r, 3, now), Decision::go_on(vec![blob]));
+        assert_eq!((going.stop, going.unsettled), (None, vec![blob]));
+        assert_eq!(
+            going.progress,
+            AutoProgress {
+                settled: 0,
+                comparisons: 1,
+                seconds_left: 60,
+                settled_verdicts: vec![],
+            }
+        );
         assert_eq!(decide(&r, 10, now).stop, Some(AutoStop::BudgetReps));
     }
 
@@ -224,14 +272,17 @@ mod tests {
             arms(&[(100.0, 101.0), (103.0, 99.0), (98.0, 102.0)]),
             &(now - chrono::Duration::seconds(61)).to_rfc3339(),
         );
-        assert_eq!(decide(&r, 4, now).stop, Some(AutoStop::BudgetTime));
+        let spent = decide(&r, 4, now);
+        assert_eq!(spent.stop, Some(AutoStop::BudgetTime));
+        assert_eq!(spent.progress.seconds_left, 0);
     }
 
     #[test]
     fn never_stops_before_the_minimum_reps() {
         let now = chrono::Utc::now();
         let r = run(arms(&[(100.0, 900.0), (110.0, 950.0)]), &now.to_rfc3339());
-        assert_eq!(decide(&r, 2, now), Decision::go_on(vec![]));
+        let early = decide(&r, 2, now);
+        assert_eq!((early.stop, early.unsettled), (None, vec![]));
     }
 
     #[test]
@@ -259,9 +310,10 @@ mod tests {
             r.comparisons.is_empty(),
             "one body kind: nothing but transports"
         );
+        let going = decide(&r, 4, now);
         assert_eq!(
-            decide(&r, 4, now),
-            Decision::go_on(vec![over(0, crate::model::Transport::H2, 1.0).arm()])
+            (going.stop, going.unsettled),
+            (None, vec![over(0, crate::model::Transport::H2, 1.0).arm()])
         );
         let apart = (0..4)
             .flat_map(|i| {

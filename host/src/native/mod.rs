@@ -1,7 +1,7 @@
 //! Native messaging host mode: one session per browser connection. Every incoming
 //! message gets exactly one reply, in order. Each action lives in its own file.
 
-mod auto_check;
+pub mod auto_check;
 mod error_report;
 mod hello;
 mod job_run;
@@ -45,6 +45,8 @@ pub struct Session {
     pub started: std::collections::HashSet<String>,
     /// The claimed job's calibration and turns, kept from the page.
     pub job: Option<job_run::JobRun>,
+    /// Runs that upload to a sink elsewhere: the records are claimed from it.
+    pub remote: std::collections::HashMap<String, crate::sink::remote_ledger::RemoteLedger>,
 }
 
 /// Set when the session serves a job of `unobserved run`: where to tell it that the
@@ -81,7 +83,7 @@ pub fn main(caller: Caller) -> i32 {
     }
     log::info!("native session for {caller:?}");
     let store = Store::in_dir(&state_dir);
-    let sink = match Sink::start(sink_config(&store)) {
+    let sink = match Sink::start(sink_config(&store, Default::default())) {
         Ok(s) => s,
         Err(e) => {
             log::error!("{e:#}");
@@ -102,6 +104,7 @@ pub fn main(caller: Caller) -> i32 {
         job_tls: None,
         started: Default::default(),
         job: None,
+        remote: Default::default(),
     };
     serve(
         &mut session,
@@ -110,14 +113,16 @@ pub fn main(caller: Caller) -> i32 {
     )
 }
 
-/// A sink of this session: its events go to the store.
-pub(crate) fn sink_config(store: &Store) -> SinkConfig {
+/// A sink of this session: its events go to the store, and what it receives to the
+/// session's one ledger.
+pub(crate) fn sink_config(store: &Store, ledger: Arc<crate::sink::ledger::Ledger>) -> SinkConfig {
     let hook_store = store.clone();
     SinkConfig {
         on_event: Some(Arc::new(move |e: SinkEvent| {
             record_sink_event(&hook_store, e)
         })),
         slow_hash: crate::sink::hash_queue::simulated_slow_cpu(),
+        ledger,
         ..SinkConfig::default()
     }
 }
@@ -174,7 +179,8 @@ pub fn serve(session: &mut Session, input: &mut impl Read, output: &mut impl Wri
     }
 }
 
-fn dispatch(session: &mut Session, message: Incoming) -> Outgoing {
+/// One message, answered: the native port's and `serve`'s page messages alike.
+pub fn dispatch(session: &mut Session, message: Incoming) -> Outgoing {
     match message {
         Incoming::Hello {
             extension_version,

@@ -65,6 +65,11 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
     };
     match session.store.append(&[Record::Machine(machine), record]) {
         Ok(()) => {
+            // The run's uploads can vouch for nothing more.
+            session.sink.ledger().forget_run(&run_id);
+            if let Some(mut remote) = session.remote.remove(&run_id) {
+                remote.forget_run(&run_id);
+            }
             let analysis = analyse(session, &run_id);
             Outgoing::RunFinished { run_id, analysis }
         }

@@ -6,9 +6,11 @@ use crate::arm::Transport;
 use crate::model::{valid_run_id, RunInfo};
 use crate::protocol::messages::PlannedArm;
 use crate::protocol::{ErrorCode, Outgoing};
+use crate::sink::remote::SinkUrl;
+use crate::sink::remote_ledger::RemoteLedger;
 use crate::store::{records::now, Record, RunRecord};
 
-pub fn handle(session: &mut Session, run: RunInfo) -> Outgoing {
+pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
     // A popup's plan is held to the same rules as the CLI's, before anything is started
     // or stored.
     if let Err(e) = run.plan.validate() {
@@ -33,6 +35,10 @@ pub fn handle(session: &mut Session, run: RunInfo) -> Outgoing {
         }
     };
     let remote = run.extra.get("sink").and_then(|v| v.as_str()) == Some("remote");
+    let remote_ledger = match remote_ledger(&mut run, remote) {
+        Ok(ledger) => ledger,
+        Err(refused) => return *refused,
+    };
     let ceiling = if remote {
         None
     } else {
@@ -69,6 +75,9 @@ pub fn handle(session: &mut Session, run: RunInfo) -> Outgoing {
         Ok(()) => {
             log::info!("run {run_id} started; sink ceiling {ceiling:?}");
             session.started.insert(run_id.clone());
+            if let Some(ledger) = remote_ledger {
+                session.remote.insert(run_id.clone(), ledger);
+            }
             Outgoing::RunStarted {
                 run_id,
                 sink_ceiling_mbps: ceiling.map(|c| c.receive.receive_mbps),
@@ -88,6 +97,23 @@ pub fn handle(session: &mut Session, run: RunInfo) -> Outgoing {
     }
 }
 
+/// Where a run on a remote sink claims its records: the URL it names in `sink_url`,
+/// taken out of the run, since its token is the sink's to keep (held, never stored).
+fn remote_ledger(run: &mut RunInfo, remote: bool) -> Result<Option<RemoteLedger>, Box<Outgoing>> {
+    let url = run.extra.remove("sink_url");
+    if !remote {
+        return Ok(None);
+    }
+    match url.map(serde_json::from_value::<SinkUrl>) {
+        Some(Ok(url)) => Ok(Some(RemoteLedger::new(url))),
+        _ => Err(Box::new(Outgoing::error(
+            ErrorCode::InvalidField,
+            "a run on a remote sink names its upload URL in sink_url; nothing was recorded",
+            Some("run-started"),
+        ))),
+    }
+}
+
 /// The TLS listeners the plan's transports need: with the job's certificate in a run
 /// of `unobserved run`, else with a leaf of the installed local CA.
 fn start_tls_sinks(session: &mut Session, transports: &[Transport]) -> Result<(), String> {
@@ -99,7 +125,8 @@ fn start_tls_sinks(session: &mut Session, transports: &[Transport]) -> Result<()
         None => Source::LocalCa(crate::local_ca::session_leaf()?),
     };
     let (page_origin, store) = (session.sink.base_url(), session.store.clone());
+    let ledger = session.sink.ledger().clone();
     session.tls.ensure(transports, &source, &page_origin, || {
-        super::sink_config(&store)
+        super::sink_config(&store, ledger.clone())
     })
 }

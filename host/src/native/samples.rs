@@ -1,5 +1,6 @@
 //! `samples`: store a batch (fsynced), then acknowledge it with the count. Each sample's
-//! status is the host's judgement of its figures, never the page's word.
+//! received side is the sink's ledger record and its status the host's judgement
+//! (`ingest.rs`), never the page's word.
 
 use super::{invalid_run_id, store_failed, unknown_run, Session};
 use crate::model::{valid_run_id, Sample};
@@ -25,14 +26,11 @@ pub fn handle(session: &mut Session, run_id: String, samples: Vec<Sample>) -> Ou
         );
     }
     let count = samples.len();
-    // Each sample is stored with its arm, typed, so reports never have to infer it.
-    let records: Vec<Record> = samples
-        .into_iter()
-        .map(|mut s| {
-            s.recorded_arm = Some(s.arm());
-            Record::Sample(crate::judge::judge(s))
-        })
-        .collect();
+    let judged = match session.remote.get_mut(&run_id) {
+        Some(remote) => crate::ingest::ingest_from(remote, &run_id, samples),
+        None => crate::ingest::ingest(session.sink.ledger(), &run_id, samples),
+    };
+    let records: Vec<Record> = judged.into_iter().map(Record::Sample).collect();
     match session.store.append(&records) {
         Ok(()) => {
             log::info!("stored {count} sample(s) of run {run_id}");

@@ -118,6 +118,9 @@ pub enum Outgoing {
         stop: Option<crate::model::AutoStop>,
         /// The same in words, or which comparisons are not settled yet.
         reason: String,
+        /// Comparisons settled so far, of how many, and the seconds of budget left.
+        #[serde(flatten)]
+        progress: crate::native::auto_check::AutoProgress,
     },
     Error {
         code: u32,

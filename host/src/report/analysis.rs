@@ -16,6 +16,8 @@ pub struct Analysis {
     /// "Blob h2 vs Blob h1: 1.10x [1.02–1.21] faster", one per transport comparison.
     pub transports: Vec<String>,
     pub negative_control: Option<String>,
+    /// How far the chart reaches (the arms, not the sink) and its legend.
+    pub chart: super::chart_scale::ChartScale,
     /// Typed, each with its rendered `message` for the popup to show.
     #[serde(serialize_with = "super::findings::with_messages")]
     pub warnings: Vec<super::Warning>,
@@ -110,6 +112,7 @@ pub fn of(report: &RunReport) -> Analysis {
                 c.verdict.words(c.horizon)
             )
         }),
+        chart: super::chart_scale(report),
         warnings: report.warnings.clone(),
         notes: report.notes.clone(),
     }

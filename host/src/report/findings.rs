@@ -4,6 +4,7 @@
 //! words. In JSON each is an object: `kind`, its fields, and the rendered `message`.
 
 use super::ProtocolMismatch;
+use crate::model::AutoStop;
 use crate::stats::compare::Verdict;
 use serde::{Serialize, Serializer};
 use std::fmt;
@@ -41,6 +42,15 @@ pub enum Warning {
         verdict: Verdict,
         horizon: f64,
         ratio: String,
+    },
+    /// An auto-sampled run stopped on a budget before every comparison settled.
+    AutoBudgetSpent {
+        stop: AutoStop,
+        reps: u32,
+        max_reps: u32,
+        max_seconds: u64,
+        /// "Blob vs Uint8Array", one per comparison left unsettled.
+        unsettled: Vec<String>,
     },
 }
 
@@ -99,6 +109,17 @@ impl fmt::Display for Warning {
                 "The negative control failed: {arm} uploaded twice in every rep came out {} ({ratio}). Identical arms differ on this machine, so this run's other verdicts cannot be trusted: quiet the machine (close other programs, plug in the laptop) and run again.",
                 verdict.words(*horizon)
             ),
+            Warning::AutoBudgetSpent { stop, reps, max_reps, max_seconds, unsettled } => {
+                let budget = match stop {
+                    AutoStop::BudgetReps => format!("The rep budget ({max_reps} reps)"),
+                    _ => format!("The time budget ({max_seconds} s)"),
+                };
+                let left = match unsettled.as_slice() {
+                    [] => "nothing to compare was settled".to_owned(),
+                    names => format!("{} comparison(s) not settled ({}), which read \"not resolved\" whatever their interval", names.len(), names.join(", ")),
+                };
+                write!(f, "{budget} ran out after {reps} reps with {left}. Give it more time (Options, or --max-time) or a quieter machine, or widen the horizon.")
+            }
         }
     }
 }

@@ -3,9 +3,12 @@
 
 pub mod across;
 pub mod analysis;
+pub mod auto_budget;
+pub mod chart_scale;
 pub mod findings;
 pub mod gate;
 pub mod machine_check;
+pub mod phases;
 pub mod pooled;
 
 pub use findings::{Note, Warning};
@@ -44,6 +47,9 @@ pub struct RunReport {
     /// Uploads of a TLS arm that arrived over another protocol than the arm's.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub protocol_mismatches: Vec<ProtocolMismatch>,
+    /// Per arm, where its uploads' time went (`phases.rs`): medians of preparing, on
+    /// the wire and reply, for arms whose uploads carry the sink's timeline.
+    pub phases: Vec<phases::ArmPhases>,
 }
 
 /// A browser that used another protocol than the arm's transport (say, HTTP/1.1 on
@@ -364,7 +370,8 @@ fn build(run: RunMeta, samples: Vec<Sample>) -> RunReport {
         .collect();
     let verdicts = verdicts(&run, &summary, &samples);
     warnings.extend(verdicts.negative_control_warning());
-    RunReport {
+    let mut report = RunReport {
+        phases: phases::by_arm(summary.iter().map(|a| &a.arm), &samples),
         encrypted: encrypted_rows(&summary, &samples),
         summary,
         samples,
@@ -376,7 +383,9 @@ fn build(run: RunMeta, samples: Vec<Sample>) -> RunReport {
         control: verdicts.control,
         transports: verdicts.transports,
         protocol_mismatches,
-    }
+    };
+    report.warnings.extend(auto_budget::budget_warning(&report));
+    report
 }
 
 /// Per arm: sink-bound and ceiling checks, hash-bound uploads, timing flags.
@@ -750,6 +759,16 @@ pub fn parse_since(s: &str) -> Option<chrono::DateTime<chrono::FixedOffset>> {
         let date = chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d").ok()?;
         Some(date.and_hms_opt(0, 0, 0)?.and_utc().fixed_offset())
     })
+}
+
+/// The scale of the run's chart, from every arm and its own sink's ceiling.
+pub fn chart_scale(r: &RunReport) -> chart_scale::ChartScale {
+    let reach: Vec<_> = r
+        .summary
+        .iter()
+        .map(|a| chart_scale::Reach::of(a, r.run.ceiling_of(a.arm.travels_over()).0))
+        .collect();
+    chart_scale::scale(&reach)
 }
 
 /// "702–1036", or one dash for an arm without intact samples.

@@ -1,15 +1,25 @@
 //! Browsers `unobserved run` can launch, as data. The engine decides how the profile
-//! is prepared (by family, in launch.rs: chromium_args or firefox_args); everything
-//! else is shared.
+//! is prepared (in launch.rs: chromium_args, firefox_args, or webkit.rs for a browser
+//! without native messaging); everything else is shared.
 
 use std::path::{Path, PathBuf};
 use unobserved_installer::manifest::Family;
+
+/// How a browser runs the suite and reports back.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    /// It loads the extension, whose native host stores the results.
+    Extension(Family),
+    /// No native messaging a host can use (WebKit): it opens the page `serve` serves,
+    /// which reports to the host over HTTP.
+    Page,
+}
 
 pub struct Launchable {
     /// What `--browser` accepts.
     pub key: &'static str,
     pub display: &'static str,
-    pub family: Family,
+    pub engine: Engine,
     /// Absolute locations checked first, in order.
     pub paths: &'static [&'static str],
     /// Names looked up on PATH after that.
@@ -22,7 +32,7 @@ pub const LAUNCHABLE: &[Launchable] = &[
     Launchable {
         key: "chromium",
         display: "Chromium",
-        family: Family::Chromium,
+        engine: Engine::Extension(Family::Chromium),
         // Debian's /usr/bin/chromium is a shell wrapper that adds flags of its own; call
         // the real binary.
         paths: &[
@@ -37,7 +47,7 @@ pub const LAUNCHABLE: &[Launchable] = &[
     Launchable {
         key: "firefox",
         display: "Firefox",
-        family: Family::Firefox,
+        engine: Engine::Extension(Family::Firefox),
         paths: &[
             "/usr/lib/firefox-esr/firefox-esr",
             "/usr/lib/firefox/firefox",
@@ -47,6 +57,19 @@ pub const LAUNCHABLE: &[Launchable] = &[
         install_hint:
             "install it (Debian: `sudo apt-get install firefox-esr`) or pass --browser-path",
     },
+    Launchable {
+        key: "webkit",
+        display: "WebKitGTK",
+        engine: Engine::Page,
+        // WebKitGTK's MiniBrowser: a plain browser window on the engine GNOME Web uses.
+        paths: &[
+            "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser",
+            "/usr/lib/aarch64-linux-gnu/webkit2gtk-4.1/MiniBrowser",
+            "/usr/libexec/webkit2gtk-4.1/MiniBrowser",
+        ],
+        on_path: &["MiniBrowser"],
+        install_hint: "install it (Debian/Ubuntu: `sudo apt-get install libwebkit2gtk-4.1-0`, plus `xvfb` on a machine without a display) or pass --browser-path",
+    },
 ];
 
 pub fn by_key(key: &str) -> Option<&'static Launchable> {
@@ -54,6 +77,14 @@ pub fn by_key(key: &str) -> Option<&'static Launchable> {
 }
 
 impl Launchable {
+    /// The extension package this browser loads, if it loads one.
+    pub fn family(&self) -> Option<Family> {
+        match self.engine {
+            Engine::Extension(f) => Some(f),
+            Engine::Page => None,
+        }
+    }
+
     pub fn find(&self) -> Option<PathBuf> {
         let fixed = self
             .paths

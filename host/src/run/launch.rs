@@ -1,7 +1,7 @@
 //! What a throwaway profile needs, per engine: where the host manifest goes, how the
 //! extension is loaded, and the command line. Shared shape, small differences.
 
-use super::browsers::Launchable;
+use super::browsers::{Engine, Launchable};
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 use unobserved_installer::ids::{GECKO_ID, HOST_NAME};
@@ -19,6 +19,14 @@ pub struct Mode<'a> {
     pub headed: bool,
     pub as_root: bool,
     pub trust: Option<Trust<'a>>,
+    /// For a browser without native messaging: the served page it opens, and the X
+    /// display it runs on.
+    pub page: Option<Page<'a>>,
+}
+
+pub struct Page<'a> {
+    pub url: &'a str,
+    pub display: &'a str,
 }
 
 /// Trust the run's certificate at these loopback ports, in this profile only.
@@ -45,19 +53,34 @@ pub fn prepare(
         headed,
         as_root,
         trust,
+        page,
     } = mode;
-    let manifest_dir = match browser.family {
+    let family = match browser.engine {
+        Engine::Extension(family) => family,
+        Engine::Page => {
+            let page = page.context("a browser without native messaging needs the served page")?;
+            return Ok(Launch {
+                program: program.to_owned(),
+                args: super::webkit::args(page.url, trust.is_some()),
+                env: vec![
+                    ("HOME".to_owned(), ws.home.to_string_lossy().into_owned()),
+                    ("DISPLAY".to_owned(), page.display.to_owned()),
+                ],
+            });
+        }
+    };
+    let manifest_dir = match family {
         // With a custom --user-data-dir, Chromium reads host manifests only from there.
         Family::Chromium => ws.profile.join("NativeMessagingHosts"),
         Family::Firefox => ws.home.join(".mozilla").join("native-messaging-hosts"),
     };
     std::fs::create_dir_all(&manifest_dir)?;
     let manifest_path = manifest_dir.join(format!("{HOST_NAME}.json"));
-    std::fs::write(&manifest_path, manifest::render(browser.family, host, &[]))
+    std::fs::write(&manifest_path, manifest::render(family, host, &[]))
         .with_context(|| format!("cannot write {}", manifest_path.display()))?;
 
     let mut env = vec![("HOME".to_owned(), ws.home.to_string_lossy().into_owned())];
-    let args = match browser.family {
+    let args = match family {
         Family::Chromium => {
             let mut args = chromium_args(ws, headed, as_root);
             if let Some(t) = &trust {
@@ -169,6 +192,7 @@ mod tests {
                 headed: false,
                 as_root: false,
                 trust: None,
+                page: None,
             },
         )
         .unwrap();
@@ -189,6 +213,7 @@ mod tests {
                 headed: true,
                 as_root: true,
                 trust: None,
+                page: None,
             },
         )
         .unwrap();
@@ -212,6 +237,7 @@ mod tests {
                 headed: false,
                 as_root: true,
                 trust: None,
+                page: None,
             },
         )
         .unwrap();

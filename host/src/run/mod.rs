@@ -5,12 +5,16 @@
 //! host that the browser starts offers the job at `hello`, and the extension runs it
 //! through the same code path as the popup's Run button.
 
+pub mod auto_progress;
 pub mod browsers;
+pub mod display;
 pub mod interleaved;
 pub mod launch;
+pub mod page;
 pub mod process;
 pub mod signals;
 pub mod watchdog;
+pub mod webkit;
 
 use crate::model::{Job, JobTls, Plan, RunStatus, TlsListener};
 use crate::report::{self, RunReport};
@@ -130,6 +134,8 @@ struct Prepared {
     log_path: PathBuf,
     launch: launch::Launch,
     launch_command: Vec<String>,
+    /// A browser without native messaging: the run's own `serve` session it opens.
+    _page: Option<page::PageSession>,
 }
 
 fn prepare(opts: &RunOptions) -> Result<Prepared> {
@@ -139,13 +145,35 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         .prefix("unobserved-run-")
         .tempdir()?;
     let (ws, browser_tmp) = workspace_in(tmp.path())?;
-    write_extension(opts, browser, &ws.extension)?;
     let run_id = new_run_id();
     let tls = local_tls_of(&opts.plan)?;
-    let job_path = write_job(opts, &run_id, tls.as_ref().map(|(t, _)| t), tmp.path())?;
-    let launch = launch_of(opts, browser, &program, &ws, tls.as_ref())?;
+    let job_tls = tls.as_ref().map(|(t, _)| t);
+    let (job_path, page) = match browser.engine {
+        browsers::Engine::Extension(family) => {
+            write_extension(opts, family, &ws.extension)?;
+            (write_job(opts, &run_id, job_tls, tmp.path())?, None)
+        }
+        browsers::Engine::Page => {
+            let page = page::start(
+                browser,
+                &program,
+                &opts.plan,
+                &run_id,
+                job_tls.cloned(),
+                &store,
+            )?;
+            (tmp.path().join("job.json"), Some(page))
+        }
+    };
+    let launch = launch_of(opts, browser, &program, &ws, tls.as_ref(), page.as_ref())?;
+    // The served page's token stays out of the log and the --json document.
+    let token = page.as_ref().map(|p| p.served.token().to_owned());
     let launch_command: Vec<String> = std::iter::once(launch.program.display().to_string())
         .chain(launch.args.iter().cloned())
+        .map(|a| match &token {
+            Some(t) => a.replace(t.as_str(), "<token>"),
+            None => a,
+        })
         .collect();
     Ok(Prepared {
         browser,
@@ -159,6 +187,7 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         job_path,
         launch,
         launch_command,
+        _page: page,
     })
 }
 
@@ -194,7 +223,7 @@ fn find_browser(opts: &RunOptions) -> Result<(&'static browsers::Launchable, Pat
 
 /// The state folder and its store, checked writable: fail before launching anything
 /// if results could not be kept.
-fn writable_store() -> Result<(PathBuf, Store)> {
+pub(crate) fn writable_store() -> Result<(PathBuf, Store)> {
     let state_dir = state::state_dir()?;
     state::ensure_private_dir(&state_dir)?;
     let store = Store::in_dir(&state_dir);
@@ -228,7 +257,7 @@ fn workspace_in(dir: &Path) -> Result<(launch::Workspace, PathBuf)> {
 /// packaged for its family and allowed to reach a remote sink.
 fn write_extension(
     opts: &RunOptions,
-    browser: &browsers::Launchable,
+    family: unobserved_installer::manifest::Family,
     extension: &Path,
 ) -> Result<()> {
     match &opts.extension_dir {
@@ -236,7 +265,7 @@ fn write_extension(
         None => extension_files::write_tree(extension)?,
     }
     // The package `pack` ships for this family (the control build for --control).
-    extension_files::make_package(extension, browser.family, opts.plan.control)?;
+    extension_files::make_package(extension, family, opts.plan.control)?;
     if let Some(url) = &opts.sink_url {
         // Headless throwaway profiles cannot click "allow": the copy asks up front.
         extension_files::grant_host_permission(extension, &format!("{}/*", url.origin()))?;
@@ -269,6 +298,7 @@ fn launch_of(
     program: &Path,
     ws: &launch::Workspace,
     tls: Option<&(JobTls, crate::local_tls::Pins)>,
+    page: Option<&page::PageSession>,
 ) -> Result<launch::Launch> {
     let host = std::env::current_exe().context("cannot find the unobserved binary itself")?;
     let as_root = process::running_as_root();
@@ -285,9 +315,15 @@ fn launch_of(
             headed: opts.headed,
             as_root,
             trust,
+            page: page.map(|p| launch::Page {
+                url: &p.url,
+                display: p.display.name(),
+            }),
         },
     )?;
-    if as_root && browser.family == unobserved_installer::manifest::Family::Chromium && !opts.quiet
+    if as_root
+        && browser.family() == Some(unobserved_installer::manifest::Family::Chromium)
+        && !opts.quiet
     {
         eprintln!("note: running as root, so Chromium gets --no-sandbox");
     }
@@ -357,7 +393,8 @@ enum Followed {
 /// Follows the store until the run's end record, the browser's exit, a signal, a
 /// store failure, or a deadline, with progress on the way.
 async fn follow(opts: &RunOptions, p: &Prepared, r: &mut Running) -> Followed {
-    let progress = Progress::new(opts.quiet, opts.plan.measured_uploads(), p.browser.display);
+    let progress = Progress::new(opts.quiet, &opts.plan, p.browser.display);
+    let mut auto = opts.plan.auto.map(|_| auto_progress::Watch::new());
     let total_timeout = opts.timeout.unwrap_or_else(|| opts.plan.default_timeout());
     let started = Instant::now();
     let mut connected = false;
@@ -393,12 +430,19 @@ async fn follow(opts: &RunOptions, p: &Prepared, r: &mut Running) -> Followed {
                     if record.run_id() != Some(p.run_id.as_str()) { continue; }
                     match record {
                         Record::Run(_) => { connected = true; progress.connected(); }
-                        Record::Sample(s) => { connected = true; progress.sample(&s.body, s.rep, s.status.as_str()); }
+                        Record::Sample(s) => {
+                            connected = true;
+                            progress.sample(&s.body, s.rep, s.status.as_str());
+                            if let Some(w) = &mut auto { w.saw(s.rep); }
+                        }
                         Record::RunEnd { status, reason, .. } => end = Some(Followed::Ended { status, reason }),
                         Record::Machine(_) | Record::SinkEvent { .. } => {}
                     }
                 }
                 if let Some(end) = end { break end; }
+                if let Some(now) = auto.as_mut().and_then(|w| w.poll(&p.store, &p.run_id)) {
+                    progress.auto(now);
+                }
                 if let Some(error) = store_failure(&p.job_path) {
                     break broke(RunError::Failed(format!("the host could not store results: {error}")), connected);
                 }
@@ -545,38 +589,90 @@ fn store_failure(job: &std::path::Path) -> Option<String> {
     Some(v["error"].as_str()?.to_owned())
 }
 
-/// The terminal progress bar (stderr), or nothing with --quiet.
-struct Progress(Option<ProgressBar>);
+/// The terminal progress bar (stderr), or nothing with --quiet. A fixed plan counts
+/// its uploads; an auto-sampled one its time budget, with the comparisons settled.
+struct Progress {
+    bar: Option<ProgressBar>,
+    auto: bool,
+    settled: std::cell::Cell<Option<(usize, usize)>>,
+}
 
 impl Progress {
-    fn new(quiet: bool, total: u64, browser: &str) -> Progress {
+    fn new(quiet: bool, plan: &Plan, browser: &str) -> Progress {
+        let auto = plan.auto.is_some();
+        let settled = std::cell::Cell::new(None);
         if quiet {
-            return Progress(None);
+            return Progress {
+                bar: None,
+                auto,
+                settled,
+            };
         }
-        let bar = ProgressBar::new(total);
+        let (len, template) = match plan.auto {
+            Some(b) => (
+                b.max_seconds,
+                "{spinner} {prefix} [{bar:30}] {pos}/{len} s {msg}",
+            ),
+            None => (
+                plan.measured_uploads(),
+                "{spinner} {prefix} [{bar:30}] {pos}/{len} {msg}",
+            ),
+        };
+        let bar = ProgressBar::new(len);
         bar.set_style(
-            ProgressStyle::with_template("{spinner} {prefix} [{bar:30}] {pos}/{len} {msg}")
+            ProgressStyle::with_template(template)
                 .unwrap()
                 .progress_chars("=> "),
         );
         bar.set_prefix(browser.to_owned());
         bar.set_message("starting the browser, waiting for the extension…");
         bar.enable_steady_tick(Duration::from_millis(120));
-        Progress(Some(bar))
+        Progress {
+            bar: Some(bar),
+            auto,
+            settled,
+        }
     }
     fn connected(&self) {
-        if let Some(b) = &self.0 {
+        if let Some(b) = &self.bar {
             b.set_message("warming up…");
         }
     }
     fn sample(&self, body: &str, rep: u32, status: &str) {
-        if let Some(b) = &self.0 {
+        let Some(b) = &self.bar else { return };
+        if !self.auto {
             b.inc(1);
-            b.set_message(format!("rep {} {body}: {status}", rep + 1));
         }
+        let settled = self.settled.get().map_or(String::new(), |(s, n)| {
+            format!(" · {s} of {n} comparisons settled")
+        });
+        b.set_message(format!("rep {} {body}: {status}{settled}", rep + 1));
+    }
+    /// The host's rule applied to the stored run: settled comparisons, time left.
+    fn auto(&self, p: crate::native::auto_check::AutoProgress) {
+        let Some(b) = &self.bar else { return };
+        b.set_position(b.length().unwrap_or(0).saturating_sub(p.seconds_left));
+        let counts = Some((p.settled, p.comparisons));
+        if p.comparisons > 0 && self.settled.get() != counts {
+            // A verdict that stands is shown when it does, not only at the end.
+            let verdicts = p.settled_verdicts.join("; ");
+            let line = format!(
+                "auto: {} of {} comparisons settled, {} s of the budget left{}",
+                p.settled,
+                p.comparisons,
+                p.seconds_left,
+                if verdicts.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {verdicts}")
+                }
+            );
+            b.suspend(|| eprintln!("{line}"));
+        }
+        self.settled.set(counts);
     }
     fn finish(&self) {
-        if let Some(b) = &self.0 {
+        if let Some(b) = &self.bar {
             b.finish_and_clear();
         }
     }

@@ -34,6 +34,9 @@ pub struct ChunkReport {
     pub tag_ok: bool,
     pub plaintext_sha256: Option<String>,
     pub order: Order,
+    /// When the chunk's bytes arrived (`timeline.rs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timeline: Option<super::timeline::Timeline>,
 }
 
 /// Keys per run, and the next expected index per upload.
@@ -80,6 +83,7 @@ pub fn verify(key: &[u8; 32], mut body: Vec<u8>, index: u64, order: Order) -> Ch
         tag_ok: false,
         plaintext_sha256: None,
         order,
+        timeline: None,
     };
     if body.len() < IV_LEN + TAG_LEN {
         return failed(order);
@@ -98,6 +102,7 @@ pub fn verify(key: &[u8; 32], mut body: Vec<u8>, index: u64, order: Order) -> Ch
                 plain,
             ))),
             order,
+            timeline: None,
         },
         Err(_) => failed(order),
     }

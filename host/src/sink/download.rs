@@ -37,6 +37,21 @@ impl Read for SeededBytes {
     }
 }
 
+/// The SHA-256 of the `len` bytes a download of `seed` sends: what the page should
+/// have received.
+pub fn sha256_of(seed: [u8; 16], len: u64) -> String {
+    let mut bytes = SeededBytes::new(seed, len);
+    let mut digest = ring::digest::Context::new(&ring::digest::SHA256);
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = bytes.read(&mut buf).expect("keystream never fails");
+        if n == 0 {
+            return hex::encode(digest.finish());
+        }
+        digest.update(&buf[..n]);
+    }
+}
+
 /// `?bytes=N&seed=<32 hex digits>` of a download URL.
 pub fn parse_request(url: &str, max: u64) -> Result<([u8; 16], u64), String> {
     let query = url.split_once('?').map(|(_, q)| q).unwrap_or("");

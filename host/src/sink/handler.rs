@@ -6,11 +6,14 @@ use super::cors::{self, Caller};
 use super::hashing::BodyReport;
 use super::headers::Repeated;
 use super::hosts::Misdirected;
+use super::ledger::{Entry, UploadReport};
+use super::recording::{self, Pending};
 use super::refusals::Refusal;
 use super::reply::{empty, full, json_error, Reply};
 use super::reply::{HEADER_BYTES, HEADER_HASH_BOUND, HEADER_SINK_MS};
 use super::routes::{self, route, Route};
-use super::{chunks, download, token, Shared, SinkEvent};
+use super::timeline::Recorder;
+use super::{chunk_body, chunks, download, token, Shared, SinkEvent};
 use crate::extension_files;
 use crate::untrusted::Clipped;
 use bytes::Bytes;
@@ -110,21 +113,12 @@ async fn route_request(req: Request<Incoming>, shared: &Shared) -> Reply {
             .header("location", routes::PAGE_PATH)
             .body(empty())
             .unwrap(),
-        (Route::Asset(path), &Method::GET | &Method::HEAD) => match extension_files::web_file(path)
-        {
-            Some(bytes) => Response::builder()
-                .header("content-type", extension_files::content_type(path))
-                .header("cache-control", "no-store")
-                .body(full(Bytes::from_static(bytes)))
-                .unwrap(),
-            None => json_error(404, "no such page"),
-        },
+        (Route::Asset(path), &Method::GET | &Method::HEAD) => asset(path),
         (Route::Upload { .. }, &Method::PUT | &Method::POST) => {
             if let Some(refused) = wrong_token(shared, &route, "upload") {
                 return refused;
             }
-            let path = path_and_query.replace(&shared.token, "<token>");
-            upload(req, shared, &path).await
+            reserved_upload(req, shared, &path_and_query).await
         }
         (
             Route::Chunk {
@@ -145,19 +139,72 @@ async fn route_request(req: Request<Incoming>, shared: &Shared) -> Reply {
             if let Some(refused) = wrong_token(shared, &route, "download") {
                 return refused;
             }
-            match download::parse_request(&path_and_query, download::MAX_BYTES) {
-                Ok((seed, len)) => Response::builder()
-                    .header("content-type", "application/octet-stream")
-                    .header("cache-control", "no-store")
-                    .header("content-length", len)
-                    .body(download_body(download::SeededBytes::new(seed, len)))
-                    .unwrap(),
-                Err(message) => json_error(400, &message),
+            serve_download(shared, &path_and_query)
+        }
+        (Route::Api { what, .. }, &Method::GET | &Method::POST) => {
+            if let Some(refused) = wrong_token(shared, &route, "session") {
+                return refused;
             }
+            let what = what.to_owned();
+            super::api::call(req, shared, &what).await
+        }
+        (Route::Ledger { .. }, &Method::PUT | &Method::POST) if shared.ledger_route => {
+            if let Some(refused) = wrong_token(shared, &route, "ledger") {
+                return refused;
+            }
+            super::remote_ledger::answer(&shared.ledger, &path_and_query)
         }
         (Route::NotFound, _) => json_error(404, "not found"),
+        // Only a sink other hosts claim from (`unobserved sink`) has a ledger route.
+        (Route::Ledger { .. }, _) if !shared.ledger_route => json_error(404, "not found"),
         _ => json_error(405, "method not allowed"),
     }
+}
+
+/// One of the bench page's files, from the binary.
+fn asset(path: &str) -> Reply {
+    match extension_files::web_file(path) {
+        Some(bytes) => Response::builder()
+            .header("content-type", extension_files::content_type(path))
+            .header("cache-control", "no-store")
+            .body(full(Bytes::from_static(bytes)))
+            .unwrap(),
+        None => json_error(404, "no such page"),
+    }
+}
+
+/// An upload whose id the ledger has reserved; a refused reservation drains the body
+/// before its reply, as every early reply does.
+async fn reserved_upload(req: Request<Incoming>, shared: &Shared, path_and_query: &str) -> Reply {
+    let path = path_and_query.replace(&shared.token, "<token>");
+    match recording::reserve(shared, path_and_query) {
+        Ok(pending) => upload(req, shared, &path, pending).await,
+        Err((status, message)) => {
+            linger(req.into_body());
+            json_error(status, &message)
+        }
+    }
+}
+
+/// A seeded download, counted into the ledger as it is sent when it names an upload id.
+fn serve_download(shared: &Shared, path_and_query: &str) -> Reply {
+    let (seed, len) = match download::parse_request(path_and_query, download::MAX_BYTES) {
+        Ok(asked) => asked,
+        Err(message) => return json_error(400, &message),
+    };
+    let serving = match recording::reserve(shared, path_and_query) {
+        Ok(pending) => recording::Serving::new(pending, seed, len),
+        Err((status, message)) => return json_error(status, &message),
+    };
+    Response::builder()
+        .header("content-type", "application/octet-stream")
+        .header("cache-control", "no-store")
+        .header("content-length", len)
+        .body(download_body(
+            download::SeededBytes::new(seed, len),
+            serving,
+        ))
+        .unwrap()
 }
 
 fn declared_length(req: &Request<Incoming>) -> Option<u64> {
@@ -179,10 +226,16 @@ fn protocol_of(version: hyper::Version) -> &'static str {
     }
 }
 
-async fn upload(req: Request<Incoming>, shared: &Shared, path: &str) -> Reply {
+async fn upload(
+    req: Request<Incoming>,
+    shared: &Shared,
+    path: &str,
+    mut pending: Option<Pending>,
+) -> Reply {
     let request_start = Instant::now();
     let declared = declared_length(&req);
     if let Some(n) = declared.filter(|&n| n > shared.max_body) {
+        // Dropped, `pending` records the upload as cut short with nothing received.
         linger(req.into_body());
         return json_error(
             413,
@@ -203,6 +256,9 @@ async fn upload(req: Request<Incoming>, shared: &Shared, path: &str) -> Reply {
         Ok(got) => got,
         Err(over_cap) => return over_cap,
     };
+    if let Some(p) = pending.as_mut() {
+        p.bytes = got.bytes;
+    }
     let short = declared.is_some_and(|n| got.bytes < n).then(|| {
         format!(
             "body ended after {} of {} bytes",
@@ -212,7 +268,7 @@ async fn upload(req: Request<Incoming>, shared: &Shared, path: &str) -> Reply {
     });
     match got.failure.clone().or(short) {
         Some(reason) => aborted(shared, path, got.bytes, &reason),
-        None => answer(path, &got, about, hasher),
+        None => answer(path, got, about, hasher, pending),
     }
 }
 
@@ -230,6 +286,8 @@ struct Received {
     first: Option<Instant>,
     last: Instant,
     failure: Option<String>,
+    /// The arrival record, unless the benchmark turned it off.
+    timeline: Option<Recorder>,
 }
 
 /// Reads the body into the hasher, within the idle timeout, the minimum rate and the
@@ -246,6 +304,7 @@ async fn read_body(
         first: None,
         last: Instant::now(),
         failure: None,
+        timeline: shared.timeline.then(|| Recorder::new(request_start)),
     };
     got.failure = loop {
         let data = match tokio::time::timeout(shared.idle_timeout, body.frame()).await {
@@ -263,6 +322,9 @@ async fn read_body(
         }
         got.first.get_or_insert(got.last);
         got.bytes += data.len() as u64;
+        if let Some(timeline) = got.timeline.as_mut() {
+            timeline.frame(got.last, data.len());
+        }
         if got.bytes > shared.max_body {
             log::warn!(
                 "upload {}: over the cap after {} bytes",
@@ -313,9 +375,10 @@ fn aborted(shared: &Shared, path: &str, bytes: u64, reason: &str) -> Reply {
 /// here; the digest follows in the body when the hasher is done.
 fn answer(
     path: &str,
-    got: &Received,
+    got: Received,
     about: About,
     hasher: super::hash_queue::BodyHasher,
+    pending: Option<Pending>,
 ) -> Reply {
     let (bytes, last) = (got.bytes, got.last);
     let sink_ms = got
@@ -328,23 +391,32 @@ fn answer(
     let request_ms = (last.max(start) - start).as_secs_f64() * 1000.0;
     let (hash_bound, digest) = hasher.finish();
     let path = path.to_owned();
+    let timeline = got.timeline.map(Recorder::finish);
     let verdict = async move {
-        let report: BodyReport = digest
+        let mut body: BodyReport = digest
             .await
             .expect("hasher thread")
             .finish(sink_ms, hash_bound);
+        body.timeline = timeline;
+        let report = UploadReport {
+            body,
+            content_type: about.content_type,
+            request_ms,
+            protocol: about.protocol.into(),
+        };
         log::info!(
             "upload {}: {} bytes in {:.1} ms, sha256 {}{}",
             Clipped(path.as_str()),
-            report.bytes,
-            report.sink_ms,
-            report.sha256,
+            report.body.bytes,
+            report.body.sink_ms,
+            report.body.sha256,
             if hash_bound { " (hash-bound)" } else { "" }
         );
-        let mut value = serde_json::to_value(&report).expect("report serialises");
-        value["content_type"] = about.content_type.into();
-        value["request_ms"] = request_ms.into();
-        value["protocol"] = about.protocol.into();
+        // The reply is the record: what the page is told is what the host will read.
+        let value = serde_json::to_value(&report).expect("report serialises");
+        if let Some(p) = pending {
+            p.settle(Entry::Body(Box::new(report)));
+        }
         value
     };
     deferred_json(
@@ -420,24 +492,23 @@ async fn chunk(
             &format!("no key was handed over for run {:?}", Clipped(run_id)),
         );
     };
-    if declared_length(&req).is_some_and(|n| n > shared.max_chunk) {
+    let file = match recording::admit_chunk(shared, run_id, upload) {
+        Ok(file) => file,
+        Err((status, message)) => return json_error(status, &message),
+    };
+    let request_start = Instant::now();
+    let declared = declared_length(&req);
+    if declared.is_some_and(|n| n > shared.max_chunk) {
         return json_error(
             413,
             &format!("chunk is over the {}-byte cap", shared.max_chunk),
         );
     }
-    let limited = http_body_util::Limited::new(req.into_body(), shared.max_chunk as usize);
-    let body = match tokio::time::timeout(shared.idle_timeout * 4, limited.collect()).await {
-        Ok(Ok(collected)) => collected.to_bytes(),
-        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => {
-            return json_error(
-                413,
-                &format!("chunk is over the {}-byte cap", shared.max_chunk),
-            )
-        }
-        Ok(Err(e)) => return json_error(400, &format!("chunk body could not be read: {e}")),
-        Err(_) => return json_error(408, "chunk body too slow"),
-    };
+    let (body, timeline) =
+        match chunk_body::read(req.into_body(), shared, request_start, declared).await {
+            Ok(got) => got,
+            Err(refused) => return refused,
+        };
     let Some(order) = shared
         .chunks
         .record_order(&format!("{run_id}/{upload}"), index)
@@ -448,11 +519,14 @@ async fn chunk(
     // happen after the page's timed span, and the verdict follows in the body.
     let bytes = body.len();
     let (run_id, upload) = (run_id.to_owned(), upload.to_owned());
+    let ledger = shared.ledger.clone();
     let verdict = async move {
-        let report =
-            tokio::task::spawn_blocking(move || chunks::verify(&key, body.to_vec(), index, order))
+        let mut report =
+            tokio::task::spawn_blocking(move || chunks::verify(&key, body, index, order))
                 .await
                 .expect("verify");
+        report.timeline = timeline;
+        ledger.add_chunk(&file, &report);
         if !report.tag_ok || report.order != chunks::Order::Ok {
             log::warn!(
                 "chunk {index} of {}/{}: tag_ok={} order={:?}",
@@ -469,12 +543,21 @@ async fn chunk(
 
 /// A download body generated as it is sent, 256 KiB at a time: each frame is made when
 /// hyper asks for it, never ahead.
-fn download_body(bytes: download::SeededBytes) -> BoxBody<Bytes, Infallible> {
-    let frames = futures_util::stream::unfold(bytes, |mut bytes| {
+/// What it handed on is counted in `serving`, which the ledger records when the body
+/// ends or is dropped.
+fn download_body(
+    bytes: download::SeededBytes,
+    serving: recording::Serving,
+) -> BoxBody<Bytes, Infallible> {
+    let frames = futures_util::stream::unfold((bytes, serving), |(mut bytes, mut serving)| {
         let mut buf = vec![0u8; 256 * 1024];
         let n = std::io::Read::read(&mut bytes, &mut buf).expect("keystream never fails");
         buf.truncate(n);
-        std::future::ready((n > 0).then(|| (Ok(Frame::data(Bytes::from(buf))), bytes)))
+        // Counted as handed to hyper, which asks for the next frame only once it has
+        // taken this one.
+        serving.record.bytes_sent += n as u64;
+        let frame = Ok(Frame::data(Bytes::from(buf)));
+        std::future::ready((n > 0).then_some((frame, (bytes, serving))))
     });
     StreamBody::new(frames).boxed()
 }

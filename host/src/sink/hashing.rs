@@ -5,12 +5,12 @@
 //! it does not) rather than `sha2`, which was 1.9x slower on a CPU without SHA-NI
 //! (BENCHMARKS.md, "Hashing").
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// How much of the body is echoed back verbatim, so `[object ReadableStream]` shows.
 pub const HEAD_LEN: usize = 64;
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct BodyReport {
     pub bytes: u64,
     pub sha256: String,
@@ -20,6 +20,9 @@ pub struct BodyReport {
     /// The body was bigger than the hash queue had room for, so the receive loop waited
     /// for the hasher: `sink_ms` may include hashing time.
     pub hash_bound: bool,
+    /// When the bytes arrived (`timeline.rs`); set by the receive loop, not the hasher.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timeline: Option<super::timeline::Timeline>,
 }
 
 pub struct BodyDigest {
@@ -55,6 +58,7 @@ impl BodyDigest {
             sink_ms,
             head: String::from_utf8_lossy(&self.head).into_owned(),
             hash_bound,
+            timeline: None,
         }
     }
 }

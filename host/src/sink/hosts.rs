@@ -67,11 +67,10 @@ impl Hosts {
             format!("localhost:{port}"),
             format!("[::1]:{port}"),
         ];
-        if !addr.ip().is_loopback() {
-            allowed.push(shown(&addr.ip()));
-            if addr.ip().is_unspecified() {
-                allowed.extend(interfaces.iter().map(shown));
-            }
+        // The address it listens on (another loopback one, such as 127.0.0.2, too).
+        allowed.push(shown(&addr.ip()));
+        if addr.ip().is_unspecified() {
+            allowed.extend(interfaces.iter().map(shown));
         }
         allowed.extend(names.iter().map(|n| format!("{}:{port}", n.to_lowercase())));
         Hosts { scheme, allowed }

@@ -6,8 +6,10 @@
 //! tiny_http, whose four-thread pool let a burst of slow clients stall everyone else;
 //! BENCHMARKS.md and SECURITY.md have the figures.)
 
+pub mod api;
 pub mod ceiling;
 pub mod ceiling_tls;
+mod chunk_body;
 pub mod chunks;
 pub mod connections;
 pub mod cors;
@@ -17,14 +19,19 @@ pub mod hash_queue;
 pub mod hashing;
 pub mod headers;
 pub mod hosts;
+pub mod ledger;
 mod probe;
+mod recording;
 pub mod refusals;
 pub mod remote;
+pub mod remote_ledger;
 pub mod reply;
 pub use reply::{EXPOSED_HEADERS, HEADER_BYTES, HEADER_HASH_BOUND, HEADER_SINK_MS};
 pub mod routes;
 mod server;
+pub mod timeline;
 pub mod token;
+pub mod upload_id;
 
 use hosts::Scheme;
 use std::net::SocketAddr;
@@ -68,6 +75,14 @@ pub struct SinkConfig {
     pub public_hosts: Vec<String>,
     /// After this long, an upload slower than 16 KiB/s on average is cut off.
     pub min_rate_grace: Duration,
+    /// Who answers the page's messages (`/serve/<token>/…`): `unobserved serve`.
+    pub api: Option<Arc<dyn api::Api>>,
+    /// Where the sink records what it received under each upload id; shared by every
+    /// sink of a session, read by the host when it stores samples.
+    pub ledger: Arc<ledger::Ledger>,
+    /// Answer `/ledger/<token>`, so a host elsewhere can claim this sink's records: only
+    /// `unobserved sink`, whose host is another process (`remote_ledger.rs`).
+    pub ledger_route: bool,
 }
 
 impl Default for SinkConfig {
@@ -88,6 +103,9 @@ impl Default for SinkConfig {
             slow_hash: None,
             public_hosts: Vec::new(),
             min_rate_grace: Duration::from_secs(30),
+            api: None,
+            ledger: Default::default(),
+            ledger_route: false,
         }
     }
 }
@@ -105,6 +123,11 @@ pub(crate) struct Shared {
     pub hosts: hosts::Hosts,
     pub refusals: refusals::Refusals,
     pub min_rate_grace: Duration,
+    pub api: Option<Arc<dyn api::Api>>,
+    pub ledger: Arc<ledger::Ledger>,
+    pub ledger_route: bool,
+    /// Record each upload's arrival timeline (off only for the benchmark, `timeline.rs`).
+    pub timeline: bool,
 }
 
 pub struct Sink {
@@ -145,7 +168,12 @@ impl Sink {
             ),
             refusals: Default::default(),
             min_rate_grace: config.min_rate_grace,
+            api: config.api,
+            ledger: config.ledger,
+            ledger_route: config.ledger_route,
+            timeline: timeline::enabled(),
         });
+        timeline::epoch();
         let running = server::spawn(listener, shared.clone(), tls, config.max_connections)?;
         log::info!("sink listening on {scheme}://{addr}");
         Ok(Sink {
@@ -180,6 +208,11 @@ impl Sink {
     /// Keys for encrypted-chunk runs, set over native messaging.
     pub fn chunks(&self) -> &chunks::ChunkState {
         &self.shared.chunks
+    }
+
+    /// What this sink (and every sink sharing its ledger) received, by upload id.
+    pub fn ledger(&self) -> &Arc<ledger::Ledger> {
+        &self.shared.ledger
     }
 
     /// Stops accepting and closes the port; in-flight uploads get a moment to finish.

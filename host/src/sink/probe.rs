@@ -19,6 +19,7 @@ const MAX_PROBE: u64 = 256 << 20;
 const ROUNDS: usize = 5;
 /// How long a reply may take once the whole body is sent (and each read of its body).
 const READ_TIMEOUT: Duration = Duration::from_secs(120);
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 type ProbeBody = BoxBody<Bytes, Infallible>;
 
@@ -169,11 +170,19 @@ pub struct Client {
 
 impl Client {
     pub fn connect(addr: SocketAddr) -> std::io::Result<Client> {
+        Client::connect_as(addr, addr.to_string())
+    }
+
+    /// Connects to `addr`, naming the sink `authority` (its Host header), as a sink
+    /// reached by name wants.
+    pub fn connect_as(addr: SocketAddr, authority: String) -> std::io::Result<Client> {
         let rt = runtime()?;
         let connection = rt.block_on(async {
-            let tcp = tokio::net::TcpStream::connect(addr).await?;
+            let tcp = tokio::time::timeout(CONNECT_TIMEOUT, tokio::net::TcpStream::connect(addr))
+                .await
+                .map_err(|_| timed_out())??;
             tcp.set_nodelay(true)?;
-            Connection::handshake(tcp, addr.to_string(), false).await
+            Connection::handshake(tcp, authority, false).await
         })?;
         Ok(Client { rt, connection })
     }

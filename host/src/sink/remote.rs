@@ -54,6 +54,12 @@ impl SinkUrl {
         self.0.path_and_query().map_or("/", |p| p.as_str())
     }
 
+    /// The token of its upload path, which its other routes want too.
+    pub fn token(&self) -> &str {
+        let path = self.0.path();
+        path.rsplit_once(UPLOAD_PREFIX).map_or("", |(_, t)| t)
+    }
+
     /// Where it listens: the URL's port, or its scheme's when it names none.
     pub fn socket_addrs(&self) -> std::io::Result<Vec<SocketAddr>> {
         let port = self
@@ -118,6 +124,7 @@ mod tests {
         assert_eq!(u.authority(), "192.0.2.7:5000");
         assert_eq!(u.origin(), "http://192.0.2.7:5000");
         assert_eq!(u.path(), "/upload/tok?kind=Blob");
+        assert_eq!(u.token(), "tok");
         assert_eq!(
             url("https://[::1]:8443/upload/t").origin(),
             "https://[::1]:8443"

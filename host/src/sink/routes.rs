@@ -21,6 +21,16 @@ pub enum Route<'a> {
     Download {
         token: &'a str,
     },
+    /// `/serve/<token>/<what>`: a message of the page `unobserved serve` serves.
+    Api {
+        token: &'a str,
+        what: &'a str,
+    },
+    /// `/ledger/<token>?run=<run id>&upload=<id>`: a remote sink's record, claimed by
+    /// the host that stores the sample (`?run=<run id>&forget=1` when the run ends).
+    Ledger {
+        token: &'a str,
+    },
     NotFound,
 }
 
@@ -28,16 +38,22 @@ impl Route<'_> {
     /// The token a guarded route carries (possibly empty or wrong); None for open routes.
     pub fn token(&self) -> Option<&str> {
         match self {
-            Route::Upload { token } | Route::Chunk { token, .. } | Route::Download { token } => {
-                Some(token)
-            }
+            Route::Upload { token }
+            | Route::Chunk { token, .. }
+            | Route::Download { token }
+            | Route::Api { token, .. }
+            | Route::Ledger { token } => Some(token),
             _ => None,
         }
     }
 }
 
 pub const UPLOAD_PREFIX: &str = "/upload/";
+pub const LEDGER_PREFIX: &str = "/ledger/";
 pub const PAGE_PATH: &str = "/bench/index.html";
+pub const API_PREFIX: &str = "/serve/";
+/// The page `unobserved serve` serves, with its own Run button.
+pub const SERVE_PAGE_PATH: &str = "/bench/serve.html";
 
 pub fn route(url: &str) -> Route<'_> {
     let path = url.split(['?', '#']).next().unwrap_or("");
@@ -52,6 +68,13 @@ pub fn route(url: &str) -> Route<'_> {
     }
     if let Some(token) = path.strip_prefix("/download/") {
         return Route::Download { token };
+    }
+    if let Some(rest) = path.strip_prefix(API_PREFIX) {
+        let (token, what) = rest.split_once('/').unwrap_or((rest, ""));
+        return Route::Api { token, what };
+    }
+    if let Some(token) = path.strip_prefix(LEDGER_PREFIX) {
+        return Route::Ledger { token };
     }
     if let Some(rest) = path.strip_prefix("/chunk/") {
         let parts: Vec<&str> = rest.split('/').collect();
@@ -109,10 +132,28 @@ mod tests {
             }
         );
         assert_eq!(route("/chunk/t/r1/u1/x"), Route::NotFound);
+        assert_eq!(
+            route("/serve/t/runs/r1/samples?x=1"),
+            Route::Api {
+                token: "t",
+                what: "runs/r1/samples"
+            }
+        );
+        assert_eq!(
+            route("/serve/t"),
+            Route::Api {
+                token: "t",
+                what: ""
+            }
+        );
         assert_eq!(route("/chunk/t/r1"), Route::NotFound);
         assert_eq!(
             route("/download/t?bytes=5&seed=00"),
             Route::Download { token: "t" }
+        );
+        assert_eq!(
+            route("/ledger/t?run=r&upload=u"),
+            Route::Ledger { token: "t" }
         );
     }
 }

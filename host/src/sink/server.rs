@@ -111,7 +111,7 @@ async fn accept_loop(
                         tokio::spawn(async move {
                             let slot = Arc::new(slot);
                             tokio::select! {
-                                _ = serve(stream, shared, tls, slot.clone()) => {}
+                                _ = serve(stream, shared, tls, slot.clone(), peer) => {}
                                 // Only a real eviction: a dropped sender (the connection sent a
                                 // request) disables this branch.
                                 Ok(()) = evicted => log::debug!("closed an idle connection from {peer} to make room"),
@@ -143,10 +143,13 @@ async fn serve(
     shared: Arc<Shared>,
     tls: Option<TlsAcceptor>,
     slot: Arc<Slot>,
+    peer: std::net::SocketAddr,
 ) {
     let _ = stream.set_nodelay(true);
     let idle = shared.idle_timeout;
-    let service = service_fn(move |req| {
+    let service = service_fn(move |mut req: hyper::Request<hyper::body::Incoming>| {
+        // The page API limits each peer's rate (`unobserved serve`).
+        req.extensions_mut().insert(super::api::Peer(peer.ip()));
         // A request that carries the token: this connection is in use, not a candidate
         // for eviction. (Without the token, a peer could make idle connections safe
         // by sending one refused request on each.)

@@ -91,16 +91,21 @@ impl Integrity {
     /// Why this happened, for the findings the tool knows how to explain; `body` is the
     /// arm's body kind.
     pub fn why(&self, arm: &crate::arm::Arm) -> Option<&'static str> {
-        let stream_over_http1 = arm.kind
+        let stream = arm.kind
             == (crate::arm::ArmKind::Body {
                 body: crate::arm::BodyKind::ReadableStream,
-            })
-            && arm.travels_over().protocol() == "http/1.1";
+            });
+        let stream_over_http1 = stream && arm.travels_over().protocol() == "http/1.1";
         match self {
             Integrity::Corrupted { head, .. } if head.starts_with(STRINGIFIED_STREAM) => Some(
                 "Firefox does not support a ReadableStream as a fetch() body: it uploads the stream's name as text, and fetch() still answers 200. An app that streams its uploads sends garbage in Firefox without any error.",
             ),
-            Integrity::Unsupported { .. } if stream_over_http1 => Some(
+            // The DOMException's name: WebKit refuses stream bodies outright.
+            Integrity::Unsupported { error } if stream && error.starts_with("NotSupportedError") => Some(
+                "WebKitGTK does not upload a ReadableStream body over any transport: fetch() rejects it at once (NotSupportedError) and nothing is sent. Apple's WebKit enabled stream uploads over HTTP/2 in 2026, so Safari may differ.",
+            ),
+            // Chromium's own rejection (WebKit's is another, above).
+            Integrity::Unsupported { error } if stream_over_http1 && error.starts_with("TypeError") => Some(
                 "Chromium sends a ReadableStream body only over HTTP/2 or HTTP/3, and this sink spoke HTTP/1.1, so fetch() rejected it before sending anything. An h2 arm (`--transport h2`) measures it over HTTP/2.",
             ),
             _ => None,

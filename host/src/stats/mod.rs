@@ -2,6 +2,7 @@
 //! verdict in words.
 
 pub mod across_runs;
+pub mod agree;
 pub mod compare;
 pub mod integrity;
 pub mod pairwise;
@@ -249,6 +250,12 @@ mod tests {
             None,
             "no guess where the cause is unknown"
         );
+        // WebKit refuses a stream over every transport, and says so in its own words.
+        s.error = Some("NotSupportedError: ReadableStream uploading is not supported".into());
+        let webkit = Integrity::of(&[&s]);
+        let h1 = webkit.why(&over("ReadableStream", None));
+        assert!(h1.is_some() && h1 != integrity.why(&over("ReadableStream", None)));
+        assert_eq!(h1, webkit.why(&over("ReadableStream", Some(Transport::H2))));
         assert_eq!(Integrity::of(&[]), Integrity::NoSamples);
     }
 }

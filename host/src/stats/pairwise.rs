@@ -212,19 +212,22 @@ mod tests {
         };
         let (x, y) = (logs(arm), logs(base));
         let diffs = matrix(&x, &y);
-        let shift = crate::stats::quantile(&diffs, 0.5).unwrap();
+        let ratio = crate::stats::agree::ratio_of_medians(arm, base).unwrap();
         let interval = mann_whitney_rank(x.len(), y.len(), ALPHA)
             .map(|k| (diffs[k - 1], diffs[diffs.len() - k]));
+        let agrees = |(lo, hi): (f64, f64)| crate::stats::agree::inside(ratio, lo.exp(), hi.exp());
         Comparison {
             arm: of_body(BodyKind::Blob),
             baseline: of_body(BodyKind::Uint8Array),
-            ratio: shift.exp(),
+            ratio,
             ci_low: interval.map(|i| i.0.exp()),
             ci_high: interval.map(|i| i.1.exp()),
             horizon,
-            verdict: interval.map_or(Verdict::NotResolved, |(lo, hi)| {
-                judge(lo, hi, (1.0 + horizon).ln())
-            }),
+            verdict: interval
+                .filter(|&i| agrees(i))
+                .map_or(Verdict::NotResolved, |(lo, hi)| {
+                    judge(lo, hi, (1.0 + horizon).ln())
+                }),
         }
     }
 

@@ -59,9 +59,8 @@ pub fn labelled<S: Serializer>(arm: &Arm, s: S) -> Result<S::Ok, S::Error> {
     .serialize(s)
 }
 
-/// A plain body kind of the run itself, for tests.
-#[cfg(test)]
-pub(crate) fn of_body(body: crate::arm::BodyKind) -> Side {
+/// A plain body kind of the run itself (tests and benchmarks).
+pub fn of_body(body: crate::arm::BodyKind) -> Side {
     Side::Arm {
         arm: Arm {
             kind: crate::arm::ArmKind::Body { body },

@@ -30,6 +30,11 @@ pub(crate) fn sample(run_id: &str, body: &str, rep: u32, mbps: f64) -> Sample {
         negative_control: false,
         protocol: None,
         recorded_arm: None,
+        upload_id: None,
+        receipt: None,
+        page_claim_differs: false,
+        timeline: None,
+        page_timing: None,
         observed: Observation::default(),
         extra: Default::default(),
     }

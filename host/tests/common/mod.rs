@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod runs;
+pub mod serve;
 
 use serde_json::Value;
 use std::io::{Read, Write};

@@ -46,6 +46,7 @@ pub fn run_with(browser: &str, extra: &[&str]) -> Outcome {
     assert_matches_schema(&doc);
     assert_eq!(doc["runs"].as_array().unwrap().len(), 1);
     let json = doc["runs"][0].clone();
+    assert_judged_from_the_ledger(&json);
     let mut json = json;
     json["launch"] = doc["launch"][0].clone();
     Outcome {
@@ -68,4 +69,20 @@ pub fn assert_matches_schema(doc: &Value) {
         errors.is_empty(),
         "output does not match the schema: {errors:#?}"
     );
+}
+
+/// Every sample the host stored says what it found in its sink's ledger, and every
+/// intact one names an upload id whose record it claimed.
+pub fn assert_judged_from_the_ledger(run: &Value) {
+    let samples = run["samples"].as_array().expect("a run has samples");
+    for s in samples {
+        assert!(s["receipt"].is_string(), "a sample without a receipt: {s}");
+        if s["intact"] == true {
+            assert!(
+                s["upload_id"].as_str().is_some_and(|id| !id.is_empty()),
+                "an intact sample without an upload id: {s}"
+            );
+            assert_eq!(s["receipt"], "found", "{s}");
+        }
+    }
 }

@@ -1,0 +1,39 @@
+// The popup's chart as SVG elements, pure: `{ width, height, elements }`, each element
+// `{ name, attrs, text? }`. The popup turns them into DOM nodes; the tests read them.
+import { chartModel } from './format.js';
+
+/** Width of the bars' area, right of the arm names. */
+export const BAR_WIDTH = 200;
+const ROW_HEIGHT = 22;
+
+export function chartElements(analysis) {
+  const arms = analysis.arms;
+  // Room for the longest arm name ("Uint8Array (detached)") at about 6.5 px a character.
+  const labelW = Math.max(100, ...arms.map((a) => a.body.length * 6.5));
+  const { rows, legend, labelX } = chartModel(arms, BAR_WIDTH, analysis.chart);
+  const height = rows.length * ROW_HEIGHT + (legend === null ? 4 : 18);
+  const elements = [];
+  const add = (name, attrs, text) => elements.push({ name, attrs, text });
+  rows.forEach((row, i) => {
+    const y = i * ROW_HEIGHT + 4;
+    add('text', { x: 0, y: y + 12, 'font-size': 11 }, row.body);
+    add('rect', { x: labelW, y, width: Math.max(row.bar, 1), height: 14, fill: row.intact ? '#3a7ca5' : '#c0392b', class: 'bar', 'data-body': row.body });
+    if (row.whiskerFrom !== null && row.whiskerTo !== null) {
+      const wy = y + 7;
+      add('line', { x1: labelW + row.whiskerFrom, x2: labelW + row.whiskerTo, y1: wy, y2: wy, stroke: '#1b2733', 'stroke-width': 1, class: 'whisker' });
+      // A whisker cut at the edge has no end tick there: it goes on.
+      const ends = row.whiskerCut ? [row.whiskerFrom] : [row.whiskerFrom, row.whiskerTo];
+      for (const x of ends) add('line', { x1: labelW + x, x2: labelW + x, y1: wy - 4, y2: wy + 4, stroke: '#1b2733', 'stroke-width': 1 });
+    }
+    const label = row.sinkBound ? `${row.label} (sink-bound)` : row.label;
+    add('text', { x: labelW + labelX, y: y + 12, 'font-size': 11 }, label);
+    if (row.ceilingX !== null) {
+      const x = labelW + row.ceilingX;
+      // Off the scale: an arrowhead at the edge pointing past it (the legend has the figure).
+      if (row.ceilingOffScale) add('polygon', { points: `${x},${y} ${x + 6},${y + 7} ${x},${y + 14}`, fill: '#e0a800', class: 'ceiling off-scale', 'data-edge': x });
+      else add('line', { x1: x, x2: x, y1: y - 4, y2: y + ROW_HEIGHT - 4, stroke: '#e0a800', 'stroke-width': 2, 'stroke-dasharray': '4 3', class: 'ceiling' });
+    }
+  });
+  if (legend !== null) add('text', { x: labelW, y: height - 2, 'font-size': 10, fill: '#8a6d00', class: 'legend' }, legend);
+  return { width: labelW + BAR_WIDTH + 160, height, barsFrom: labelW, elements };
+}

@@ -1,0 +1,128 @@
+// The host's analysis of a finished run, drawn: the popup's result and the result the
+// page of `unobserved serve` shows (WebKit, Safari, phones) are this one view. It
+// builds its own markup inside the given <section>, so both pages hold only the empty
+// section; the styles are lib/result.css.
+import { chartElements } from './chart.js';
+import { formatMbps, integrityFindings, resultLabel, tableRows } from './format.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+const MARKUP = `
+  <p id="result-head"></p>
+  <svg id="chart" role="img" aria-label="Median throughput per body kind"></svg>
+  <table id="table">
+    <thead><tr><th>Body</th><th>n</th><th>Median</th><th>Min–max</th><th>vs baseline</th><th>Integrity</th></tr></thead>
+    <tbody></tbody>
+  </table>
+  <table id="control-table" hidden>
+    <thead><tr><th>Body</th><th>Attached</th><th>Detached</th><th>Slowdown</th></tr></thead>
+    <tbody></tbody>
+  </table>
+  <ul id="findings"></ul>
+  <p class="note">Mbps over intact uploads; each ratio is of the two medians, with its [95% interval]. Full report in a terminal: <code id="report-command">unobserved report</code></p>`;
+
+function svgEl(doc, name, attrs, text) {
+  const el = doc.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  if (text !== undefined) el.textContent = text;
+  return el;
+}
+
+function drawChart(section, analysis) {
+  const doc = section.ownerDocument;
+  const chart = section.querySelector('#chart');
+  const { width, height, elements } = chartElements(analysis);
+  chart.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  chart.replaceChildren(...elements.map((e) => svgEl(doc, e.name, e.attrs, e.text)));
+}
+
+/** Table rows of text cells, each `[text, className]`. */
+function fillRows(tbody, rows) {
+  const doc = tbody.ownerDocument;
+  tbody.replaceChildren(
+    ...rows.map((cells) => {
+      const tr = doc.createElement('tr');
+      for (const [text, cls] of cells) {
+        const td = doc.createElement('td');
+        td.textContent = text;
+        if (cls) td.className = cls;
+        tr.append(td);
+      }
+      return tr;
+    }),
+  );
+}
+
+function drawTable(section, arms) {
+  fillRows(section.querySelector('#table tbody'), tableRows(arms));
+}
+
+function drawControl(section, analysis) {
+  const rows = analysis?.control ?? [];
+  section.querySelector('#control-table').hidden = rows.length === 0;
+  fillRows(
+    section.querySelector('#control-table tbody'),
+    rows.map((r) => [
+      [r.body, ''],
+      [formatMbps(r.attached_mbps), 'num'],
+      [formatMbps(r.detached_mbps), 'num'],
+      [r.slowdown, ''],
+    ]),
+  );
+}
+
+/** Integrity findings with their reasons, then the negative control, warnings and notes, as the host wrote them. */
+function drawFindings(section, analysis) {
+  const doc = section.ownerDocument;
+  const items = [
+    ...integrityFindings(analysis.arms).map((text) => ['Integrity', text, 'warning']),
+    ...(analysis?.transports ?? []).map((t) => ['Transport', t, 'note']),
+    ...(analysis?.negative_control ? [['Negative control', analysis.negative_control, 'note']] : []),
+    ...(analysis?.warnings ?? []).map((w) => ['Warning', w.message, 'warning']),
+    ...(analysis?.notes ?? []).map((n) => ['Note', n.message, 'note']),
+  ];
+  section.querySelector('#findings').replaceChildren(
+    ...items.map(([label, text, cls]) => {
+      const li = doc.createElement('li');
+      li.className = cls;
+      const b = doc.createElement('b');
+      b.textContent = `${label}: `;
+      li.append(b, text);
+      return li;
+    }),
+  );
+}
+
+function drawHead(section, state, analysis) {
+  const doc = section.ownerDocument;
+  const head = section.querySelector('#result-head');
+  head.replaceChildren(`${state.browser ?? ''} ${state.browser_version ?? ''} on ${state.os ?? ''} · observed: `);
+  const badge = doc.createElement('span');
+  badge.className = `badge ${analysis.observed}`;
+  badge.textContent = analysis.observed;
+  head.append(badge);
+  const label = doc.createElement('div');
+  label.className = 'note';
+  label.textContent = resultLabel(state);
+  head.append(label);
+}
+
+/**
+ * Shows `state.analysis` (the host's analysis of the stored run) in `section`, or hides
+ * the section when there is none. `state` also gives the browser, OS, plan and run id.
+ */
+export function drawResult(section, state) {
+  const analysis = state?.analysis;
+  section.hidden = !analysis?.arms?.length;
+  if (!analysis?.arms?.length) return;
+  if (!section.querySelector('#chart')) {
+    const parsed = new DOMParser().parseFromString(`<body>${MARKUP}</body>`, 'text/html');
+    section.replaceChildren(...section.ownerDocument.importNode(parsed.body, true).childNodes);
+  }
+  drawHead(section, state, analysis);
+  if (state.run_id) section.querySelector('#report-command').textContent = `unobserved report --run ${state.run_id} --format html -o unobserved-report.html`;
+  drawChart(section, analysis);
+  drawTable(section, analysis.arms);
+  drawControl(section, analysis);
+  drawFindings(section, analysis);
+}

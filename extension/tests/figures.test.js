@@ -1,0 +1,49 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { tableRows } from '../lib/format.js';
+import { BAR_WIDTH, chartElements } from '../lib/chart.js';
+
+// One run whose rank interval and medians disagree, and whose sink ceiling is far above
+// the arms; `analysis` is what the host sends the popup for it. The host's own test
+// renders the same run in every report format (host/src/export/figures_agree.rs).
+const fixture = JSON.parse(readFileSync(new URL('../../tests/fixtures/figures-agree.json', import.meta.url), 'utf8'));
+const { analysis } = fixture;
+
+const number = (text) => Number(text.replaceAll(',', ''));
+
+test('the popup never prints faster beside a lower median, nor a ratio that points away from the medians', () => {
+  const rows = tableRows(analysis.arms);
+  const median = (body) => number(rows.find((r) => r[0][0] === body)[2][0]);
+  const base = median('Uint8Array');
+  let compared = 0;
+  for (const [[body], , [shown], , [vs]] of rows) {
+    const m = /^(\d+\.\d+)x \[[^\]]*\] (.*)$/.exec(vs);
+    if (!m) continue;
+    compared += 1;
+    const [ratio, words] = [Number(m[1]), m[2]];
+    const arm = number(shown);
+    if (/faster/.test(words)) assert.ok(arm > base, `${body}: ${vs} beside ${arm} vs ${base}`);
+    if (/slower/.test(words)) assert.ok(arm < base, `${body}: ${vs} beside ${arm} vs ${base}`);
+    if (ratio > 1) assert.ok(arm >= base, `${body}: ${vs} beside ${arm} vs ${base}`);
+    if (ratio < 1) assert.ok(arm <= base, `${body}: ${vs} beside ${arm} vs ${base}`);
+  }
+  assert.equal(compared, 2, 'both arms are compared with Uint8Array');
+});
+
+test("the chart is scaled to the arms: the longest bar fills at least half the bars' width, the far ceiling is marked at the edge and written", () => {
+  const { elements, barsFrom } = chartElements(analysis);
+  const bars = elements.filter((e) => e.name === 'rect' && e.attrs.class === 'bar');
+  assert.equal(bars.length, analysis.arms.length);
+  const longest = Math.max(...bars.map((b) => b.attrs.width));
+  assert.ok(longest >= BAR_WIDTH / 2, `the longest bar is ${longest} of ${BAR_WIDTH}`);
+  assert.ok(bars.every((b) => b.attrs.x === barsFrom && b.attrs.x + b.attrs.width <= barsFrom + BAR_WIDTH));
+  const ceilings = elements.filter((e) => e.attrs.class?.startsWith('ceiling'));
+  assert.ok(ceilings.length > 0);
+  for (const c of ceilings) {
+    assert.equal(c.attrs.class, 'ceiling off-scale');
+    assert.equal(c.attrs['data-edge'], barsFrom + BAR_WIDTH, 'marked at the right edge');
+  }
+  const legend = elements.find((e) => e.attrs.class === 'legend');
+  assert.match(legend.text, /17749 Mbps/, 'the ceiling off the scale is written');
+});

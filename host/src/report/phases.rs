@@ -1,0 +1,119 @@
+//! Where an upload's time went: **preparing** (the page's fetch() call to the first
+//! body byte at the sink), **on the wire** (first to last byte, on the sink's clock)
+//! and **reply** (last byte to the page having the response).
+//!
+//! The page's and the sink's clocks are aligned by the known order of events: the
+//! request's headers reached the sink after the browser began sending it (Resource
+//! Timing `requestStart`, else the fetch() call), and the sink's last byte came before
+//! the response reached the page (`responseStart`, else fetch() resolving). Where in
+//! that window the headers arrived is unknown: the phases take its middle and state
+//! half its width as their uncertainty.
+
+use crate::arm::Arm;
+use crate::model::Sample;
+use crate::stats::median;
+use serde::Serialize;
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct Phases {
+    pub preparing_ms: f64,
+    pub wire_ms: f64,
+    pub reply_ms: f64,
+    /// Preparing may be up to this much longer and reply as much shorter, or the
+    /// reverse: the clocks are aligned to within it. On the wire is exact.
+    pub uncertainty_ms: f64,
+}
+
+/// One upload's phases, when the sink recorded its arrival and the page its span.
+pub fn of_sample(s: &Sample) -> Option<Phases> {
+    let t = s.timeline.as_ref()?;
+    let page_ms = s.page_ms?;
+    let (first, last) = (t.first_byte_ms?, t.last_byte_ms?);
+    if !t.requests.is_empty() {
+        return None; // several requests: no one page span to align with
+    }
+    let timing = s.page_timing.unwrap_or_default();
+    // Where the headers reached the sink, on the page's clock: within [lo, hi].
+    let lo = timing.request_start_ms.unwrap_or(0.0).clamp(0.0, page_ms);
+    let reply_seen = timing.response_start_ms.map_or(page_ms, |r| r.min(page_ms));
+    let hi = (reply_seen - last).max(0.0);
+    let headers_at = (lo + hi) / 2.0;
+    // To the microsecond: neither clock is finer.
+    let us = |ms: f64| (ms * 1000.0).round() / 1000.0;
+    Some(Phases {
+        preparing_ms: us(headers_at + first),
+        wire_ms: us(last - first),
+        reply_ms: us((page_ms - headers_at - last).max(0.0)),
+        uncertainty_ms: us(((hi - lo) / 2.0).max(0.0)),
+    })
+}
+
+/// One arm's phases: the median of each over its intact uploads.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct ArmPhases {
+    /// Written with its label, as the summary's arms are.
+    #[serde(serialize_with = "crate::stats::side::labelled")]
+    #[schemars(with = "crate::stats::side::Labelled")]
+    pub arm: Arm,
+    pub uploads: usize,
+    pub median: Phases,
+    /// The rep of the upload whose page time is the arm's median: the one the HTML
+    /// report draws.
+    pub representative_rep: Option<u32>,
+}
+
+impl ArmPhases {
+    /// The four medians as the tables show them: preparing, wire, reply, ±.
+    pub fn cells(&self, decimals: usize) -> [String; 4] {
+        let m = &self.median;
+        [m.preparing_ms, m.wire_ms, m.reply_ms, m.uncertainty_ms].map(|v| format!("{v:.decimals$}"))
+    }
+}
+
+/// The intact uploads of `arm` that have phases, with them.
+pub fn of_arm<'a>(
+    samples: &'a [Sample],
+    arm: &'a Arm,
+) -> impl Iterator<Item = (&'a Sample, Phases)> {
+    samples
+        .iter()
+        .filter(move |s| s.intact && s.is_of(arm))
+        .filter_map(|s| Some((s, of_sample(s)?)))
+}
+
+/// The upload of `arm` with a timeline whose page time is the median one.
+pub fn representative<'a>(samples: &'a [Sample], arm: &Arm) -> Option<&'a Sample> {
+    let mut drawn: Vec<&Sample> = samples
+        .iter()
+        .filter(|s| s.intact && s.is_of(arm) && s.timeline.is_some())
+        .collect();
+    drawn.sort_by(|a, b| {
+        a.page_ms
+            .unwrap_or(0.0)
+            .total_cmp(&b.page_ms.unwrap_or(0.0))
+    });
+    drawn.get(drawn.len().saturating_sub(1) / 2).copied()
+}
+
+/// Per arm (in the order given) whose uploads have phases.
+pub fn by_arm<'a>(arms: impl Iterator<Item = &'a Arm>, samples: &[Sample]) -> Vec<ArmPhases> {
+    arms.filter_map(|arm| {
+        let each: Vec<Phases> = of_arm(samples, arm).map(|(_, p)| p).collect();
+        let m = |f: fn(&Phases) -> f64| median(&each.iter().map(f).collect::<Vec<_>>());
+        Some(ArmPhases {
+            arm: arm.clone(),
+            uploads: each.len(),
+            median: Phases {
+                preparing_ms: m(|p| p.preparing_ms)?,
+                wire_ms: m(|p| p.wire_ms)?,
+                reply_ms: m(|p| p.reply_ms)?,
+                uncertainty_ms: m(|p| p.uncertainty_ms)?,
+            },
+            representative_rep: representative(samples, arm).map(|s| s.rep),
+        })
+    })
+    .collect()
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,107 @@
+//! `unobserved serve` and the WebKit adapter of `unobserved run`: the sink serves the
+//! benchmark page with its own Run button, and the page reports to the host over HTTP
+//! through the sink (`/serve/<token>/…`) instead of through an extension. The messages
+//! are the native ones (PROTOCOL.md), answered by the same handlers: what a page says
+//! is judged exactly as on the native path, and a page can start only what was offered.
+
+pub mod api;
+pub mod offer;
+pub mod qr;
+pub mod rate;
+pub mod user_agent;
+
+use crate::model::{JobTls, RunStatus};
+use crate::native::Session;
+use crate::sink::{routes, Sink};
+use crate::store::Store;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+
+pub use offer::{Offer, Start};
+
+/// Where and what to serve.
+pub struct ServeConfig {
+    pub listen: SocketAddr,
+    /// Names clients use to reach a sink on another address (`--public-host`).
+    pub public_hosts: Vec<String>,
+    pub offer: Offer,
+    /// The certificate and loopback ports of the TLS transports (`run --transport h2`).
+    pub tls: Option<JobTls>,
+}
+
+/// A run that ended, for whoever waits on `serve` (`--once`, the printed tables).
+#[derive(Debug, Clone)]
+pub struct Ended {
+    pub run_id: String,
+    pub status: RunStatus,
+}
+
+/// A serving sink and the session behind its page messages. Dropping it stops both.
+pub struct Served {
+    state: Arc<Mutex<api::State>>,
+    token: String,
+    addr: SocketAddr,
+    ended: tokio::sync::mpsc::UnboundedReceiver<Ended>,
+}
+
+impl Served {
+    pub fn start(config: ServeConfig, store: Store) -> anyhow::Result<Served> {
+        let api = Arc::new(api::ServeApi::default());
+        let mut sink_config = crate::native::sink_config(&store, Default::default());
+        sink_config.listen = config.listen;
+        sink_config.public_hosts = config.public_hosts;
+        sink_config.api = Some(api.clone());
+        let token = sink_config.token.clone();
+        let sink = Sink::start(sink_config)?;
+        let addr = sink.addr();
+        let (tx, ended) = tokio::sync::mpsc::unbounded_channel();
+        let session = Session {
+            store,
+            sink,
+            job_file: None,
+            tls: Default::default(),
+            job_tls: config.tls,
+            started: Default::default(),
+            job: None,
+            remote: Default::default(),
+        };
+        let state = Arc::new(Mutex::new(api::State::new(session, config.offer, tx)));
+        api.attach(&state);
+        Ok(Served {
+            state,
+            token,
+            addr,
+            ended,
+        })
+    }
+
+    /// The session token: every page message and upload carries it.
+    pub fn token(&self) -> &str {
+        &self.token
+    }
+
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The page's URL at `host` (a name or address clients reach this sink by), the
+    /// session token in its fragment: the fragment never travels in a request line.
+    pub fn page_url(&self, host: &str) -> String {
+        format!(
+            "http://{host}:{}{}#{}",
+            self.addr.port(),
+            routes::SERVE_PAGE_PATH,
+            self.token
+        )
+    }
+
+    /// The next run that ends.
+    pub async fn next_ended(&mut self) -> Option<Ended> {
+        self.ended.recv().await
+    }
+
+    /// Every run a page started and did not end is recorded as `status` (Ctrl-C).
+    pub fn end_open_runs(&self, status: RunStatus, reason: &str) {
+        self.state.lock().unwrap().end_open_runs(status, reason);
+    }
+}

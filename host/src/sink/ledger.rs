@@ -1,0 +1,362 @@
+//! The sink's ledger: what it received under each upload id, kept for the run, so the
+//! host builds every stored sample from its own record and never from the page's word.
+//! One ledger serves every sink of a session (plain, h1-tls, h2).
+//!
+//! An id names one upload once: a second upload under it is refused (409), and a record
+//! a sample has claimed stays as a tombstone until its run ends, so one received body
+//! can never vouch for two samples.
+
+use super::chunks::{ChunkReport, Order};
+pub use super::upload_id::{BadUploadId, UploadId};
+use crate::model::valid_run_id;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+/// Records held at once, tombstones included. A run of the largest plan claims its
+/// records as its samples arrive and drops them when it ends; at the cap a new upload
+/// id is refused (429) until a run ends, rather than an old record being forgotten.
+pub const MAX_ENTRIES: usize = 8192;
+
+/// What the sink says about a whole plain upload: its reply, which is also the record.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UploadReport {
+    #[serde(flatten)]
+    pub body: super::hashing::BodyReport,
+    pub content_type: Option<String>,
+    /// From the request's headers to its last byte.
+    pub request_ms: f64,
+    /// "h2" or "http/1.1", as ALPN names it.
+    pub protocol: String,
+}
+
+/// An encrypted file's chunks as they arrived, folded as they come: bounded memory
+/// however many chunks a client sends. On the wire (a remote sink's ledger route) the
+/// running digest travels finished.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ChunkTally {
+    pub chunks: u64,
+    pub tags_ok: u64,
+    pub in_order: u64,
+    pub plaintext_bytes: u64,
+    /// SHA-256 over the chunks' plaintext digests (hex) in arrival order: the page's
+    /// digest of digests when every chunk came in order.
+    #[serde(rename = "digest_of_digests")]
+    digests: DigestChain,
+    /// The chunk PUTs' arrival records on one axis, folded as they come (bounded:
+    /// `timeline::combine`).
+    pub timeline: Option<super::timeline::Timeline>,
+}
+
+/// A running SHA-256, compared and shown (and serialised) by its digest so far.
+#[derive(Clone, Serialize, Deserialize)]
+#[serde(into = "String", from = "String")]
+enum DigestChain {
+    Running(ring::digest::Context),
+    Finished(String),
+}
+
+impl DigestChain {
+    fn hex(&self) -> String {
+        match self {
+            DigestChain::Running(c) => hex::encode(c.clone().finish()),
+            DigestChain::Finished(h) => h.clone(),
+        }
+    }
+}
+
+impl From<DigestChain> for String {
+    fn from(d: DigestChain) -> String {
+        d.hex()
+    }
+}
+
+impl From<String> for DigestChain {
+    fn from(h: String) -> DigestChain {
+        DigestChain::Finished(h)
+    }
+}
+
+impl PartialEq for DigestChain {
+    fn eq(&self, other: &Self) -> bool {
+        self.hex() == other.hex()
+    }
+}
+
+impl std::fmt::Debug for DigestChain {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "DigestChain({})", self.hex())
+    }
+}
+
+impl ChunkTally {
+    fn new() -> ChunkTally {
+        ChunkTally {
+            chunks: 0,
+            tags_ok: 0,
+            in_order: 0,
+            plaintext_bytes: 0,
+            digests: DigestChain::Running(ring::digest::Context::new(&ring::digest::SHA256)),
+            timeline: None,
+        }
+    }
+
+    fn add(&mut self, r: &ChunkReport) {
+        self.chunks += 1;
+        self.tags_ok += u64::from(r.tag_ok);
+        self.in_order += u64::from(r.order == Order::Ok);
+        self.plaintext_bytes += r.plaintext_bytes;
+        let digest = r.plaintext_sha256.as_deref().unwrap_or("");
+        if let DigestChain::Running(c) = &mut self.digests {
+            c.update(digest.as_bytes());
+        }
+        if let Some(t) = &r.timeline {
+            let parts: Vec<_> = self
+                .timeline
+                .take()
+                .into_iter()
+                .chain([t.clone()])
+                .collect();
+            self.timeline = super::timeline::combine(&parts);
+        }
+    }
+
+    pub fn digest_of_digests(&self) -> String {
+        self.digests.hex()
+    }
+}
+
+/// A download the sink served: what it was asked for and how much of it it handed on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DownloadRecord {
+    pub seed: [u8; 16],
+    pub bytes_asked: u64,
+    pub bytes_sent: u64,
+}
+
+/// What the ledger holds under one id.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Entry {
+    /// Reserved when the request arrived; replaced when it ends.
+    InFlight,
+    Body(Box<UploadReport>),
+    /// Ended early (aborted, cut off, over the cap) after `bytes`.
+    Cut {
+        bytes: u64,
+    },
+    Chunks(Box<ChunkTally>),
+    Download(DownloadRecord),
+    /// A sample claimed it: the id may not be used again in this run.
+    Taken,
+}
+
+/// Why an upload's id was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refused {
+    /// The id already names an upload (409).
+    Reused,
+    /// The ledger is at MAX_ENTRIES (429).
+    Full,
+}
+
+impl Refused {
+    pub fn status(self) -> u16 {
+        match self {
+            Refused::Reused => 409,
+            Refused::Full => 429,
+        }
+    }
+
+    pub fn message(self, id: &UploadId) -> String {
+        match self {
+            Refused::Reused => format!("upload id {id} was already used; one id names one upload"),
+            Refused::Full => format!(
+                "the sink holds {MAX_ENTRIES} unclaimed uploads; none is taken until a run ends"
+            ),
+        }
+    }
+}
+
+/// What a sample finds when it claims its upload id. A remote sink's ledger route
+/// answers with one, as JSON.
+// Found carries the whole record (its timeline too); a claim lives for one sample.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "claim", content = "entry", rename_all = "kebab-case")]
+pub enum Claim {
+    Found(Entry),
+    /// The sink never received an upload under this id.
+    Missing,
+    /// The id names an upload of another run: left for that run.
+    OtherRun,
+    /// Another sample already claimed it.
+    AlreadyTaken,
+    /// The sink holding the record (a remote one) could not be asked.
+    Unreachable,
+}
+
+/// Where ingest finds the records: this process's ledger, or a remote sink's.
+pub trait Records {
+    fn take(&mut self, run_id: &str, upload: &UploadId) -> Claim;
+}
+
+impl Records for &Ledger {
+    fn take(&mut self, run_id: &str, upload: &UploadId) -> Claim {
+        Ledger::take(self, run_id, upload)
+    }
+}
+
+/// Which run and upload a request names: `?run=<run id>&upload=<upload id>`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UploadTag {
+    pub run_id: String,
+    pub upload: UploadId,
+}
+
+impl UploadTag {
+    pub fn new(run_id: &str, upload: &str) -> Result<UploadTag, String> {
+        if !valid_run_id(run_id) {
+            return Err("run id must be 1-64 letters, digits, '-' or '_'".into());
+        }
+        let upload = upload.parse().map_err(|e: BadUploadId| e.to_string())?;
+        Ok(UploadTag {
+            run_id: run_id.to_owned(),
+            upload,
+        })
+    }
+
+    /// From a request's query: None when it names no upload (a probe, a ceiling
+    /// measurement, a sink used without a host), an error when it names one badly.
+    pub fn of_query(path_and_query: &str) -> Result<Option<UploadTag>, String> {
+        let query = path_and_query.split_once('?').map_or("", |(_, q)| q);
+        let param = |name: &str| {
+            query
+                .split('&')
+                .find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='))
+        };
+        match (param("run"), param("upload")) {
+            (None, None) => Ok(None),
+            (Some(run), Some(upload)) => UploadTag::new(run, upload).map(Some),
+            _ => Err("an upload names both its run and its id: ?run=<run id>&upload=<id>".into()),
+        }
+    }
+}
+
+struct Held {
+    run_id: String,
+    entry: Entry,
+}
+
+pub struct Ledger {
+    entries: Mutex<HashMap<UploadId, Held>>,
+    cap: usize,
+}
+
+impl Default for Ledger {
+    fn default() -> Self {
+        Ledger::with_cap(MAX_ENTRIES)
+    }
+}
+
+impl Ledger {
+    pub fn with_cap(cap: usize) -> Ledger {
+        Ledger {
+            entries: Mutex::default(),
+            cap,
+        }
+    }
+
+    /// Claims `tag`'s id for an upload that is starting.
+    pub fn reserve(&self, tag: &UploadTag) -> Result<(), Refused> {
+        let mut entries = self.entries.lock().unwrap();
+        if entries.contains_key(&tag.upload) {
+            return Err(Refused::Reused);
+        }
+        if entries.len() >= self.cap {
+            return Err(Refused::Full);
+        }
+        let held = Held {
+            run_id: tag.run_id.clone(),
+            entry: Entry::InFlight,
+        };
+        entries.insert(tag.upload.clone(), held);
+        Ok(())
+    }
+
+    /// What a reserved upload turned out to be.
+    pub fn settle(&self, upload: &UploadId, entry: Entry) {
+        let mut entries = self.entries.lock().unwrap();
+        if let Some(held) = entries.get_mut(upload) {
+            if held.entry == Entry::InFlight {
+                held.entry = entry;
+            }
+        }
+    }
+
+    /// A chunk of an encrypted file is arriving: the file's id is either new or already
+    /// the same run's chunks; anything else is a reuse.
+    pub fn admit_chunk(&self, tag: &UploadTag) -> Result<(), Refused> {
+        let mut entries = self.entries.lock().unwrap();
+        match entries.get(&tag.upload) {
+            Some(Held {
+                run_id,
+                entry: Entry::Chunks(_),
+            }) if *run_id == tag.run_id => Ok(()),
+            Some(_) => Err(Refused::Reused),
+            None if entries.len() >= self.cap => Err(Refused::Full),
+            None => {
+                let held = Held {
+                    run_id: tag.run_id.clone(),
+                    entry: Entry::Chunks(Box::new(ChunkTally::new())),
+                };
+                entries.insert(tag.upload.clone(), held);
+                Ok(())
+            }
+        }
+    }
+
+    /// A verified chunk of an admitted file.
+    pub fn add_chunk(&self, upload: &UploadId, report: &ChunkReport) {
+        let mut entries = self.entries.lock().unwrap();
+        if let Some(Held {
+            entry: Entry::Chunks(tally),
+            ..
+        }) = entries.get_mut(upload)
+        {
+            tally.add(report);
+        }
+    }
+
+    /// Takes the record of `upload` for a sample of `run_id`: once.
+    pub fn take(&self, run_id: &str, upload: &UploadId) -> Claim {
+        let mut entries = self.entries.lock().unwrap();
+        let Some(held) = entries.get_mut(upload) else {
+            return Claim::Missing;
+        };
+        if held.run_id != run_id {
+            return Claim::OtherRun;
+        }
+        match std::mem::replace(&mut held.entry, Entry::Taken) {
+            Entry::Taken => Claim::AlreadyTaken,
+            entry => Claim::Found(entry),
+        }
+    }
+
+    /// The run ended: its records and tombstones go.
+    pub fn forget_run(&self, run_id: &str) {
+        let mut entries = self.entries.lock().unwrap();
+        entries.retain(|_, held| held.run_id != run_id);
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.lock().unwrap().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests;

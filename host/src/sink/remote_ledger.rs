@@ -1,0 +1,96 @@
+//! A sink elsewhere (`unobserved sink`, reached with `run --sink-url`) keeps its own
+//! ledger; the host that stores the samples claims each record from it over HTTP, with
+//! the sink's token: `PUT /ledger/<token>?run=<run id>&upload=<id>` answers the `Claim`
+//! as JSON and consumes the record, `PUT /ledger/<token>?run=<run id>&forget=1` drops
+//! the run's records when it ends.
+
+use super::ledger::{Claim, Ledger, Records, UploadId, UploadTag};
+use super::probe::Client;
+use super::remote::SinkUrl;
+use super::reply::{json, json_error, Reply};
+use super::routes::LEDGER_PREFIX;
+
+/// The sink's side of the route.
+pub fn answer(ledger: &Ledger, path_and_query: &str) -> Reply {
+    let query = path_and_query.split_once('?').map_or("", |(_, q)| q);
+    if let Some(run) = query.split('&').find_map(|kv| kv.strip_prefix("run=")) {
+        if query.split('&').any(|kv| kv == "forget=1") && crate::model::valid_run_id(run) {
+            ledger.forget_run(run);
+            return json(200, &serde_json::json!({ "forgot": run }));
+        }
+    }
+    match UploadTag::of_query(path_and_query) {
+        Ok(Some(tag)) => {
+            let claim = ledger.take(&tag.run_id, &tag.upload);
+            json(200, &serde_json::to_value(claim).expect("claims serialise"))
+        }
+        Ok(None) => json_error(
+            400,
+            "name ?run=<run id>&upload=<id>, or ?run=<run id>&forget=1",
+        ),
+        Err(message) => json_error(400, &message),
+    }
+}
+
+/// The host's side: records claimed from the sink at `url`, on one connection.
+pub struct RemoteLedger {
+    url: SinkUrl,
+    client: Option<Client>,
+}
+
+impl RemoteLedger {
+    pub fn new(url: SinkUrl) -> RemoteLedger {
+        RemoteLedger { url, client: None }
+    }
+
+    fn put(&mut self, query: &str) -> std::io::Result<Vec<u8>> {
+        if self.url.is_tls() {
+            // The host has no trust for a remote sink's certificate to check it by.
+            return Err(std::io::Error::other(
+                "claiming records from an https:// remote sink is not supported",
+            ));
+        }
+        if self.client.is_none() {
+            let addr = self.url.socket_addrs()?.into_iter().next();
+            let addr =
+                addr.ok_or_else(|| std::io::Error::other("the sink URL names no address"))?;
+            self.client = Some(Client::connect_as(addr, self.url.authority().to_owned())?);
+        }
+        let path = format!("{LEDGER_PREFIX}{}?{query}", self.url.token());
+        let client = self.client.as_mut().expect("connected above");
+        let reply = client
+            .put(&path, 0, b"")
+            .inspect_err(|_| self.client = None)?;
+        match reply.status {
+            200 => Ok(reply.body),
+            other => Err(std::io::Error::other(format!(
+                "the sink answered HTTP {other}"
+            ))),
+        }
+    }
+
+    /// The run ended: the remote sink may drop its records.
+    pub fn forget_run(&mut self, run_id: &str) {
+        if let Err(e) = self.put(&format!("run={run_id}&forget=1")) {
+            log::warn!(
+                "could not tell the remote sink {} that run {run_id} ended: {e}",
+                self.url.origin()
+            );
+        }
+    }
+}
+
+impl Records for RemoteLedger {
+    fn take(&mut self, run_id: &str, upload: &UploadId) -> Claim {
+        let claimed = self
+            .put(&format!("run={run_id}&upload={upload}"))
+            .and_then(|body| serde_json::from_slice(&body).map_err(std::io::Error::other));
+        claimed.unwrap_or_else(|e| {
+            log::error!(
+                "could not claim upload {upload} from the remote sink {}: {e}",
+                self.url.origin()
+            );
+            Claim::Unreachable
+        })
+    }
+}

@@ -1,0 +1,171 @@
+//! `unobserved serve` as a test starts it: its own state dir, the URL it prints first,
+//! and plain HTTP to its page messages.
+#![allow(dead_code)]
+
+use super::BIN;
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, Command, Stdio};
+
+pub struct Serve {
+    pub child: Child,
+    /// The page URL, printed first.
+    pub url: String,
+    /// The QR code's lines after the URL, when one was asked for (up to the blank line).
+    pub qr: Vec<String>,
+    pub state: tempfile::TempDir,
+}
+
+impl Serve {
+    pub fn start(args: &[&str], qr: bool) -> Serve {
+        let state = tempfile::tempdir().unwrap();
+        Serve::start_in(state, args, qr, &[])
+    }
+
+    pub fn start_in(
+        state: tempfile::TempDir,
+        args: &[&str],
+        qr: bool,
+        env: &[(&str, &str)],
+    ) -> Serve {
+        let mut child = Command::new(BIN)
+            .arg("serve")
+            .args(args)
+            .envs(env.iter().copied())
+            .env("UNOBSERVED_STATE_DIR", state.path())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let mut line = String::new();
+        out.read_line(&mut line).unwrap();
+        let mut qr_lines = Vec::new();
+        if qr {
+            loop {
+                let mut l = String::new();
+                out.read_line(&mut l).unwrap();
+                let l = l.trim_end_matches('\n');
+                if l.is_empty() {
+                    break;
+                }
+                qr_lines.push(l.to_owned());
+            }
+        }
+        // The rest (each run's table) is not read by these tests; keep the pipe drained.
+        std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+        Serve {
+            child,
+            url: line.trim().to_owned(),
+            qr: qr_lines,
+            state,
+        }
+    }
+
+    /// host:port of the URL.
+    pub fn authority(&self) -> String {
+        self.url
+            .split("://")
+            .nth(1)
+            .unwrap()
+            .split('/')
+            .next()
+            .unwrap()
+            .to_owned()
+    }
+
+    pub fn port(&self) -> u16 {
+        self.authority()
+            .rsplit(':')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    }
+
+    pub fn token(&self) -> String {
+        self.url.rsplit('#').next().unwrap().to_owned()
+    }
+
+    /// The store's lines, parsed.
+    pub fn store(&self) -> Vec<Value> {
+        std::fs::read_to_string(self.state.path().join("results.jsonl"))
+            .unwrap_or_default()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A reply: status and JSON body.
+#[derive(Debug)]
+pub struct Reply {
+    pub status: u16,
+    pub body: Value,
+}
+
+/// One HTTP/1.1 request on its own connection to `addr`, naming `host`, with a body
+/// (POST) or without (GET), and headers; the reply read to its end.
+pub fn request(
+    addr: &str,
+    host: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&[u8]>,
+) -> Reply {
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    let mut head = format!("{method} {path} HTTP/1.1\r\nhost: {host}\r\nconnection: close\r\n");
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    if let Some(b) = body {
+        head.push_str(&format!(
+            "content-type: application/json\r\ncontent-length: {}\r\n",
+            b.len()
+        ));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes()).unwrap();
+    if let Some(b) = body {
+        // A body over the cap may be refused before it is all read.
+        let _ = stream.write_all(b);
+    }
+    let mut raw = Vec::new();
+    let _ = stream.read_to_end(&mut raw);
+    let text = String::from_utf8_lossy(&raw);
+    let status = text
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let body = text.split_once("\r\n\r\n").map(|(_, b)| b).unwrap_or("");
+    Reply {
+        status,
+        body: serde_json::from_str(body).unwrap_or(Value::Null),
+    }
+}
+
+impl Serve {
+    /// A page message to this serve, by the name in its URL.
+    pub fn call(&self, method: &str, what: &str, body: Option<&Value>) -> Reply {
+        let body = body.map(|b| serde_json::to_vec(b).unwrap());
+        let ua = [("user-agent", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/60.5 Safari/605.1.15")];
+        let addr = format!("127.0.0.1:{}", self.port());
+        request(
+            &addr,
+            &self.authority(),
+            method,
+            &format!("/serve/{}/{what}", self.token()),
+            &ua,
+            body.as_deref(),
+        )
+    }
+}

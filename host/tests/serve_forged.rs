@@ -1,0 +1,124 @@
+//! Forged results over HTTP: a page of `unobserved serve` (or anything holding its URL)
+//! that lies about what arrived. Real loopback uploads under upload ids, the real binary;
+//! every stored sample must be what the sink received, never the page's claim.
+
+mod common;
+
+use common::serve::Serve;
+use serde_json::{json, Value};
+
+const SENT: &[u8] = b"the bytes the page says it sent and the sink got";
+
+fn sha(bytes: &[u8]) -> String {
+    hex::encode(ring::digest::digest(&ring::digest::SHA256, bytes))
+}
+
+/// A run started as a page starts it: its id, key and h1 upload URL.
+fn started(serve: &Serve) -> (String, String, String) {
+    let r = serve.call("POST", "start", None);
+    assert_eq!(r.status, 200, "{r:?}");
+    let s = |k: &str| r.body[k].as_str().unwrap().to_owned();
+    (
+        s("run_id"),
+        s("run_key"),
+        r.body["upload_urls"]["h1"].as_str().unwrap().to_owned(),
+    )
+}
+
+fn upload(url: &str, run: &str, id: &str, body: &[u8]) {
+    let mut r = ureq::put(&format!("{url}?run={run}&upload={id}"))
+        .send(body)
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let _ = r.body_mut().read_to_string();
+}
+
+/// What a lying page reports: SENT sent, SENT received, intact.
+fn claim(id: &str) -> Value {
+    json!({"body": "Blob", "rep": 0, "upload_id": id, "arm": {"kind": "body", "body": "Blob"},
+        "bytes_sent": SENT.len(), "sha256_sent": sha(SENT),
+        "bytes_received": SENT.len(), "sha256_received": sha(SENT),
+        "intact": true, "status": "ok", "error": null, "page_ms": 1.0, "sink_ms": 0.5,
+        "mbps": 99999.0, "observed": {"webdriver": false}})
+}
+
+fn stored_sample(serve: &Serve, id: &str) -> Value {
+    serve
+        .store()
+        .into_iter()
+        .find(|r| r["kind"] == "sample" && r["upload_id"] == id)
+        .unwrap_or_else(|| panic!("no sample {id} stored"))
+}
+
+#[test]
+fn forged_samples_are_stored_as_what_the_sink_received() {
+    let serve = Serve::start(
+        &[
+            "--size", "1KiB", "--reps", "1", "--warmup", "0", "--bodies", "Blob",
+        ],
+        false,
+    );
+    let (run, key, url) = started(&serve);
+    // The honest one, so the test can tell a judge that believes nothing from a broken one.
+    upload(&url, &run, "honest", SENT);
+    // Right id, other bytes: the sink got different ones of the same length, and fewer.
+    let mut other = SENT.to_vec();
+    other[0] ^= 1;
+    upload(&url, &run, "flipped", &other);
+    upload(&url, &run, "short", &SENT[..10]);
+    // "never": no upload under that id at all.
+    let samples: Vec<Value> = ["honest", "flipped", "short", "never"]
+        .iter()
+        .map(|id| claim(id))
+        .collect();
+    let r = serve.call(
+        "POST",
+        &format!("runs/{run}/samples"),
+        Some(&json!({"key": key, "samples": samples})),
+    );
+    assert_eq!(r.status, 200, "{r:?}");
+    let honest = stored_sample(&serve, "honest");
+    assert_eq!(
+        (honest["status"].as_str(), honest["intact"].as_bool()),
+        (Some("ok"), Some(true)),
+        "{honest}"
+    );
+    assert_ne!(honest["mbps"], 99999.0, "the host computes the rate");
+    for id in ["flipped", "short", "never"] {
+        let s = stored_sample(&serve, id);
+        assert_eq!(s["intact"], false, "{id}: {s}");
+        assert_ne!(s["status"], "ok", "{id}: {s}");
+        assert!(s["mbps"].is_null(), "{id}: {s}");
+    }
+    assert_eq!(
+        stored_sample(&serve, "flipped")["sha256_received"],
+        sha(&other)
+    );
+    assert_eq!(stored_sample(&serve, "short")["bytes_received"], 10);
+    assert!(
+        stored_sample(&serve, "never")["bytes_received"]
+            .as_u64()
+            .unwrap_or(0)
+            == 0
+    );
+}
+
+#[test]
+fn an_upload_of_another_run_does_not_vouch_for_this_one() {
+    let serve = Serve::start(
+        &[
+            "--size", "1KiB", "--reps", "1", "--warmup", "0", "--bodies", "Blob",
+        ],
+        false,
+    );
+    let (first, _, url) = started(&serve);
+    let (second, key, _) = started(&serve);
+    upload(&url, &first, "u1", SENT);
+    let r = serve.call(
+        "POST",
+        &format!("runs/{second}/samples"),
+        Some(&json!({"key": key, "samples": [claim("u1")]})),
+    );
+    assert_eq!(r.status, 200, "{r:?}");
+    assert_eq!(stored_sample(&serve, "u1")["intact"], false);
+}

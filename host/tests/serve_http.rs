@@ -1,0 +1,240 @@
+//! `unobserved serve` spoken to over HTTP as a page (or a forger) would, with no
+//! browser: what a page may start, which runs it may write, the token, the size cap,
+//! the rate limits, a second device by its public name, and the QR code.
+
+mod common;
+
+use common::serve::{request, Serve};
+use serde_json::{json, Value};
+
+const SMALL: &[&str] = &[
+    "--size", "1KiB", "--reps", "1", "--warmup", "0", "--bodies", "Blob",
+];
+
+fn runs_in(serve: &Serve) -> Vec<Value> {
+    serve
+        .store()
+        .into_iter()
+        .filter(|r| r["kind"] == "run")
+        .collect()
+}
+
+#[test]
+fn a_page_can_start_only_the_offered_plan_and_write_only_its_own_run() {
+    let serve = Serve::start(SMALL, false);
+    let offer = serve.call("GET", "offer", None);
+    assert_eq!(
+        (offer.status, offer.body["plan"]["size_bytes"].as_u64()),
+        (200, Some(1024)),
+        "{offer:?}"
+    );
+    // A page asking for a plan and a run id of its own gets the offer's.
+    let asked = json!({"plan": {"size_bytes": 1 << 30, "reps": 1000, "warmup": 0, "bodies": ["Uint8Array"]},
+        "run_id": "chosen-by-the-page"});
+    let started = serve.call("POST", "start", Some(&asked));
+    assert_eq!(started.status, 200, "{started:?}");
+    let run_id = started.body["run_id"].as_str().unwrap().to_owned();
+    assert_ne!(run_id, "chosen-by-the-page");
+    let runs = runs_in(&serve);
+    assert_eq!(runs.len(), 1);
+    assert_eq!(runs[0]["plan"]["size_bytes"], 1024);
+    assert_eq!(runs[0]["plan"]["bodies"], json!(["Blob"]));
+    // The browser as the request showed it, the raw user agent kept.
+    assert_eq!(runs[0]["browser"], "WebKitGTK");
+    assert!(runs[0]["user_agent"]
+        .as_str()
+        .unwrap()
+        .contains("AppleWebKit/605.1.15"));
+    let sample = json!({"body": "Blob", "rep": 0, "bytes_sent": 1024, "bytes_received": 1024,
+        "sha256_sent": "aa", "sha256_received": "aa", "intact": true, "status": "ok",
+        "error": null, "page_ms": 1.0, "sink_ms": 1.0, "mbps": 8.0, "arm": {"kind": "body", "body": "Blob"}});
+    let key = started.body["run_key"].as_str().unwrap();
+    // A run this serve never started, and this run with another key: the same refusal.
+    for (run, key) in [
+        ("20261201-000000-0000", key),
+        (run_id.as_str(), "0".repeat(32).as_str()),
+    ] {
+        let r = serve.call(
+            "POST",
+            &format!("runs/{run}/samples"),
+            Some(&json!({"key": key, "samples": [sample]})),
+        );
+        assert_eq!(
+            (r.status, r.body["name"].as_str()),
+            (404, Some("unknown-run")),
+            "{run}: {r:?}"
+        );
+        let r = serve.call(
+            "POST",
+            &format!("runs/{run}/finish"),
+            Some(&json!({"key": key, "status": "complete"})),
+        );
+        assert_eq!(r.status, 404, "{r:?}");
+    }
+    let store = serve.store();
+    assert!(
+        !store
+            .iter()
+            .any(|r| r["kind"] == "sample" || r["kind"] == "run_end"),
+        "{store:?}"
+    );
+}
+
+#[test]
+fn without_the_token_nothing_is_offered_or_started() {
+    let serve = Serve::start(SMALL, false);
+    let addr = format!("127.0.0.1:{}", serve.port());
+    let wrong = "0".repeat(32);
+    for path in [
+        format!("/serve/{wrong}/start"),
+        "/serve//start".to_owned(),
+        "/serve/start".to_owned(),
+    ] {
+        let r = request(&addr, &serve.authority(), "POST", &path, &[], Some(b"{}"));
+        assert_eq!(r.status, 403, "{path}: {r:?}");
+    }
+    let r = request(
+        &addr,
+        &serve.authority(),
+        "GET",
+        &format!("/serve/{wrong}/offer"),
+        &[],
+        None,
+    );
+    assert_eq!(r.status, 403);
+    assert!(runs_in(&serve).is_empty());
+}
+
+#[test]
+fn a_message_over_the_cap_is_refused_and_starts_past_a_peers_burst_are_rate_limited() {
+    let serve = Serve::start(SMALL, false);
+    let big = json!({"hints": {"brands": [{"brand": "x".repeat(300 * 1024), "version": "1"}]}});
+    let r = serve.call("POST", "start", Some(&big));
+    assert_eq!(r.status, 413, "{:?}", r.status);
+    assert!(runs_in(&serve).is_empty());
+    let statuses: Vec<u16> = (0..4)
+        .map(|_| serve.call("POST", "start", None).status)
+        .collect();
+    assert_eq!(statuses, [200, 200, 200, 429]);
+    assert_eq!(runs_in(&serve).len(), 3);
+}
+
+#[test]
+fn a_second_device_reaches_serve_by_its_public_name_and_other_names_are_refused() {
+    let serve = Serve::start(
+        &[
+            &["--listen", "127.0.0.2:0", "--public-host", "sink.test"][..],
+            SMALL,
+        ]
+        .concat(),
+        true,
+    );
+    let port = serve.port();
+    assert_eq!(
+        serve.authority(),
+        format!("sink.test:{port}"),
+        "{}",
+        serve.url
+    );
+    let addr = format!("127.0.0.2:{port}");
+    let named = format!("sink.test:{port}");
+    let page = request(&addr, &named, "GET", "/bench/serve.html", &[], None);
+    assert_eq!(page.status, 200);
+    for other in [
+        format!("evil.example:{port}"),
+        format!("sink.test:{}", port + 1),
+        "sink.test".to_owned(),
+    ] {
+        let r = request(&addr, &other, "GET", "/bench/serve.html", &[], None);
+        assert_eq!(r.status, 421, "{other}");
+        let r = request(
+            &addr,
+            &other,
+            "POST",
+            &format!("/serve/{}/start", serve.token()),
+            &[],
+            Some(b"{}"),
+        );
+        assert_eq!(r.status, 421, "{other}");
+    }
+    // A foreign page on the device cannot call it either.
+    let r = request(
+        &addr,
+        &named,
+        "POST",
+        &format!("/serve/{}/start", serve.token()),
+        &[("origin", "http://evil.example")],
+        Some(b"{}"),
+    );
+    assert_eq!(r.status, 403);
+    let started = request(
+        &addr,
+        &named,
+        "POST",
+        &format!("/serve/{}/start", serve.token()),
+        &[],
+        Some(b"{}"),
+    );
+    assert_eq!(started.status, 200, "{started:?}");
+    // The device uploads to the name it reached the page by.
+    let h1 = started.body["upload_urls"]["h1"].as_str().unwrap();
+    assert!(h1.starts_with(&format!("http://{named}/upload/")), "{h1}");
+}
+
+/// The printed code, module by module: each character is two modules stacked, drawn
+/// light (the terminal's text) or left dark (its background).
+fn modules(qr: &[String]) -> Vec<Vec<bool>> {
+    let mut rows = Vec::new();
+    for line in qr {
+        let (mut upper, mut lower) = (Vec::new(), Vec::new());
+        for c in line.chars() {
+            let (u, l) = match c {
+                ' ' => (true, true),
+                '▀' => (false, true),
+                '▄' => (true, false),
+                '█' => (false, false),
+                other => panic!("unexpected character {other:?} in the QR code"),
+            };
+            upper.push(u);
+            lower.push(l);
+        }
+        rows.push(upper);
+        rows.push(lower);
+    }
+    rows
+}
+
+#[test]
+fn the_printed_qr_code_decodes_to_exactly_the_url() {
+    let serve = Serve::start(
+        &["--listen", "127.0.0.2:0", "--public-host", "sink.test"],
+        true,
+    );
+    assert!(!serve.qr.is_empty(), "a public serve prints a QR code");
+    let rows = modules(&serve.qr);
+    // A grey-scale image, 8 pixels a module, dark modules black.
+    let scale = 8;
+    let (w, h) = (rows[0].len() * scale, rows.len() * scale);
+    let mut pgm = format!("P5 {w} {h} 255\n").into_bytes();
+    for row in &rows {
+        for _ in 0..scale {
+            for &dark in row {
+                pgm.extend(std::iter::repeat_n(if dark { 0u8 } else { 255 }, scale));
+            }
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let image = dir.path().join("qr.pgm");
+    std::fs::write(&image, pgm).unwrap();
+    let out = std::process::Command::new("zbarimg")
+        .args(["--quiet", "--raw", "-Sdisable", "-Sqrcode.enable"])
+        .arg(&image)
+        .output()
+        .expect("zbarimg (scripts/ensure-deps.sh installs zbar-tools)");
+    assert!(
+        out.status.success(),
+        "zbarimg found no code: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim_end(), serve.url);
+}
