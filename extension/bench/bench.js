@@ -170,7 +170,12 @@ async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, 
   for await (const step of steps) {
     // Every arm of a rep carries the same bytes; each rep gets fresh ones.
     const key = `${step.phase}:${step.rep}`;
-    if (key !== bytesKey && takeTurns) await takeTurn();
+    if (key !== bytesKey && takeTurns) {
+      // The last rep's digests first: the other build's uploads must not share the
+      // CPU with this build's hashing, and its samples are stored before the next rep.
+      await state.digests.drain();
+      await takeTurn();
+    }
     const wanted = step.arm.condition;
     if (wanted && wanted !== condition) {
       await setCondition(wanted);

@@ -25,6 +25,7 @@ pub mod plan_limits;
 pub mod protocol;
 pub mod report;
 pub mod run;
+pub mod series;
 pub mod serve;
 pub mod sink;
 pub mod state;

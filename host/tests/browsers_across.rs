@@ -1,6 +1,7 @@
-//! Comparing runs with a real Chromium: a run during which the CPU was busy is not
-//! comparable (no "faster"/"slower", and the gate says it cannot tell), and builds run
-//! with `--browser-path` twice take turns rep by rep and compare as within a run.
+//! Comparing runs with a real Chromium: two identical runs give no "faster"/"slower";
+//! a run during which the CPU was busy is not comparable (and the gate says it cannot
+//! tell); `run --runs N` stores a series that compares as clusters; and builds run with
+//! `--browser-path` twice take turns rep by rep and compare as within a run.
 
 mod common;
 use common::runs::ONE_AT_A_TIME;
@@ -34,6 +35,10 @@ fn unobserved(state: &Path, args: &[&str]) -> (Option<i32>, String) {
 }
 
 fn run(state: &Path, extra: &[&str]) {
+    assert!(
+        Path::new(CHROMIUM).is_file(),
+        "{CHROMIUM} is missing: scripts/ensure-deps.sh installs Chromium"
+    );
     let mut args = vec!["run", "--browser", "chromium", "--quiet"];
     args.extend(SMALL);
     args.extend(extra);
@@ -46,9 +51,46 @@ fn run(state: &Path, extra: &[&str]) {
 }
 
 fn compared(state: &Path) -> Value {
-    let (code, text) = unobserved(state, &["compare", "last~1", "last", "--format", "json"]);
+    compared_sides(state, "last~1", "last")
+}
+
+fn compared_sides(state: &Path, a: &str, b: &str) -> Value {
+    let (code, text) = unobserved(state, &["compare", a, b, "--format", "json"]);
     assert_eq!(code, Some(0), "{text}");
     serde_json::from_str(&text).unwrap()
+}
+
+/// Every arm's verdict and method, against the first side.
+fn verdicts(v: &Value) -> Vec<(String, String)> {
+    let arms = v["arms"].as_array().unwrap();
+    assert!(!arms.is_empty(), "no arm was compared: {v}");
+    arms.iter()
+        .map(|arm| {
+            let c = &arm["versus_first"][0];
+            assert!(c.is_object(), "too few intact samples to compare: {arm}");
+            let text = |x: &Value| x.as_str().unwrap_or_default().to_owned();
+            (text(&c["verdict"]), text(&c["method"]["kind"]))
+        })
+        .collect()
+}
+
+/// An A/A pair may be "same", "not resolved" or "not comparable", never a difference.
+fn assert_no_difference(v: &Value) {
+    for (verdict, _) in verdicts(v) {
+        assert!(
+            verdict != "faster" && verdict != "slower",
+            "identical runs called {verdict}: {v}"
+        );
+    }
+}
+
+/// `--fail-if-slower` on an A/A pair: passes or cannot tell, never trips.
+fn assert_gate_does_not_trip(state: &Path, a: &str, b: &str) {
+    let (code, out) = unobserved(state, &["compare", a, b, "--fail-if-slower", "10"]);
+    assert!(
+        code == Some(0) || code == Some(7),
+        "the gate tripped (or failed) on identical runs: {code:?}\n{out}"
+    );
 }
 
 /// Busy processes, one per core, each a shell spinning; ended when dropped.
@@ -78,6 +120,74 @@ impl Drop for Busy {
             let _ = c.wait();
         }
     }
+}
+
+#[test]
+fn chromium_two_identical_runs_give_no_faster_or_slower_and_the_gate_does_not_trip() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let state = tempfile::tempdir().unwrap();
+    run(state.path(), &[]);
+    run(state.path(), &[]);
+    let v = compared(state.path());
+    assert_no_difference(&v);
+    if v["machine"]["kind"] != "differs" {
+        // One run a side: the interval is widened by the drift allowance.
+        for (_, method) in verdicts(&v) {
+            assert_eq!(method, "drift-allowance", "{v}");
+        }
+    }
+    assert_gate_does_not_trip(state.path(), "last~1", "last");
+}
+
+#[test]
+fn chromium_runs_n_stores_a_series_and_two_series_compare_as_clusters() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let state = tempfile::tempdir().unwrap();
+    run(state.path(), &["--runs", "2"]);
+    run(state.path(), &["--runs", "2"]);
+    // Each run its own, tagged with its series and place once complete.
+    let text = std::fs::read_to_string(state.path().join("results.jsonl")).unwrap();
+    let records: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let runs: Vec<&str> = records
+        .iter()
+        .filter(|r| r["kind"] == "run")
+        .map(|r| r["run_id"].as_str().unwrap())
+        .collect();
+    let tags: Vec<(&str, &str, u64)> = records
+        .iter()
+        .filter(|r| r["kind"] == "series")
+        .map(|r| {
+            assert_eq!(r["runs"], 2, "{r}");
+            (
+                r["run_id"].as_str().unwrap(),
+                r["group"].as_str().unwrap(),
+                r["index"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(runs.len(), 4, "four runs: {runs:?}");
+    assert_eq!(
+        tags.iter().map(|t| t.0).collect::<Vec<_>>(),
+        runs,
+        "every run tagged, in order"
+    );
+    assert_eq!(tags.iter().map(|t| t.2).collect::<Vec<_>>(), [0, 1, 0, 1]);
+    assert!(tags[0].1 == tags[1].1 && tags[2].1 == tags[3].1 && tags[0].1 != tags[2].1);
+    let v = compared_sides(state.path(), "series:last~1", "series:last");
+    assert_eq!(
+        v["sides"],
+        serde_json::json!([[runs[0], runs[1]], [runs[2], runs[3]]])
+    );
+    assert_no_difference(&v);
+    if v["machine"]["kind"] != "differs" {
+        for (_, method) in verdicts(&v) {
+            assert_eq!(method, "clusters", "{v}");
+        }
+    }
+    assert_gate_does_not_trip(state.path(), "series:last~1", "series:last");
 }
 
 #[test]
@@ -111,10 +221,6 @@ fn chromium_a_run_on_a_busy_cpu_is_not_comparable_and_the_gate_cannot_tell() {
 #[test]
 fn chromium_builds_given_twice_take_turns_rep_by_rep_and_compare_as_within_a_run() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
-    assert!(
-        Path::new(CHROMIUM).is_file(),
-        "{CHROMIUM} is missing: scripts/ensure-deps.sh installs Chromium"
-    );
     let state = tempfile::tempdir().unwrap();
     run(
         state.path(),

@@ -272,3 +272,68 @@ fn a_run_on_a_slower_machine_is_not_comparable_and_the_gate_cannot_tell() {
     assert_eq!(gate("same", "40"), Some(0));
     assert_eq!(gate("same", "1"), Some(7));
 }
+
+/// The tag `run --runs N` writes beside each of its finished runs.
+fn tag_series(state: &Path, id: &str, group: &str, index: u32, runs: u32) {
+    let line = json!({"kind": "series", "run_id": id, "group": group, "index": index,
+        "runs": runs, "recorded_at": "2026-11-30T10:01:01Z"});
+    let mut text = std::fs::read_to_string(state.join("results.jsonl")).unwrap();
+    text += &(line.to_string() + "\n");
+    std::fs::write(state.join("results.jsonl"), text).unwrap();
+}
+
+/// A series of `run --runs N` is one side, found from the newest back or by its id.
+#[test]
+fn a_series_of_runs_is_one_side_named_by_position_or_id() {
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    let scaled = |v: &[f64], k: f64| v.iter().map(|x| x * k).collect::<Vec<_>>();
+    for (i, k) in [1.0, 1.02, 0.98].into_iter().enumerate() {
+        store_run(s, &format!("a{i}"), &scaled(&BASE, k), &scaled(&BLOB, k));
+        tag_series(s, &format!("a{i}"), "ga", i as u32, 3);
+    }
+    // A run outside any series, between the two, belongs to neither.
+    store_run(s, "loose", &BASE, &BLOB);
+    for (i, k) in [0.99, 1.01].into_iter().enumerate() {
+        store_run(s, &format!("b{i}"), &scaled(&SLOWER, k), &scaled(&BLOB, k));
+        tag_series(s, &format!("b{i}"), "gb", i as u32, 2);
+    }
+    let json_of = |args: &[&str]| {
+        let (code, text) = unobserved(s, args);
+        assert_eq!(code, Some(0), "{text}");
+        serde_json::from_str::<Value>(&text).unwrap()
+    };
+    let v = json_of(&[
+        "compare",
+        "series:last~1",
+        "series:last",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(v["sides"], json!([["a0", "a1", "a2"], ["b0", "b1"]]));
+    for arm in v["arms"].as_array().unwrap() {
+        let c = &arm["versus_first"][0];
+        assert_eq!(
+            c["method"],
+            json!({"kind": "clusters", "runs": 2, "baseline_runs": 3})
+        );
+    }
+    let by_id = json_of(&["compare", "series:ga", "series:gb", "--format", "json"]);
+    assert_eq!(by_id["sides"], v["sides"]);
+    // The report of a run says which series it is in.
+    let report = json_of(&["report", "--run", "b1", "--format", "json"]);
+    let run = &report["runs"][0]["run"];
+    assert_eq!(
+        run["series"],
+        json!({"group": "gb", "index": 1, "runs": 2}),
+        "{run}"
+    );
+    // A series that is not there is a usage error, like a run that is not.
+    for missing in ["series:last~2", "series:nope", "series:", "series:last~x"] {
+        assert_eq!(
+            unobserved(s, &["compare", missing, "series:last"]).0,
+            Some(2),
+            "{missing}"
+        );
+    }
+}

@@ -136,6 +136,12 @@ pub struct RunArgs {
     /// builds of the same browser (one --browser).
     #[arg(long, value_name = "PATH")]
     pub browser_path: Vec<PathBuf>,
+    /// Run the plan this many times in a row, each its own run in the store, tagged as
+    /// one series: `unobserved compare series:last~1 series:last` then sets two series
+    /// side by side with each run one figure, so the interval holds the run-to-run
+    /// spread as measured. One browser (and one build) only.
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=50))]
+    pub runs: u32,
     #[command(flatten)]
     pub plan: super::plan_args::PlanArgs,
     /// Real workloads, comma-separated: encrypted (AES-256-GCM chunked upload, serial and
@@ -245,8 +251,10 @@ pub struct ReportArgs {
 pub struct CompareArgs {
     /// The run to compare with, then the runs under test (one or more): each a run id,
     /// `last`, or `last~N` (N runs before the last). Each is set against the first. A
-    /// side may be several runs of one build joined by commas (`A1,A2,A3`): each run is
-    /// then one figure, and the interval holds their run-to-run spread.
+    /// side may be several runs of one build joined by commas (`A1,A2,A3`), or a whole
+    /// series of `run --runs N` (`series:last`, `series:last~N` N series before the
+    /// newest, or `series:ID`): each run is then one figure, and the interval holds
+    /// their run-to-run spread.
     #[arg(required = true, num_args = 2.., value_name = "RUN[,RUN…]")]
     pub runs: Vec<String>,
     /// Every format shows the same rows: table, csv, markdown and html (with grouped

@@ -7,6 +7,7 @@ use super::usage::usage;
 use crate::export;
 use crate::report::gate::Gate;
 use crate::report::{self, across, RunReport};
+use crate::series::{Series, SeriesPick};
 use crate::state;
 use crate::store::Store;
 use anyhow::{Context, Result};
@@ -16,16 +17,11 @@ pub fn execute(a: CompareArgs) -> Result<i32> {
     let store = Store::in_dir(&state::state_dir()?);
     let stored = report::read_runs(&store)
         .with_context(|| format!("cannot read {}", store.path().display()))?;
-    // Each argument is a side: one run, or several of one build joined by commas.
     let mut runs: Vec<Option<report::StoredRun>> = stored.into_iter().map(Some).collect();
     let sides: Vec<Vec<usize>> = a
         .runs
         .iter()
-        .map(|side| {
-            side.split(',')
-                .map(|which| pick_run(&runs, which.trim()))
-                .collect()
-        })
+        .map(|side| pick_side(&runs, side))
         .collect::<Result<_>>()?;
     check_distinct(&sides, &runs)?;
     // Only the runs compared are analysed.
@@ -100,6 +96,29 @@ fn check_distinct(sides: &[Vec<usize>], runs: &[Option<report::StoredRun>]) -> R
         }
     }
     Ok(())
+}
+
+/// Each argument is a side: one run, several of one build joined by commas, or a whole
+/// series of `run --runs N` (`series:…`).
+fn pick_side(runs: &[Option<report::StoredRun>], side: &str) -> Result<Vec<usize>> {
+    let Some(spec) = side.strip_prefix("series:") else {
+        return side
+            .split(',')
+            .map(|which| pick_run(runs, which.trim()))
+            .collect();
+    };
+    let pick = SeriesPick::parse(spec).map_err(usage)?;
+    let tags: Vec<Option<&Series>> = runs
+        .iter()
+        .map(|r| r.as_ref().and_then(|r| r.meta.series.as_ref()))
+        .collect();
+    let found = pick.runs_in(&tags);
+    if found.is_empty() {
+        return Err(usage(format!(
+            "no series {side:?} in the store (`unobserved run --runs N` makes one; `unobserved report --list` shows the runs)"
+        )));
+    }
+    Ok(found)
 }
 
 /// A run id, `last`, or `last~N`: its index in the store's runs.

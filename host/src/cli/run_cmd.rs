@@ -12,7 +12,9 @@ use crate::model::{
 };
 use crate::report::{across, RunReport};
 use crate::run::{self, RunOptions};
+use crate::series::{Series, SeriesRecord};
 use crate::sink::remote::SinkUrl;
+use crate::store::Record;
 use anyhow::{Context, Result};
 use std::io::IsTerminal;
 use std::path::Path;
@@ -31,6 +33,8 @@ pub fn execute(a: RunArgs) -> Result<i32> {
     match plan.auto.filter(|_| targets.len() > 1) {
         // Builds of one browser take turns rep by rep, in one go.
         _ if a.browser_path.len() > 1 => m.run_interleaved(&a, &targets, &plan, horizon, colour)?,
+        // --runs N: one browser's plan N times in a row, tagged as a series.
+        _ if a.runs > 1 => m.run_series(&a, &targets[0], &plan, colour)?,
         // Across browsers, --auto adds rounds until the cross-browser ratios settle.
         Some(budget) => m.run_auto(&a, &targets, &plan, budget, horizon, colour)?,
         None => m.run_each(&a, &targets, &plan, horizon, colour)?,
@@ -53,6 +57,11 @@ pub fn execute(a: RunArgs) -> Result<i32> {
 fn checked(a: &RunArgs) -> Result<(Plan, Vec<Target>)> {
     let plan = plan_of(a)?;
     let targets = targets_of(a)?;
+    if a.runs > 1 && targets.len() > 1 {
+        return Err(usage(
+            "--runs repeats one browser's run: give one --browser (builds given with --browser-path twice already take turns in one run)",
+        ));
+    }
     check_output(a.json.as_deref())?;
     check_extension_dir(a.extension_dir.as_deref())?;
     if let Some(url) = &a.sink_url {
@@ -169,6 +178,52 @@ impl Matrix {
             self.finished(outcome?, colour);
         }
         print_matrix(&self.done, horizon, colour);
+        Ok(())
+    }
+
+    /// `--runs N`: the plan N times in a row, each run tagged with the series once it is
+    /// complete (a run that fails ends the series with its error).
+    fn run_series(
+        &mut self,
+        a: &RunArgs,
+        target: &Target,
+        plan: &Plan,
+        colour: bool,
+    ) -> Result<()> {
+        let (_, store) = run::writable_store()?;
+        let group = run::new_run_id();
+        for index in 0..a.runs {
+            if !a.quiet {
+                eprintln!("series {group}: run {} of {}", index + 1, a.runs);
+            }
+            let report = self
+                .run_one(a, target, plan, 1, colour)?
+                .expect("one browser alone is not skipped");
+            let series = Series {
+                group: group.clone(),
+                index,
+                runs: a.runs,
+            };
+            let tag = SeriesRecord {
+                run_id: report.run.run_id.clone(),
+                series: series.clone(),
+                recorded_at: crate::store::records::now(),
+            };
+            store.append(&[Record::Series(tag)]).with_context(|| {
+                format!(
+                    "cannot tag run {} in {}",
+                    report.run.run_id,
+                    store.path().display()
+                )
+            })?;
+            if let Some(done) = self.done.last_mut() {
+                done.run.series = Some(series);
+            }
+        }
+        println!(
+            "series {group}: {} runs; set it against another series with `unobserved compare series:last~1 series:last`",
+            a.runs
+        );
         Ok(())
     }
 

@@ -124,6 +124,9 @@ pub struct RunMeta {
     /// The run took turns rep by rep with other builds' runs (`interleave.rs`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub interleaved: Option<crate::interleave::Interleaved>,
+    /// The run is one of a series of `run --runs N` (`series.rs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub series: Option<crate::series::Series>,
 }
 
 /// `transport_ceilings`: an object keyed by transport name.
@@ -183,6 +186,7 @@ struct Gathered {
     end: Option<Ended>,
     samples: Vec<Sample>,
     machine: crate::machine::Machine,
+    series: Option<crate::series::Series>,
 }
 
 /// One run's records, grouped, with what lists and filters need (its `RunMeta`), and
@@ -304,6 +308,7 @@ fn gather(g: &mut Gathered, record: Record) {
         }
         Record::RunEnd { .. } => {}
         Record::Machine(m) => g.machine.add(&m),
+        Record::Series(s) => g.series = Some(s.series),
         Record::SinkEvent { .. } => {}
     }
 }
@@ -343,6 +348,7 @@ fn meta_of(run_id: String, g: &Gathered) -> RunMeta {
             .unwrap_or_default(),
         machine: g.machine,
         interleaved: started.and_then(|s| s.interleaved.clone()),
+        series: g.series.clone(),
         run_id,
     }
 }

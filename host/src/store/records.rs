@@ -28,6 +28,8 @@ pub enum Record {
     },
     /// A machine calibration of a run, at its start or end (`machine.rs`).
     Machine(crate::machine::MachineRecord),
+    /// A finished run of `run --runs N` and its place in the series (`series.rs`).
+    Series(crate::series::SeriesRecord),
     /// Something the sink saw that no page reported, such as an aborted upload.
     SinkEvent {
         event: String,
@@ -44,6 +46,7 @@ impl Record {
             Record::Sample(s) => Some(&s.run_id),
             Record::RunEnd { run_id, .. } => Some(run_id),
             Record::Machine(m) => Some(&m.run_id),
+            Record::Series(s) => Some(&s.run_id),
             Record::SinkEvent { .. } => None,
         }
     }
