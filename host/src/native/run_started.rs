@@ -39,21 +39,9 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
         Ok(ledger) => ledger,
         Err(refused) => return *refused,
     };
-    let ceiling = if remote {
-        None
-    } else {
-        match crate::sink::ceiling::measure(
-            session.sink.addr(),
-            &session.sink.upload_path(),
-            run.plan.size_bytes,
-        ) {
-            Ok(c) => Some(c),
-            Err(e) => {
-                log::warn!("could not measure the sink's ceiling: {e}");
-                None
-            }
-        }
-    };
+    let ceiling = (!remote)
+        .then(|| own_ceiling(session, run.plan.size_bytes))
+        .flatten();
     let (planned, measured_uploads) = (run.plan.arms(), run.plan.measured_uploads());
     let transport_ceilings = session
         .tls
@@ -95,6 +83,16 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
         }
         Err(e) => store_failed(e, "run-started"),
     }
+}
+
+/// The local sink's receive ceiling at the plan's body size (a remote sink's is not ours
+/// to probe); None, with a warning, when it cannot be measured.
+fn own_ceiling(session: &Session, size_bytes: u64) -> Option<crate::sink::ceiling::Ceiling> {
+    let measured =
+        crate::sink::ceiling::measure(session.sink.addr(), &session.sink.upload_path(), size_bytes);
+    measured
+        .map_err(|e| log::warn!("could not measure the sink's ceiling: {e}"))
+        .ok()
 }
 
 /// Where a run on a remote sink claims its records: the URL it names in `sink_url`,
