@@ -99,6 +99,10 @@ fn every_usage_error_exits_2_before_any_browser_starts() {
         &["install", "--browser", "foo", "--dry-run"],
         &["install", "--extension-id", "evil\"@x", "--dry-run"],
         &["sink", "--hash-queue", "lots"],
+        &["serve", "--starts-per-minute", "0"],
+        // A remote sink over TLS: its records could not be claimed.
+        &["run", "--sink-url", "https://127.0.0.1:1/upload/abc"],
+        &["serve", "--starts-per-minute", "601"],
         &["run", "--size", "1TiB"],
         &["run", "--auto", "--max-reps", "0"],
         &["run", "--auto", "--max-time", "0"],

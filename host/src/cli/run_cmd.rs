@@ -374,8 +374,11 @@ fn plan_of(a: &RunArgs) -> Result<Plan> {
 /// workload that was not asked for. The plan itself is Plan::validate's.
 fn check_cli_only(a: &RunArgs) -> Result<()> {
     // --sink-url's shape is checked as it is parsed (sink::remote::SinkUrl).
+    if let Some(why) = a.sink_url.as_ref().and_then(|u| u.unclaimable()) {
+        return Err(usage(format!("--sink-url: {why}")));
+    }
     if a.sink_url.is_some() && a.plan.transport.iter().any(|t| t.is_tls()) {
-        return Err(usage("--transport h1-tls/h2 needs the local sink: a remote sink's transport is its URL's (serve it with `unobserved sink --tls-cert/--tls-key` and give an https:// --sink-url)"));
+        return Err(usage("--transport h1-tls/h2 needs the local sink: a remote sink's transport is its URL's (a run with --sink-url uploads over the URL's http://)"));
     }
     for browser in &a.browser {
         if a.control

@@ -36,6 +36,7 @@ pub fn execute(a: ServeArgs) -> Result<i32> {
                 env: None,
             },
             tls: None,
+            starts_per_minute: a.starts_per_minute,
         },
         store.clone(),
     )?;

@@ -103,7 +103,14 @@ fn remote_ledger(run: &mut RunInfo, remote: bool) -> Result<Option<RemoteLedger>
         return Ok(None);
     }
     match url.map(serde_json::from_value::<SinkUrl>) {
-        Some(Ok(url)) => Ok(Some(RemoteLedger::new(url))),
+        Some(Ok(url)) => match url.unclaimable() {
+            None => Ok(Some(RemoteLedger::new(url))),
+            Some(why) => Err(Box::new(Outgoing::error(
+                ErrorCode::SinkUnavailable,
+                format!("{why}; nothing was recorded"),
+                Some("run-started"),
+            ))),
+        },
         _ => Err(Box::new(Outgoing::error(
             ErrorCode::InvalidField,
             "a run on a remote sink names its upload URL in sink_url; nothing was recorded",

@@ -44,6 +44,7 @@ pub fn start(
                 env,
             },
             tls,
+            starts_per_minute: crate::serve::rate::STARTS_PER_MINUTE,
         },
         store.clone(),
     )?;

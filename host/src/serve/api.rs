@@ -73,13 +73,19 @@ impl State {
 }
 
 /// The sink's `Api`: attached to the state once the sink (which the state owns) runs.
-#[derive(Default)]
 pub struct ServeApi {
     state: OnceLock<Weak<Mutex<State>>>,
     limits: Limits,
 }
 
 impl ServeApi {
+    pub fn new(limits: Limits) -> ServeApi {
+        ServeApi {
+            state: OnceLock::new(),
+            limits,
+        }
+    }
+
     pub fn attach(&self, state: &Arc<Mutex<State>>) {
         let _ = self.state.set(Arc::downgrade(state));
     }

@@ -27,6 +27,8 @@ pub struct ServeConfig {
     pub offer: Offer,
     /// The certificate and loopback ports of the TLS transports (`run --transport h2`).
     pub tls: Option<JobTls>,
+    /// Runs one address may start a minute, after its burst of three.
+    pub starts_per_minute: std::num::NonZeroU32,
 }
 
 /// A run that ended, for whoever waits on `serve` (`--once`, the printed tables).
@@ -46,7 +48,9 @@ pub struct Served {
 
 impl Served {
     pub fn start(config: ServeConfig, store: Store) -> anyhow::Result<Served> {
-        let api = Arc::new(api::ServeApi::default());
+        let api = Arc::new(api::ServeApi::new(rate::Limits::new(
+            config.starts_per_minute,
+        )));
         let mut sink_config = crate::native::sink_config(&store, Default::default());
         sink_config.listen = config.listen;
         sink_config.public_hosts = config.public_hosts;

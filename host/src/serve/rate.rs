@@ -25,8 +25,9 @@ const fn nz(n: u32) -> NonZeroU32 {
     }
 }
 
-/// A start every 2 s per peer, 3 at once; 200 messages a second, 400 at once (a page
-/// of 1 KiB uploads sends one per upload).
+/// By default a start every 2 s per peer (`serve --starts-per-minute`: phones behind one
+/// NAT are one peer), 3 at once; 200 messages a second, 400 at once (a page of 1 KiB
+/// uploads sends one per upload).
 pub const STARTS_PER_MINUTE: NonZeroU32 = nz(30);
 pub const STARTS_BURST: NonZeroU32 = nz(3);
 pub const MESSAGES_PER_SECOND: NonZeroU32 = nz(200);
@@ -34,18 +35,22 @@ pub const MESSAGES_BURST: NonZeroU32 = nz(400);
 
 impl Default for Limits {
     fn default() -> Self {
+        Limits::new(STARTS_PER_MINUTE)
+    }
+}
+
+impl Limits {
+    pub fn new(starts_per_minute: NonZeroU32) -> Limits {
         Limits {
             starts: DefaultKeyedRateLimiter::keyed(
-                Quota::per_minute(STARTS_PER_MINUTE).allow_burst(STARTS_BURST),
+                Quota::per_minute(starts_per_minute).allow_burst(STARTS_BURST),
             ),
             messages: DefaultKeyedRateLimiter::keyed(
                 Quota::per_second(MESSAGES_PER_SECOND).allow_burst(MESSAGES_BURST),
             ),
         }
     }
-}
 
-impl Limits {
     /// Whether `peer` may send this now. A request without a known peer is one peer.
     pub fn allow(&self, peer: Option<IpAddr>, cost: Cost) -> bool {
         let peer = peer.unwrap_or(IpAddr::from([0, 0, 0, 0]));
@@ -80,5 +85,18 @@ mod tests {
             limits.allow(a, Cost::Message),
             "messages have their own budget"
         );
+    }
+
+    #[test]
+    fn a_peer_past_its_burst_of_messages_is_refused_and_its_starts_are_not_spent() {
+        let limits = Limits::default();
+        let a = Some("192.0.2.1".parse().unwrap());
+        // The burst is far more than refills while the loop runs (200 a second).
+        let allowed = (0..MESSAGES_BURST.get() + 50)
+            .filter(|_| limits.allow(a, Cost::Message))
+            .count() as u32;
+        assert!(allowed >= MESSAGES_BURST.get() && allowed < MESSAGES_BURST.get() + 50);
+        assert!(!limits.allow(a, Cost::Message));
+        assert!(limits.allow(a, Cost::Start));
     }
 }

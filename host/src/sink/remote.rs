@@ -35,6 +35,15 @@ impl SinkUrl {
         self.0.scheme() == Some(&Scheme::HTTPS)
     }
 
+    /// Why a run on this sink could not be judged, if it could not: the host claims a
+    /// remote sink's records over plain HTTP only, having no trust to check a remote
+    /// certificate by. Refused before a run starts, so no run is stored unjudged.
+    pub fn unclaimable(&self) -> Option<&'static str> {
+        self.is_tls().then_some(
+            "a remote sink is judged from its own records, which this host claims over plain HTTP only: serve it with `unobserved sink` without --tls-cert and give its http:// URL",
+        )
+    }
+
     /// HOST:PORT as given.
     pub fn authority(&self) -> &str {
         self.0.authority().map_or("", |a| a.as_str())
