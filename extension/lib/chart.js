@@ -6,10 +6,14 @@ import { chartModel } from './format.js';
 export const BAR_WIDTH = 200;
 const ROW_HEIGHT = 22;
 
+/** Room for the longest arm name ("Uint8Array (detached)") at about 6.5 px a character. */
+export const labelWidth = (arms) => Math.max(100, ...arms.map((a) => a.body.length * 6.5));
+/** The whole drawing's width: names, bars, and the figures right of them. */
+export const chartWidth = (labelW) => labelW + BAR_WIDTH + 160;
+
 export function chartElements(analysis) {
   const arms = analysis.arms;
-  // Room for the longest arm name ("Uint8Array (detached)") at about 6.5 px a character.
-  const labelW = Math.max(100, ...arms.map((a) => a.body.length * 6.5));
+  const labelW = labelWidth(arms);
   const { rows, legend, labelX } = chartModel(arms, BAR_WIDTH, analysis.chart);
   const height = rows.length * ROW_HEIGHT + (legend === null ? 4 : 18);
   const elements = [];
@@ -35,5 +39,5 @@ export function chartElements(analysis) {
     }
   });
   if (legend !== null) add('text', { x: labelW, y: height - 2, 'font-size': 10, fill: '#8a6d00', class: 'legend' }, legend);
-  return { width: labelW + BAR_WIDTH + 160, height, barsFrom: labelW, elements };
+  return { width: chartWidth(labelW), height, barsFrom: labelW, elements };
 }

@@ -37,8 +37,6 @@ export function pairSample({ body, rep, uploadId, bytesSent, shaSent, pageMs, re
     hash_bound: reply?.hash_bound === true,
     // What the upload arrived over, as the sink saw it: "http/1.1" or "h2" (TLS sinks).
     protocol: reply?.protocol ?? null,
-    // The sink's record of when the bytes arrived (host/src/sink/timeline.rs).
-    timeline: reply?.timeline ?? null,
   };
   if (error) {
     // fetch() rejected: the browser refused this kind of body (e.g. a stream over HTTP/1.1).

@@ -4,12 +4,17 @@
 // section; the styles are lib/result.css.
 import { chartElements } from './chart.js';
 import { formatMbps, integrityFindings, resultLabel, tableRows } from './format.js';
+import { phaseBarElements } from './phase-bar.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
 const MARKUP = `
   <p id="result-head"></p>
   <svg id="chart" role="img" aria-label="Median throughput per body kind"></svg>
+  <div id="phases-view" hidden>
+    <p class="note">Where the time went: median ms per upload, the page's fetch() against the sink's record of every byte's arrival</p>
+    <svg id="phases" role="img" aria-label="Median phases per arm: preparing, on the wire, reply"></svg>
+  </div>
   <table id="table">
     <thead><tr><th>Body</th><th>n</th><th>Median</th><th>Min–max</th><th>vs baseline</th><th>Integrity</th></tr></thead>
     <tbody></tbody>
@@ -28,12 +33,18 @@ function svgEl(doc, name, attrs, text) {
   return el;
 }
 
-function drawChart(section, analysis) {
-  const doc = section.ownerDocument;
-  const chart = section.querySelector('#chart');
-  const { width, height, elements } = chartElements(analysis);
-  chart.setAttribute('viewBox', `0 0 ${width} ${height}`);
-  chart.replaceChildren(...elements.map((e) => svgEl(doc, e.name, e.attrs, e.text)));
+/** Draws a pure model (`{ width, height, elements }`) into the <svg> `svg`. */
+function drawSvg(svg, { width, height, elements }) {
+  const doc = svg.ownerDocument;
+  svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+  svg.replaceChildren(...elements.map((e) => svgEl(doc, e.name, e.attrs, e.text)));
+}
+
+/** The host's phases per arm; hidden for a run without them (no sink timeline). */
+function drawPhases(section, analysis) {
+  const model = phaseBarElements(analysis);
+  section.querySelector('#phases-view').hidden = model === null;
+  if (model !== null) drawSvg(section.querySelector('#phases'), model);
 }
 
 /** Table rows of text cells, each `[text, className]`. */
@@ -121,7 +132,8 @@ export function drawResult(section, state) {
   }
   drawHead(section, state, analysis);
   if (state.run_id) section.querySelector('#report-command').textContent = `unobserved report --run ${state.run_id} --format html -o unobserved-report.html`;
-  drawChart(section, analysis);
+  drawSvg(section.querySelector('#chart'), chartElements(analysis));
+  drawPhases(section, analysis);
   drawTable(section, analysis.arms);
   drawControl(section, analysis);
   drawFindings(section, analysis);

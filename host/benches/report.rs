@@ -3,7 +3,9 @@
 //! run (JSON), the small one, and the list. Wall time and the child's peak RSS
 //! (getrusage of the finished child) for each.
 //!
-//! `cargo bench --bench report` (env: BENCH_PER_ARM=100000, BENCH_ROUNDS=3).
+//! `cargo bench --bench report` (env: BENCH_PER_ARM=100000, BENCH_ROUNDS=3,
+//! BENCH_TIMELINE_POINTS=0: with N, every sample carries a sink timeline of N points,
+//! as samples stored since issue 32 do).
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -13,10 +15,30 @@ use std::io::Write;
 use std::process::Command;
 use std::time::Instant;
 
-fn sample_line(run: &str, body: &str, rep: u64, mbps: f64) -> String {
+/// A stored sample's `timeline` of `points` points (64 KiB frames, 0.1 ms apart), and
+/// its `page_timing`; empty for none.
+fn timeline_fields(points: u64) -> String {
+    if points == 0 {
+        return String::new();
+    }
+    let p: Vec<String> = (1..=points)
+        .map(|i| format!("[{:.2},{}]", i as f64 * 0.1, i * 65536))
+        .collect();
     format!(
-        r#"{{"kind":"sample","run_id":"{run}","body":"{body}","rep":{rep},"browser":"Chromium","browser_version":"156","os":"Linux","extension_version":"0.1.0","bytes_sent":33554432,"bytes_received":33554432,"sha256_sent":"{h}","sha256_received":"{h}","intact":true,"status":"ok","error":null,"page_ms":120.5,"sink_ms":110.25,"sink_request_ms":115.5,"mbps":{mbps},"head":"{h}","content_type":null,"observed":{{"webdriver":false}},"protocol":"http/1.1","arm":{{"kind":"body","body":"{body}"}}}}"#,
-        h = "ab".repeat(32)
+        r#","page_timing":{{"request_start_ms":80.5,"response_start_ms":119.9,"response_end_ms":121.3}},"timeline":{{"v":1,"sink_clock_ms":5021.37,"first_byte_ms":0.1,"last_byte_ms":{:.2},"bytes":{},"bucket_ms":0.1,"points":[{}],"stalls":[],"stall_count":0,"stalled_ms":0.0}}"#,
+        points as f64 * 0.1,
+        points * 65536,
+        p.join(",")
+    )
+}
+
+fn sample_line(run: &str, body: &str, rep: u64, mbps: f64) -> String {
+    static TIMELINE: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let timeline = TIMELINE.get_or_init(|| timeline_fields(env_u64("BENCH_TIMELINE_POINTS", 0)));
+    format!(
+        r#"{{"kind":"sample","run_id":"{run}","body":"{body}","rep":{rep},"browser":"Chromium","browser_version":"156","os":"Linux","extension_version":"0.1.0","bytes_sent":33554432,"bytes_received":33554432,"sha256_sent":"{h}","sha256_received":"{h}","intact":true,"status":"ok","error":null,"page_ms":120.5,"sink_ms":110.25,"sink_request_ms":115.5,"mbps":{mbps},"head":"{h}","content_type":null,"observed":{{"webdriver":false}},"protocol":"http/1.1","arm":{{"kind":"body","body":"{body}"}}{t}}}"#,
+        h = "ab".repeat(32),
+        t = timeline
     )
 }
 

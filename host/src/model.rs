@@ -443,6 +443,12 @@ impl Plan {
         self.max_reps() * self.arms().len() as u64 * self.conditions()
     }
 
+    /// The fewest measured samples a complete run of this plan stores: every arm's
+    /// reps; an auto-sampled run may stop adding reps after its first ones.
+    pub fn fewest_measured(&self) -> u64 {
+        self.reps as u64 * self.arms().len() as u64 * self.conditions()
+    }
+
     /// Bytes one rep moves, every arm once: a body per body arm, and each workload at
     /// its own size (a whole file per encrypted schedule, N bodies at once).
     fn bytes_per_rep(&self) -> u64 {

@@ -122,3 +122,50 @@ fn an_upload_of_another_run_does_not_vouch_for_this_one() {
     assert_eq!(r.status, 200, "{r:?}");
     assert_eq!(stored_sample(&serve, "u1")["intact"], false);
 }
+
+/// Uploads and reports `reps` samples of the run, then says it is complete; what the
+/// host recorded as the run's end.
+fn finish_after(serve: &Serve, reps: u32) -> (String, Value) {
+    let (run, key, url) = started(serve);
+    let samples: Vec<Value> = (0..reps)
+        .map(|rep| {
+            let id = format!("rep{rep}");
+            upload(&url, &run, &id, SENT);
+            let mut s = claim(&id);
+            s["rep"] = rep.into();
+            s
+        })
+        .collect();
+    let r = serve.call(
+        "POST",
+        &format!("runs/{run}/samples"),
+        Some(&json!({"key": key, "samples": samples})),
+    );
+    assert_eq!(r.status, 200, "{r:?}");
+    let r = serve.call(
+        "POST",
+        &format!("runs/{run}/finish"),
+        Some(&json!({"key": key, "status": "complete"})),
+    );
+    assert_eq!(r.status, 200, "{r:?}");
+    let end = serve
+        .store()
+        .into_iter()
+        .find(|r| r["kind"] == "run_end" && r["run_id"] == run.as_str())
+        .expect("the run's end is stored");
+    (run, end)
+}
+
+#[test]
+fn a_page_calling_a_short_run_complete_is_recorded_incomplete() {
+    let serve = Serve::start(
+        &[
+            "--size", "1KiB", "--reps", "3", "--warmup", "0", "--bodies", "Blob",
+        ],
+        false,
+    );
+    let (_, short) = finish_after(&serve, 1);
+    assert_eq!(short["status"], "incomplete", "{short}");
+    let (_, whole) = finish_after(&serve, 3);
+    assert_eq!(whole["status"], "complete", "{whole}");
+}

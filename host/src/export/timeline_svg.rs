@@ -111,7 +111,7 @@ fn offset(s: &Sample) -> f64 {
 fn step_path(t: &Timeline, off: f64, x: &dyn Fn(f64) -> f64, y: &dyn Fn(f64) -> f64) -> String {
     let start = t.first_byte_ms.unwrap_or(0.0) + off;
     let mut d = format!("M{:.1},{:.1}", x(start), y(0.0));
-    for &(ms, bytes) in &t.points {
+    for (ms, bytes) in t.points.iter() {
         d += &format!("H{:.1}V{:.1}", x(ms + off), y(bytes as f64));
     }
     d

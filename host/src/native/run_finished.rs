@@ -29,26 +29,24 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
     // A run ends once. A second end (e.g. a restarted background that thinks the run was
     // orphaned) must not overwrite how it really ended. That background may end a run
     // another session started, so a run the store knows is accepted too.
-    // Only this run's lines are parsed: whether it began and whether it already ended.
-    let (mut begun, mut ended) = (false, false);
-    let stored = session.store.scan_run(&run_id, |_, r| match r {
-        Record::Run(_) => begun = true,
-        Record::RunEnd { .. } => ended = true,
-        _ => {}
-    });
-    let stored = stored.map(|_| (begun, ended));
-    if let Ok((false, _)) = stored {
+    let stored = Stored::scan(session, &run_id);
+    if let Ok(Stored { begun: false, .. }) = stored {
         if !session.started.contains(&run_id) {
             return unknown_run(&run_id, "run-finished");
         }
     }
-    if let Ok((_, true)) = stored {
+    if let Ok(Stored { ended: true, .. }) = stored {
         log::info!("run {run_id} had already ended; ignoring a second end ({status:?})");
         return Outgoing::RunFinished {
             run_id,
+            status: None,
             analysis: None,
         };
     }
+    let (status, reason) = match &stored {
+        Ok(stored) => stored.judge(status, reason),
+        Err(_) => (status, reason),
+    };
     log::info!(
         "run {run_id} finished: {status:?} {:?}",
         reason.as_deref().map(Clipped)
@@ -71,9 +69,57 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
                 remote.forget_run(&run_id);
             }
             let analysis = analyse(session, &run_id);
-            Outgoing::RunFinished { run_id, analysis }
+            Outgoing::RunFinished {
+                run_id,
+                status: Some(status),
+                analysis,
+            }
         }
         Err(e) => store_failed(e, "run-finished"),
+    }
+}
+
+/// What the store holds of the run: only its lines are parsed.
+struct Stored {
+    begun: bool,
+    ended: bool,
+    fewest: Option<u64>,
+    samples: u64,
+}
+
+impl Stored {
+    fn scan(session: &Session, run_id: &str) -> std::io::Result<Stored> {
+        let mut stored = Stored {
+            begun: false,
+            ended: false,
+            fewest: None,
+            samples: 0,
+        };
+        session.store.scan_run(run_id, |_, r| match r {
+            Record::Run(r) => {
+                stored.begun = true;
+                stored.fewest = Some(r.run.plan.fewest_measured());
+            }
+            Record::RunEnd { .. } => stored.ended = true,
+            Record::Sample(_) => stored.samples += 1,
+            _ => {}
+        })?;
+        Ok(stored)
+    }
+
+    /// A page's "complete" is believed only if the host stored what the plan needs: a
+    /// page that ends early, or says so falsely, leaves the run incomplete.
+    fn judge(&self, status: RunStatus, reason: Option<String>) -> (RunStatus, Option<String>) {
+        match self.fewest {
+            Some(fewest) if status == RunStatus::Complete && self.samples < fewest => (
+                RunStatus::Incomplete,
+                Some(format!(
+                    "the page called the run complete, but the host stored {} of the {fewest} samples its plan needs",
+                    self.samples
+                )),
+            ),
+            _ => (status, reason),
+        }
     }
 }
 

@@ -98,6 +98,10 @@ pub enum Outgoing {
     },
     RunFinished {
         run_id: String,
+        /// How the host recorded the run's end: a page's "complete" with fewer samples
+        /// than its plan needs is recorded incomplete (absent after a second end).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        status: Option<crate::model::RunStatus>,
         /// The stored run's analysis, for the popup (absent after a second end).
         #[serde(skip_serializing_if = "Option::is_none")]
         analysis: Option<crate::report::analysis::Analysis>,

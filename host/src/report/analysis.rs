@@ -23,6 +23,17 @@ pub struct Analysis {
     pub warnings: Vec<super::Warning>,
     #[serde(serialize_with = "super::findings::with_messages")]
     pub notes: Vec<super::Note>,
+    /// Per arm with phases, where its uploads' time went (the popup's phase bar).
+    pub phases: Vec<PhaseLine>,
+}
+
+/// One arm's median phases (`phases.rs`), named as the table names the arm.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PhaseLine {
+    pub body: String,
+    pub uploads: usize,
+    #[serde(flatten)]
+    pub median: super::phases::Phases,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -115,5 +126,14 @@ pub fn of(report: &RunReport) -> Analysis {
         chart: super::chart_scale(report),
         warnings: report.warnings.clone(),
         notes: report.notes.clone(),
+        phases: report
+            .phases
+            .iter()
+            .map(|p| PhaseLine {
+                body: p.arm.label(),
+                uploads: p.uploads,
+                median: p.median,
+            })
+            .collect(),
     }
 }

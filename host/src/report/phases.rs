@@ -116,4 +116,4 @@ pub fn by_arm<'a>(arms: impl Iterator<Item = &'a Arm>, samples: &[Sample]) -> Ve
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -237,6 +237,48 @@ fn small_throughputs_keep_their_decimals() {
     assert_eq!(super::fmt_mbps(Some(2189.6)), "2190");
 }
 
+/// `s` as an upload the sink saw from `first` to `last` ms after its headers, in a page
+/// span of `page_ms`, with Resource Timing's requestStart and responseStart if given.
+fn timed(s: &mut Sample, page_ms: f64, (first, last): (f64, f64), rt: Option<(f64, f64)>) {
+    s.page_ms = Some(page_ms);
+    (s.sink_ms, s.sink_request_ms) = (Some(last - first), Some(last));
+    s.timeline = Some(super::phases::tests::timeline(first, last));
+    s.page_timing = rt.map(|(start, response)| crate::page_timing::PageTiming {
+        request_start_ms: Some(start),
+        response_start_ms: Some(response),
+        response_end_ms: None,
+    });
+}
+
+/// The popup's phase bar draws the host's phases, one line per arm that has them
+/// (from the sink's timeline), never the page's own figures.
+#[test]
+fn the_analysis_carries_each_arms_median_phases() {
+    let mut samples = Vec::new();
+    for rep in 0..3 {
+        let mut typed = sample("r", "Uint8Array", rep, 100.0);
+        timed(&mut typed, 100.0, (2.0, 20.0), Some((70.0, 99.0)));
+        samples.push(typed);
+        samples.push(sample("r", "Blob", rep, 800.0)); // no timeline: no phases
+    }
+    let report = runs(contents(None, samples)).pop().unwrap();
+    let lines = analysis::of(&report).phases;
+    let want = super::phases::Phases {
+        preparing_ms: 76.5,
+        wire_ms: 18.0,
+        reply_ms: 5.5,
+        uncertainty_ms: 4.5,
+    };
+    assert_eq!(
+        lines,
+        vec![analysis::PhaseLine {
+            body: "Uint8Array".into(),
+            uploads: 3,
+            median: want,
+        }]
+    );
+}
+
 /// The popup lays out exactly what the host's analysis says. This fixture is that
 /// analysis for a run with an intact, a sink-bound and a corrupted arm; the extension's
 /// tests load the same file, so the two sides agree on its shape. Regenerate with
@@ -256,6 +298,11 @@ fn the_popup_analysis_matches_the_shared_fixture() {
     }
     for s in &mut samples {
         s.observed.webdriver = Some(false);
+        match s.body.as_str() {
+            "Uint8Array" => timed(s, 100.0, (2.0, 20.0), Some((70.0, 99.0))),
+            "Blob" => timed(s, 80.0, (1.0, 60.0), None),
+            _ => {}
+        }
     }
     let report = runs(contents(Some(1000.0), samples)).pop().unwrap();
     let actual = serde_json::to_value(analysis::of(&report)).unwrap();

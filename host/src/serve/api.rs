@@ -311,14 +311,12 @@ fn run_message(state: &mut State, run_id: &str, what: &str, keyed: Keyed) -> Api
         _ => return refusal(404, "not-found", "no such page message"),
     };
     let reply = crate::native::dispatch(&mut state.session, message);
-    if let (Outgoing::RunFinished { .. }, Some(run)) = (&reply, state.runs.get_mut(run_id)) {
+    if let (Outgoing::RunFinished { status, .. }, Some(run)) = (&reply, state.runs.get_mut(run_id))
+    {
         if !run.ended {
             run.ended = true;
-            let status = if matches!(keyed.status, Some(PageEnd::Complete)) {
-                RunStatus::Complete
-            } else {
-                RunStatus::Failed
-            };
+            // As the host recorded it: a page's "complete" is not taken on its word.
+            let status = status.unwrap_or(RunStatus::Failed);
             let _ = state.ended.send(Ended {
                 run_id: run_id.to_owned(),
                 status,

@@ -6,7 +6,9 @@
 //! and compares into buffers allocated once at the request's start.
 
 mod combine;
+mod points;
 pub use combine::combine;
+pub use points::Points;
 
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
@@ -53,7 +55,7 @@ pub struct Timeline {
     pub bucket_ms: f64,
     /// `[ms, cumulative bytes]` at the last frame of each bucket; the last is the last
     /// byte and `bytes`.
-    pub points: Vec<(f64, u64)>,
+    pub points: Points,
     /// The longest stalls (at most `MAX_STALLS`), in time order.
     pub stalls: Vec<Stall>,
     /// Every stall, kept or not, and their total length.
@@ -147,7 +149,7 @@ impl Buckets {
         self.end = (last / self.width + 1) * self.width;
     }
 
-    pub(crate) fn points(&self) -> Vec<(f64, u64)> {
+    pub(crate) fn points(&self) -> Points {
         self.points.iter().map(|&(t, b)| (ms(t), b)).collect()
     }
 

@@ -128,10 +128,16 @@ pub struct SinkProcess {
 
 impl SinkProcess {
     pub fn start(args: &[&str]) -> SinkProcess {
+        SinkProcess::start_with_env(args, &[])
+    }
+
+    /// With extra environment, e.g. a benchmark's seam.
+    pub fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> SinkProcess {
         let state = tempfile::tempdir().unwrap();
         let mut child = Command::new(BIN)
             .arg("sink")
             .args(args)
+            .envs(env.iter().copied())
             .env("UNOBSERVED_STATE_DIR", state.path())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

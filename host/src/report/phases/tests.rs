@@ -2,7 +2,7 @@ use super::*;
 use crate::page_timing::PageTiming;
 use crate::sink::timeline::Timeline;
 
-fn timeline(first: f64, last: f64) -> Timeline {
+pub(crate) fn timeline(first: f64, last: f64) -> Timeline {
     Timeline {
         v: 1,
         sink_clock_ms: 0.0,
@@ -10,7 +10,7 @@ fn timeline(first: f64, last: f64) -> Timeline {
         last_byte_ms: Some(last),
         bytes: 1024,
         bucket_ms: 0.1,
-        points: vec![(first, 512), (last, 1024)],
+        points: [(first, 512), (last, 1024)].into_iter().collect(),
         stalls: vec![],
         stall_count: 0,
         stalled_ms: 0.0,

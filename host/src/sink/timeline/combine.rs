@@ -60,7 +60,7 @@ fn summed(parts: &[Timeline], shift: &dyn Fn(&Timeline) -> f64) -> Vec<(u64, u64
         .enumerate()
         .flat_map(|(i, p)| {
             let s = shift(p);
-            p.points.iter().map(move |&(t, b)| (ns(t + s), i, b))
+            p.points.iter().map(move |(t, b)| (ns(t + s), i, b))
         })
         .collect();
     events.sort_unstable();

@@ -13,7 +13,7 @@ fn recorded(at_us: impl IntoIterator<Item = u64>, len: usize) -> Timeline {
 
 fn assert_well_formed(t: &Timeline) {
     assert!(t.points.len() <= MAX_POINTS, "{} points", t.points.len());
-    for w in t.points.windows(2) {
+    for w in t.points.to_vec().windows(2) {
         assert!(w[0].0 <= w[1].0 && w[0].1 < w[1].1, "not monotonic: {w:?}");
     }
     assert_eq!(
