@@ -62,7 +62,8 @@ export async function startRun({ plan, source, runId, afterRun = 'close', sinkUr
     const uploadUrls = { ...started.upload_urls, h1: uploadUrl };
     const plannedArms = started.arms;
     const total = started.measured_uploads;
-    active = { host, run, uploadUrls, arms: plannedArms, total, afterRun, cameFrom: null, workloadKey, tabId: null, samples: [], finished: false, relayed: Promise.resolve(), stateWrites: Promise.resolve() };
+    const takeTurns = started.take_turns === true;
+    active = { host, run, uploadUrls, arms: plannedArms, total, takeTurns, afterRun, cameFrom: null, workloadKey, tabId: null, samples: [], finished: false, relayed: Promise.resolve(), stateWrites: Promise.resolve() };
     host.onClose = (why, failure) => finish('incomplete', `the native host went away: ${why}`, failure);
     await setRunState({
       phase: 'running',
@@ -115,7 +116,7 @@ function progress(run, patch) {
 const PAGE_HANDLERS = Object.freeze({
   async [PAGE.ready](run, port) {
     if (run.debuggerBefore === undefined) run.debuggerBefore = await control.debuggerAttached(run.tabId);
-    port.postMessage({ type: EXTENSION.plan, plan: run.run.plan, arms: run.arms, upload_urls: run.uploadUrls, run_id: run.run.run_id, workload_key: run.workloadKey });
+    port.postMessage({ type: EXTENSION.plan, plan: run.run.plan, arms: run.arms, upload_urls: run.uploadUrls, run_id: run.run.run_id, workload_key: run.workloadKey, take_turns: run.takeTurns });
   },
   async [PAGE.setCondition](run, port, msg) {
     let reply;
@@ -165,6 +166,18 @@ const PAGE_HANDLERS = Object.freeze({
       reply = { more: false, reason: `auto-check failed: ${e.message}` };
     }
     port.postMessage({ type: EXTENSION.autoDecision, request_id: msg.request_id, ...reply });
+  },
+  async [PAGE.turn](run, port, msg) {
+    // The previous rep's samples are stored before the next build's rep begins.
+    await run.relayed.catch(() => {});
+    let reply;
+    try {
+      await run.host.request({ type: 'turn', run_id: run.run.run_id });
+      reply = { ok: true };
+    } catch (e) {
+      reply = { ok: false, error: String(e?.message ?? e) };
+    }
+    port.postMessage({ type: EXTENSION.turnGiven, request_id: msg.request_id, ...reply });
   },
   async [PAGE.done](run, port, msg) {
     await run.relayed.catch(() => {});

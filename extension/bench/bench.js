@@ -140,7 +140,13 @@ async function checkSink(uploadUrl) {
 /** An arm without a transport travels over h1, as every run before transports did. */
 const transportOf = (arm) => arm.transport ?? 'h1';
 
-async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, run_id: runId }) {
+/** Interleaved builds: wait for this build's turn before each rep (warm-ups included). */
+async function takeTurn() {
+  const reply = await request({ type: PAGE.turn });
+  if (!reply.ok) throw new Error(`no turn for the next rep: ${reply.error}`);
+}
+
+async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, run_id: runId, take_turns: takeTurns }) {
   const state = { autoReason: null, progress: '', digests: pending() };
   const pace = pacer({ clock: () => performance.now(), sleep: workerSleep(new Worker(new URL('../lib/sleep-worker.js', import.meta.url))) });
   // Every sink the plan's transports use must take a test upload first: a TLS sink the
@@ -162,13 +168,19 @@ async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, 
   let bytesKey = null;
   let condition = null;
   for await (const step of steps) {
+    // Every arm of a rep carries the same bytes; each rep gets fresh ones.
+    const key = `${step.phase}:${step.rep}`;
+    if (key !== bytesKey && takeTurns) {
+      // The last rep's digests first: the other build's uploads must not share the
+      // CPU with this build's hashing, and its samples are stored before the next rep.
+      await state.digests.drain();
+      await takeTurn();
+    }
     const wanted = step.arm.condition;
     if (wanted && wanted !== condition) {
       await setCondition(wanted);
       condition = wanted;
     }
-    // Every arm of a rep carries the same bytes; each rep gets fresh ones.
-    const key = `${step.phase}:${step.rep}`;
     if (key !== bytesKey) {
       bytes = randomBytes(plan.size_bytes);
       sha = await sha256Hex(bytes); // outside the timed span

@@ -24,6 +24,8 @@ export const PAGE = Object.freeze({
   sample: 'sample',
   /** `{ request_id, reps_done }`: --auto asks whether to go on; answered by autoDecision. */
   autoCheck: 'auto-check',
+  /** `{ request_id }`: an interleaved build waits for its turn before a rep; answered by turnGiven. */
+  turn: 'turn',
   /** `{ auto_reason }`: every step ran. */
   done: 'done',
   /** `{ error }`: the page could not go on. */
@@ -38,6 +40,8 @@ export const EXTENSION = Object.freeze({
   conditionSet: 'condition-set',
   /** `{ request_id, more, reason, progress: { settled, comparisons, seconds_left } }`. */
   autoDecision: 'auto-decision',
+  /** `{ request_id, ok, error? }`: this build's turn has come (or could not). */
+  turnGiven: 'turn-given',
   /** Sent by the relay (or the page's own port) when the background went away. */
   disconnected: 'disconnected',
 });

@@ -10,6 +10,9 @@ pub const NO_CONNECTION: i32 = 4;
 pub const CORRUPTION: i32 = 5;
 /// `compare --fail-if-slower` found an arm slower beyond its bound.
 pub const SLOWER: i32 = 6;
+/// `compare --fail-if-slower` could not tell: the machine ran at another speed in one
+/// of the runs (not comparable), or an arm's interval reaches past the bound.
+pub const UNDECIDED: i32 = 7;
 /// 128 + the signal's number, as shells report it.
 pub const SIGHUP: i32 = 129;
 pub const SIGINT: i32 = 130;

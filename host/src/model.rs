@@ -492,6 +492,12 @@ pub struct Job {
     /// profile trusts, and the ports it trusts it at.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tls: Option<JobTls>,
+    /// Interleaved builds: the turns this run takes with the others (`interleave.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turns: Option<crate::interleave::JobTurns>,
+    /// The machine calibration (`machine.rs`) the CLI took before the browser started.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_cpu_ms: Option<f64>,
 }
 
 /// A sink's receive ceiling: the median and the slowest and fastest of its timed

@@ -56,6 +56,10 @@ impl Fake {
 fn every_usage_error_exits_2_before_any_browser_starts() {
     let cases: &[&[&str]] = &[
         &["run", "--reps", "0"],
+        &["run", "--runs", "0"],
+        &["run", "--runs", "51"],
+        // --runs repeats one build: with a second --browser-path the builds take turns.
+        &["run", "--runs", "2", "--browser-path", "/bin/true"],
         &["run", "--bodies", "Foo"],
         &["run", "--browser", "firefox", "--control"],
         &["run", "--size", "100GiB"],

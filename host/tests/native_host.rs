@@ -55,9 +55,17 @@ fn browser_session_hello_upload_64mib_store_and_clean_shutdown() {
         json!({"type": "samples-ack", "run_id": "it-1", "count": 1})
     );
     let stored = std::fs::read_to_string(state.path().join("results.jsonl")).unwrap();
-    assert_eq!(stored.lines().count(), 2, "the run and its sample");
+    let kinds: Vec<Value> = stored
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["kind"].clone())
+        .collect();
+    assert_eq!(
+        kinds,
+        [json!("run"), json!("machine"), json!("sample")],
+        "the run, its start calibration and its sample"
+    );
     assert!(stored.contains(&expected));
-    let record: Value = serde_json::from_str(stored.lines().nth(1).unwrap()).unwrap();
+    let record: Value = serde_json::from_str(stored.lines().nth(2).unwrap()).unwrap();
     assert_eq!(
         (record["intact"].as_bool(), record["receipt"].as_str()),
         (Some(true), Some("found"))

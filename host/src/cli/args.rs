@@ -8,7 +8,9 @@ A browser starts this same binary as its native messaging host; you never need t
 
 Exit codes: 0 ok · 1 failed · 2 bad usage · 3 browser missing · 4 the extension did not
 connect · 5 --fail-on found a sample of a kind it names · 6 compare --fail-if-slower
-found an arm slower beyond its bound · 129/130/143 stopped by
+found an arm slower beyond its bound · 7 compare --fail-if-slower could not tell (the
+machine ran at another speed in one run, or an interval reaches past the bound) ·
+129/130/143 stopped by
 SIGHUP/SIGINT/SIGTERM (the run is recorded as stopped and the browser is ended).
 
 State (results.jsonl, unobserved.log) lives in the per-user state dir; set
@@ -138,6 +140,12 @@ pub struct RunArgs {
     /// builds of the same browser (one --browser).
     #[arg(long, value_name = "PATH")]
     pub browser_path: Vec<PathBuf>,
+    /// Run the plan this many times in a row, each its own run in the store, tagged as
+    /// one series: `unobserved compare series:last~1 series:last` then sets two series
+    /// side by side with each run one figure, so the interval holds the run-to-run
+    /// spread as measured. One browser (and one build) only.
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=50))]
+    pub runs: u32,
     #[command(flatten)]
     pub plan: super::plan_args::PlanArgs,
     /// Real workloads, comma-separated: encrypted (AES-256-GCM chunked upload, serial and
@@ -246,8 +254,12 @@ pub struct ReportArgs {
 #[command(allow_negative_numbers = true)]
 pub struct CompareArgs {
     /// The run to compare with, then the runs under test (one or more): each a run id,
-    /// `last`, or `last~N` (N runs before the last). Each is set against the first.
-    #[arg(required = true, num_args = 2.., value_name = "RUN")]
+    /// `last`, or `last~N` (N runs before the last). Each is set against the first. A
+    /// side may be several runs of one build joined by commas (`A1,A2,A3`), or a whole
+    /// series of `run --runs N` (`series:last`, `series:last~N` N series before the
+    /// newest, or `series:ID`): each run is then one figure, and the interval holds
+    /// their run-to-run spread.
+    #[arg(required = true, num_args = 2.., value_name = "RUN[,RUN…]")]
     pub runs: Vec<String>,
     /// Every format shows the same rows: table, csv, markdown and html (with grouped
     /// bars) for people, json for programs.
@@ -256,8 +268,10 @@ pub struct CompareArgs {
     /// Write to this file instead of stdout.
     #[arg(short, long)]
     pub output: Option<PathBuf>,
-    /// Exit 6 when any arm of B is slower than A by more than PCT percent with its whole
-    /// 95% interval: a regression gate for CI.
+    /// Exit 6 when any arm of B is settled slower than A by more than PCT percent (its
+    /// whole 95% interval beyond the bound): a regression gate for CI. Exit 7 when it
+    /// cannot tell: the machine ran at another speed in one of the runs (not
+    /// comparable), or an arm's interval reaches past the bound.
     #[arg(long, value_name = "PCT", value_parser = parse_horizon)]
     pub fail_if_slower: Option<f64>,
     /// Differences smaller than this many percent count as "the same".

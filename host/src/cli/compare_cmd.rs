@@ -5,7 +5,9 @@ use super::args::CompareArgs;
 use super::exit;
 use super::usage::usage;
 use crate::export;
+use crate::report::gate::Gate;
 use crate::report::{self, across, RunReport};
+use crate::series::{Series, SeriesPick};
 use crate::state;
 use crate::store::Store;
 use anyhow::{Context, Result};
@@ -15,49 +17,108 @@ pub fn execute(a: CompareArgs) -> Result<i32> {
     let store = Store::in_dir(&state::state_dir()?);
     let stored = report::read_runs(&store, a.format.points())
         .with_context(|| format!("cannot read {}", store.path().display()))?;
-    // Only the runs compared are analysed.
     let mut runs: Vec<Option<report::StoredRun>> = stored.into_iter().map(Some).collect();
-    let indices = a
+    let sides: Vec<Vec<usize>> = a
         .runs
         .iter()
-        .map(|which| pick_run(&runs, which))
-        .collect::<Result<Vec<_>>>()?;
+        .map(|side| pick_side(&runs, side))
+        .collect::<Result<_>>()?;
+    check_distinct(&sides, &runs)?;
+    // Only the runs compared are analysed.
     let mut analysed: std::collections::HashMap<usize, RunReport> = Default::default();
-    for &i in &indices {
+    for &i in sides.iter().flatten() {
         if let Some(run) = runs[i].take() {
             analysed.insert(i, run.analyse());
         }
     }
-    let picked: Vec<RunReport> = indices.iter().map(|i| analysed[i].clone()).collect();
-    let compared = across::compare_runs(&picked, a.horizon / 100.0);
+    let picked: Vec<Vec<RunReport>> = sides
+        .iter()
+        .map(|side| side.iter().map(|i| analysed[i].clone()).collect())
+        .collect();
+    let compared = across::compare_sides(&picked, a.horizon / 100.0);
     let colour = a.output.is_none() && std::io::stdout().is_terminal();
-    let labels: Vec<String> = picked.iter().map(label).collect();
+    let labels: Vec<String> = compared.sides.iter().map(|ids| ids.join(",")).collect();
     let text = export::exporter(a.format, colour).render_compared(&compared, &labels);
     match &a.output {
         Some(path) => std::fs::write(path, text)
             .with_context(|| format!("cannot write {}", path.display()))?,
         None => print!("{text}"),
     }
-    if let Some(pct) = a.fail_if_slower {
-        let slower = compared.slower_than(pct);
-        if !slower.is_empty() {
-            eprintln!(
-                "--fail-if-slower {pct}: slower than {} beyond {pct}%: {}",
-                labels[0],
-                slower
-                    .iter()
-                    .map(|a| a.label())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            );
-            return Ok(exit::SLOWER);
-        }
-    }
-    Ok(exit::OK)
+    Ok(a.fail_if_slower
+        .map_or(exit::OK, |pct| gate_code(&compared, pct, &labels[0])))
 }
 
-fn label(r: &RunReport) -> String {
-    r.run.run_id.clone()
+/// `--fail-if-slower`: 6 on a settled "slower" beyond the bound, 7 when the comparison
+/// cannot tell, else 0; each said on stderr.
+fn gate_code(compared: &across::RunsCompared, pct: f64, baseline: &str) -> i32 {
+    let names = |arms: &[crate::arm::Arm]| {
+        arms.iter()
+            .map(|a| a.label())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match compared.gate(pct) {
+        Gate::Pass => exit::OK,
+        Gate::Slower(arms) => {
+            eprintln!(
+                "--fail-if-slower {pct}: slower than {baseline} beyond {pct}%: {}",
+                names(&arms)
+            );
+            exit::SLOWER
+        }
+        Gate::Undecided {
+            arms,
+            not_comparable,
+        } => {
+            if not_comparable {
+                eprintln!("--fail-if-slower {pct}: {}", compared.machine);
+            }
+            if !arms.is_empty() {
+                eprintln!(
+                    "--fail-if-slower {pct}: cannot tell whether these are {pct}% slower than {baseline}: {}",
+                    names(&arms)
+                );
+            }
+            exit::UNDECIDED
+        }
+    }
+}
+
+/// A run on two sides, or twice on one, would be compared with itself.
+fn check_distinct(sides: &[Vec<usize>], runs: &[Option<report::StoredRun>]) -> Result<()> {
+    let mut seen = std::collections::HashSet::new();
+    for &i in sides.iter().flatten() {
+        if !seen.insert(i) {
+            let id = runs[i].as_ref().map_or("?", |r| r.meta.run_id.as_str());
+            return Err(usage(format!(
+                "run {id} is named twice: each run goes on one side, once"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Each argument is a side: one run, several of one build joined by commas, or a whole
+/// series of `run --runs N` (`series:…`).
+fn pick_side(runs: &[Option<report::StoredRun>], side: &str) -> Result<Vec<usize>> {
+    let Some(spec) = side.strip_prefix("series:") else {
+        return side
+            .split(',')
+            .map(|which| pick_run(runs, which.trim()))
+            .collect();
+    };
+    let pick = SeriesPick::parse(spec).map_err(usage)?;
+    let tags: Vec<Option<&Series>> = runs
+        .iter()
+        .map(|r| r.as_ref().and_then(|r| r.meta.series.as_ref()))
+        .collect();
+    let found = pick.runs_in(&tags);
+    if found.is_empty() {
+        return Err(usage(format!(
+            "no series {side:?} in the store (`unobserved run --runs N` makes one; `unobserved report --list` shows the runs)"
+        )));
+    }
+    Ok(found)
 }
 
 /// A run id, `last`, or `last~N`: its index in the store's runs.

@@ -42,7 +42,7 @@ pub fn settled(compared: &RunsCompared) -> bool {
         .iter()
         .flat_map(|a| a.versus_first.iter().flatten())
         .collect();
-    !ratios.is_empty() && ratios.iter().all(|c| c.settled())
+    !ratios.is_empty() && ratios.iter().all(|c| c.comparison.settled())
 }
 
 /// Whether to stop after a round, and why.

@@ -12,7 +12,9 @@ use crate::model::{
 };
 use crate::report::{across, RunReport};
 use crate::run::{self, RunOptions};
+use crate::series::{Series, SeriesRecord};
 use crate::sink::remote::SinkUrl;
+use crate::store::Record;
 use anyhow::{Context, Result};
 use std::io::IsTerminal;
 use std::path::Path;
@@ -29,6 +31,10 @@ pub fn execute(a: RunArgs) -> Result<i32> {
         .unwrap_or(crate::stats::compare::DEFAULT_HORIZON);
     let mut m = Matrix::default();
     match plan.auto.filter(|_| targets.len() > 1) {
+        // Builds of one browser take turns rep by rep, in one go.
+        _ if a.browser_path.len() > 1 => m.run_interleaved(&a, &targets, &plan, horizon, colour)?,
+        // --runs N: one browser's plan N times in a row, tagged as a series.
+        _ if a.runs > 1 => m.run_series(&a, &targets[0], &plan, colour)?,
         // Across browsers, --auto adds rounds until the cross-browser ratios settle.
         Some(budget) => m.run_auto(&a, &targets, &plan, budget, horizon, colour)?,
         None => m.run_each(&a, &targets, &plan, horizon, colour)?,
@@ -51,6 +57,11 @@ pub fn execute(a: RunArgs) -> Result<i32> {
 fn checked(a: &RunArgs) -> Result<(Plan, Vec<Target>)> {
     let plan = plan_of(a)?;
     let targets = targets_of(a)?;
+    if a.runs > 1 && targets.len() > 1 {
+        return Err(usage(
+            "--runs repeats one browser's run: give one --browser (builds given with --browser-path twice already take turns in one run)",
+        ));
+    }
     check_output(a.json.as_deref())?;
     check_extension_dir(a.extension_dir.as_deref())?;
     if let Some(url) = &a.sink_url {
@@ -104,18 +115,7 @@ impl Matrix {
         browsers: usize,
         colour: bool,
     ) -> Result<Option<RunReport>> {
-        let outcome = run::run(RunOptions {
-            browser: browser.clone(),
-            browser_path: path.clone(),
-            plan: plan.clone(),
-            headed: a.headed,
-            connect_timeout: Duration::from_secs(a.connect_timeout),
-            timeout: a.timeout.map(Duration::from_secs),
-            extension_dir: a.extension_dir.clone(),
-            quiet: a.quiet,
-            keep_profile: a.keep_profile,
-            sink_url: a.sink_url.clone(),
-        });
+        let outcome = run::run(options_of(a, (browser, path), plan));
         let outcome = match outcome {
             Err(e) if browsers > 1 && is_missing(&e) => {
                 if !self.missing.contains(browser) {
@@ -126,6 +126,11 @@ impl Matrix {
             }
             other => other?,
         };
+        Ok(Some(self.finished(outcome, colour)))
+    }
+
+    /// A finished run: its table printed, its launch and report kept.
+    fn finished(&mut self, outcome: run::RunOutcome, colour: bool) -> RunReport {
         print!(
             "{}",
             Table { colour }.render(std::slice::from_ref(&outcome.report))
@@ -135,7 +140,91 @@ impl Matrix {
             "command": outcome.launch_command,
         }));
         self.done.push(outcome.report.clone());
-        Ok(Some(outcome.report))
+        outcome.report
+    }
+
+    /// Builds of one browser (`--browser-path` twice or more), started at once and
+    /// taking turns rep by rep: their comparison is as within a run. Fixed reps: each
+    /// build's own `--auto` would stop it at its own time, and the others would go on
+    /// alone, no longer interleaved.
+    fn run_interleaved(
+        &mut self,
+        a: &RunArgs,
+        targets: &[Target],
+        plan: &Plan,
+        horizon: f64,
+        colour: bool,
+    ) -> Result<()> {
+        let plan = Plan {
+            auto: None,
+            ..plan.clone()
+        };
+        let opts = targets
+            .iter()
+            .map(|(b, p)| RunOptions {
+                // One progress bar per build would draw over the other's.
+                quiet: true,
+                ..options_of(a, (b, p), &plan)
+            })
+            .collect();
+        if !a.quiet {
+            eprintln!(
+                "{} builds at once, taking turns rep by rep ({} reps each)…",
+                targets.len(),
+                plan.reps
+            );
+        }
+        for outcome in run::interleaved::run(opts)? {
+            self.finished(outcome?, colour);
+        }
+        print_matrix(&self.done, horizon, colour);
+        Ok(())
+    }
+
+    /// `--runs N`: the plan N times in a row, each run tagged with the series once it is
+    /// complete (a run that fails ends the series with its error).
+    fn run_series(
+        &mut self,
+        a: &RunArgs,
+        target: &Target,
+        plan: &Plan,
+        colour: bool,
+    ) -> Result<()> {
+        let (_, store) = run::writable_store()?;
+        let group = run::new_run_id();
+        for index in 0..a.runs {
+            if !a.quiet {
+                eprintln!("series {group}: run {} of {}", index + 1, a.runs);
+            }
+            let report = self
+                .run_one(a, target, plan, 1, colour)?
+                .expect("one browser alone is not skipped");
+            let series = Series {
+                group: group.clone(),
+                index,
+                runs: a.runs,
+            };
+            let tag = SeriesRecord {
+                run_id: report.run.run_id.clone(),
+                series: series.clone(),
+                recorded_at: crate::store::records::now(),
+            };
+            store.append(&[Record::Series(tag)]).with_context(|| {
+                format!(
+                    "cannot tag run {} in {}",
+                    report.run.run_id,
+                    store.path().display()
+                )
+            })?;
+            if let Some(done) = self.done.last_mut() {
+                done.run.series = Some(series);
+            }
+        }
+        println!(
+            "series {group}: {} runs; set it against another series with `unobserved compare series:last~1 series:last`",
+            a.runs
+        );
+        Ok(())
     }
 
     /// Each browser once with the whole plan, then the browsers side by side.
@@ -198,6 +287,27 @@ impl Matrix {
         print_matrix(&pooled, horizon, colour);
         println!("auto: {} after {reps_done} reps per browser", stop.words());
         Ok(())
+    }
+}
+
+/// How one target is run.
+fn options_of(
+    a: &RunArgs,
+    (browser, path): (&String, &Option<std::path::PathBuf>),
+    plan: &Plan,
+) -> RunOptions {
+    RunOptions {
+        browser: browser.clone(),
+        browser_path: path.clone(),
+        plan: plan.clone(),
+        headed: a.headed,
+        connect_timeout: Duration::from_secs(a.connect_timeout),
+        timeout: a.timeout.map(Duration::from_secs),
+        extension_dir: a.extension_dir.clone(),
+        quiet: a.quiet,
+        keep_profile: a.keep_profile,
+        sink_url: a.sink_url.clone(),
+        turns: None,
     }
 }
 

@@ -6,6 +6,7 @@
 use super::document::{Cell, Row, Section, SectionKind, Tone};
 use crate::report::across::RunsCompared;
 use crate::report::fmt_mbps;
+use crate::stats::across_runs::Method;
 use crate::stats::compare::Verdict;
 use crate::stats::Integrity;
 
@@ -39,17 +40,21 @@ pub fn of(c: &RunsCompared, labels: &[String]) -> ComparedDocument {
                     ),
                 });
                 if i > 0 {
-                    cells.push(match &a.versus_first[i - 1] {
-                        Some(cmp) => Cell::toned(
-                            format!("{} {}", cmp.ratio_text(2), cmp.verdict.words(cmp.horizon)),
-                            match cmp.verdict {
-                                Verdict::Slower => Tone::Bad,
-                                Verdict::Faster => Tone::Good,
-                                Verdict::Same | Verdict::NotResolved => Tone::Plain,
-                            },
-                        ),
-                        None => Cell::text("– (too few samples)"),
-                    });
+                    cells.push(
+                        match a.versus_first[i - 1].as_ref().map(|x| &x.comparison) {
+                            Some(cmp) => Cell::toned(
+                                format!("{} {}", cmp.ratio_text(2), cmp.verdict.words(cmp.horizon)),
+                                match cmp.verdict {
+                                    Verdict::Slower => Tone::Bad,
+                                    Verdict::Faster => Tone::Good,
+                                    Verdict::Same
+                                    | Verdict::NotResolved
+                                    | Verdict::NotComparable => Tone::Plain,
+                                },
+                            ),
+                            None => Cell::text("– (too few samples)"),
+                        },
+                    );
                 }
             }
             Row {
@@ -59,11 +64,13 @@ pub fn of(c: &RunsCompared, labels: &[String]) -> ComparedDocument {
             }
         })
         .collect();
-    let mut lines: Vec<String> = c
-        .unmatched
-        .iter()
-        .map(|u| format!("only in {}: {}", u.runs.join(", "), u.arm.label()))
-        .collect();
+    let mut lines: Vec<String> = vec![c.machine.to_string()];
+    lines.extend(methods(c));
+    lines.extend(
+        c.unmatched
+            .iter()
+            .map(|u| format!("only in {}: {}", u.runs.join(", "), u.arm.label())),
+    );
     lines.extend(
         c.differences
             .iter()
@@ -80,4 +87,30 @@ pub fn of(c: &RunsCompared, labels: &[String]) -> ComparedDocument {
         },
         lines,
     }
+}
+
+/// How the intervals were made, once per method used (`stats::across_runs`).
+fn methods(c: &RunsCompared) -> Vec<String> {
+    let mut seen: Vec<Method> = Vec::new();
+    for m in c
+        .arms
+        .iter()
+        .flat_map(|a| a.versus_first.iter().flatten().map(|x| x.method))
+    {
+        if !seen.contains(&m) {
+            seen.push(m);
+        }
+    }
+    seen.into_iter()
+        .map(|m| match m {
+            Method::Interleaved => "interleaved: the builds took turns rep by rep, so the intervals are as within a run".to_owned(),
+            Method::DriftAllowance { allowance } => format!(
+                "one run a side: each interval is widened by ±{:.1}% for run-to-run drift, so it cannot say \"same\"; give several runs a side (compare A1,A2,A3 B1,B2,B3) or interleave the builds in one run (run --browser-path A --browser-path B)",
+                allowance * 100.0
+            ),
+            Method::Clusters { runs, baseline_runs } => format!(
+                "{runs} runs against {baseline_runs}: each run is one figure (its median), and the interval is Student's t on those, run-to-run spread included"
+            ),
+        })
+        .collect()
 }

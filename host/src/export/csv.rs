@@ -24,6 +24,7 @@ impl Exporter for Csv {
             a.versus_first
                 .iter()
                 .enumerate()
+                .map(move |(i, cmp)| (i, cmp.as_ref().map(|x| &x.comparison)))
                 .map(move |(i, cmp)| ComparedRow {
                     arm: a.arm.label(),
                     baseline_run: &labels[0],

@@ -199,6 +199,7 @@ mod tests {
             sink_hash_mbps: None,
             cpu: None,
             transport_ceilings: Default::default(),
+            interleaved: None,
         })];
         records.extend(samples.into_iter().map(Record::Sample));
         report::runs(StoreContents {

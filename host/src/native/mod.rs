@@ -4,10 +4,12 @@
 pub mod auto_check;
 mod error_report;
 mod hello;
+mod job_run;
 mod run_finished;
 mod run_started;
 mod samples;
 mod tls_sinks;
+mod turn;
 mod workload_key;
 
 use crate::mode::Caller;
@@ -41,6 +43,8 @@ pub struct Session {
     pub job_tls: Option<crate::model::JobTls>,
     /// The runs this session's `run-started` recorded: the only ones it takes samples for.
     pub started: std::collections::HashSet<String>,
+    /// The claimed job's calibration and turns, kept from the page.
+    pub job: Option<job_run::JobRun>,
     /// Runs that upload to a sink elsewhere: the records are claimed from it.
     pub remote: std::collections::HashMap<String, crate::sink::remote_ledger::RemoteLedger>,
 }
@@ -99,6 +103,7 @@ pub fn main(caller: Caller) -> i32 {
         tls: Default::default(),
         job_tls: None,
         started: Default::default(),
+        job: None,
         remote: Default::default(),
     };
     serve(
@@ -202,6 +207,7 @@ pub fn dispatch(session: &mut Session, message: Incoming) -> Outgoing {
         Incoming::Error { message, code } => error_report::handle(message, code),
         Incoming::AutoCheck { run_id, reps_done } => auto_check::handle(session, run_id, reps_done),
         Incoming::WorkloadKey { run_id, key } => workload_key::handle(session, run_id, key),
+        Incoming::Turn { run_id } => turn::handle(session, run_id),
     }
 }
 

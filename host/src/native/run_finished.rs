@@ -51,6 +51,8 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
         "run {run_id} finished: {status:?} {:?}",
         reason.as_deref().map(Clipped)
     );
+    // After the last upload, before the end: `unobserved run` ends the browser at it.
+    let machine = super::job_run::end(&mut session.job, &run_id);
     let record = Record::RunEnd {
         run_id: run_id.clone(),
         status,
@@ -59,7 +61,7 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
         observation,
         auto_stop,
     };
-    match session.store.append(&[record]) {
+    match session.store.append(&[Record::Machine(machine), record]) {
         Ok(()) => {
             // The run's uploads can vouch for nothing more.
             session.sink.ledger().forget_run(&run_id);

@@ -27,26 +27,21 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
             Some("run-started"),
         );
     }
+    // Before the ceiling probe, which would otherwise be the load it measures.
+    let (machine, interleaved) = match super::job_run::start(&mut session.job, &run_id) {
+        Ok(started) => started,
+        Err(e) => {
+            return Outgoing::error(ErrorCode::TurnFailed, e.to_string(), Some("run-started"))
+        }
+    };
     let remote = run.extra.get("sink").and_then(|v| v.as_str()) == Some("remote");
     let remote_ledger = match remote_ledger(&mut run, remote) {
         Ok(ledger) => ledger,
         Err(refused) => return *refused,
     };
-    let ceiling = if remote {
-        None
-    } else {
-        match crate::sink::ceiling::measure(
-            session.sink.addr(),
-            &session.sink.upload_path(),
-            run.plan.size_bytes,
-        ) {
-            Ok(c) => Some(c),
-            Err(e) => {
-                log::warn!("could not measure the sink's ceiling: {e}");
-                None
-            }
-        }
-    };
+    let ceiling = (!remote)
+        .then(|| own_ceiling(session, run.plan.size_bytes))
+        .flatten();
     let (planned, measured_uploads) = (run.plan.arms(), run.plan.measured_uploads());
     let transport_ceilings = session
         .tls
@@ -62,8 +57,9 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
         sink_hash_mbps: ceiling.map(|c| c.hash_mbps),
         cpu: crate::cpu::describe(),
         transport_ceilings,
+        interleaved: interleaved.clone(),
     });
-    match session.store.append(&[record]) {
+    match session.store.append(&[record, Record::Machine(machine)]) {
         Ok(()) => {
             log::info!("run {run_id} started; sink ceiling {ceiling:?}");
             session.started.insert(run_id.clone());
@@ -82,10 +78,21 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
                     .collect(),
                 measured_uploads,
                 upload_urls,
+                take_turns: interleaved.is_some(),
             }
         }
         Err(e) => store_failed(e, "run-started"),
     }
+}
+
+/// The local sink's receive ceiling at the plan's body size (a remote sink's is not ours
+/// to probe); None, with a warning, when it cannot be measured.
+fn own_ceiling(session: &Session, size_bytes: u64) -> Option<crate::sink::ceiling::Ceiling> {
+    let measured =
+        crate::sink::ceiling::measure(session.sink.addr(), &session.sink.upload_path(), size_bytes);
+    measured
+        .map_err(|e| log::warn!("could not measure the sink's ceiling: {e}"))
+        .ok()
 }
 
 /// Where a run on a remote sink claims its records: the URL it names in `sink_url`,

@@ -11,6 +11,7 @@ fn session(dir: &std::path::Path) -> Session {
         tls: Default::default(),
         job_tls: None,
         started: ["r1".to_owned()].into(),
+        job: None,
         remote: Default::default(),
     }
 }
@@ -372,8 +373,31 @@ fn run_lifecycle_is_recorded() {
         .collect();
     assert_eq!(
         kinds,
-        [json!("run"), json!("run_end")],
-        "exactly one end, the first"
+        [
+            json!("run"),
+            json!("machine"),
+            json!("machine"),
+            json!("run_end")
+        ],
+        "a calibration at the start and at the end, and exactly one end, the first"
+    );
+    let moments: Vec<_> = s
+        .store
+        .read()
+        .unwrap()
+        .records
+        .into_iter()
+        .filter_map(|(_, r)| match r {
+            Record::Machine(m) => Some((m.moment, m.cpu_ms > 0.0)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        moments,
+        [
+            (crate::machine::Moment::Start, true),
+            (crate::machine::Moment::End, true)
+        ]
     );
     assert_eq!(r[3], json!({"type":"run-finished","run_id":"r1"}));
 }

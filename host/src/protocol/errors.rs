@@ -27,6 +27,9 @@ pub enum ErrorCode {
     /// `run-started`'s plan breaks a rule of `Plan::validate`; the reply's `kind` names
     /// which. Nothing is stored.
     InvalidPlan = 16,
+    /// `turn`: an interleaved build's turn did not come (the turns' folder failed, or the
+    /// other builds held it past the wait).
+    TurnFailed = 17,
 }
 
 impl ErrorCode {
@@ -66,6 +69,7 @@ mod tests {
             (TransportUnavailable, 14, "transport-unavailable"),
             (UnknownRun, 15, "unknown-run"),
             (InvalidPlan, 16, "invalid-plan"),
+            (TurnFailed, 17, "turn-failed"),
         ];
         for (code, number, name) in published {
             assert_eq!((code.number(), code.name()), (number, name.to_owned()));

@@ -52,9 +52,13 @@ pub enum Incoming {
         run_id: String,
         reps_done: u32,
     },
+    /// Interleaved builds: before each rep, wait for this build's turn.
+    Turn {
+        run_id: String,
+    },
 }
 
-pub const INCOMING_TYPES: [&str; 7] = [
+pub const INCOMING_TYPES: [&str; 8] = [
     "hello",
     "run-started",
     "samples",
@@ -62,6 +66,7 @@ pub const INCOMING_TYPES: [&str; 7] = [
     "error",
     "auto-check",
     "workload-key",
+    "turn",
 ];
 
 /// Host to browser.
@@ -83,6 +88,9 @@ pub enum Outgoing {
         measured_uploads: u64,
         /// Where each of the plan's transports uploads: h1's sink and each TLS one.
         upload_urls: std::collections::BTreeMap<crate::arm::Transport, String>,
+        /// Interleaved builds: ask for a `turn` before each rep.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        take_turns: bool,
     },
     SamplesAck {
         run_id: String,
@@ -100,6 +108,10 @@ pub enum Outgoing {
     },
     ErrorLogged,
     WorkloadKey {
+        run_id: String,
+    },
+    /// This build's turn has come: run the next rep.
+    Turn {
         run_id: String,
     },
     AutoDecision {

@@ -1,24 +1,29 @@
-//! Comparing runs: the same arms in two runs (`unobserved compare`), or in several
-//! browsers (`unobserved run --browser a,b`). Each arm of a later run is set against the
-//! same arm of the first with the rank-based interval and the four verdicts, so "did
-//! this get slower?" gets the same honest answer as a comparison within a run.
+//! Comparing runs: the same arms in two runs (`unobserved compare`), in several runs a
+//! side (`compare A1,A2,A3 B1,B2,B3`), or in several browsers (`unobserved run
+//! --browser a,b`). Each arm of a later side is set against the same arm of the first
+//! with an interval that is honest about runs (`stats::across_runs`), once the machine
+//! check (`machine_check`) has found the machine about as fast in every run.
 
+use super::machine_check::{self, MachineCheck};
 use super::RunReport;
 use crate::arm::Arm;
 use crate::model::SampleStatus;
-use crate::stats::compare::{self, Comparison, Side};
+use crate::stats::across_runs::{self, Across};
+use crate::stats::compare::Side;
 use crate::stats::Integrity;
 use serde::Serialize;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct RunsCompared {
-    /// The run everything is compared with, then the others, by id.
-    pub runs: Vec<String>,
-    /// Per arm present in the first run and at least one other.
+    /// The side everything is compared with, then the others: each side's run ids.
+    pub sides: Vec<Vec<String>>,
+    /// Was the machine about as fast in every run? When not, no verdict is given.
+    pub machine: MachineCheck,
+    /// Per arm present on the first side and at least one other.
     pub arms: Vec<ArmAcross>,
-    /// Arms only some runs have.
+    /// Arms only some sides have.
     pub unmatched: Vec<Unmatched>,
-    /// What differs between the runs besides the code under test.
+    /// What differs between the sides besides the code under test (their first runs).
     pub differences: Vec<Difference>,
 }
 
@@ -26,15 +31,16 @@ pub struct RunsCompared {
 pub struct ArmAcross {
     #[serde(serialize_with = "crate::stats::side::labelled")]
     pub arm: Arm,
-    /// Median Mbps per run, in `runs` order (None: no intact sample there).
+    /// Median Mbps per side, its runs' samples together, in `sides` order (None: no
+    /// intact sample there).
     pub medians: Vec<Option<f64>>,
-    /// Integrity per run; None where the run lacks the arm.
+    /// Integrity per side; None where the side lacks the arm.
     pub integrity: Vec<Option<Integrity>>,
-    /// Each later run against the first; None where either has too few samples.
-    pub versus_first: Vec<Option<Comparison>>,
+    /// Each later side against the first; None where either has too few samples.
+    pub versus_first: Vec<Option<Across>>,
 }
 
-/// An arm only some runs have, and the runs that have it.
+/// An arm only some sides have, and the runs that have it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Unmatched {
     #[serde(serialize_with = "crate::stats::side::labelled")]
@@ -45,7 +51,7 @@ pub struct Unmatched {
 #[derive(Debug, Clone, Serialize)]
 pub struct Difference {
     pub what: String,
-    /// The value in each run, in `runs` order.
+    /// The value on each side, in `sides` order.
     pub values: Vec<String>,
 }
 
@@ -57,61 +63,99 @@ fn speeds(r: &RunReport, arm: &Arm) -> Vec<f64> {
         .collect()
 }
 
+/// One run a side, the first the baseline.
 pub fn compare_runs(reports: &[RunReport], horizon: f64) -> RunsCompared {
-    let first = &reports[0];
-    let ids: Vec<String> = reports.iter().map(|r| r.run.run_id.clone()).collect();
+    let sides: Vec<Vec<RunReport>> = reports.iter().map(|r| vec![r.clone()]).collect();
+    compare_sides(&sides, horizon)
+}
+
+/// The runs took turns rep by rep: one run a side, all of one interleaved group.
+fn interleaved(sides: &[Vec<RunReport>]) -> bool {
+    let group = |s: &Vec<RunReport>| match s.as_slice() {
+        [one] => one.run.interleaved.as_ref().map(|i| i.group.clone()),
+        _ => None,
+    };
+    let first = group(&sides[0]);
+    first.is_some() && sides.iter().all(|s| group(s) == first)
+}
+
+/// Each side one or more runs of one build, the first side the baseline.
+pub fn compare_sides(sides: &[Vec<RunReport>], horizon: f64) -> RunsCompared {
+    let ids =
+        |side: &[RunReport]| -> Vec<String> { side.iter().map(|r| r.run.run_id.clone()).collect() };
+    let interleaved = interleaved(sides);
+    let metas: Vec<&super::RunMeta> = sides.iter().flatten().map(|r| &r.run).collect();
+    let machine = machine_check::check(&metas, interleaved);
+    let pooled: Vec<RunReport> = sides
+        .iter()
+        .filter_map(|s| super::pooled::pool(s))
+        .collect();
     let mut arms = Vec::new();
     let mut unmatched = Vec::new();
     // Arms are matched across runs on the typed arm.
     let mut all_arms: Vec<Arm> = Vec::new();
-    for r in reports {
+    for r in &pooled {
         for a in &r.summary {
             if !all_arms.contains(&a.arm) {
                 all_arms.push(a.arm.clone());
             }
         }
     }
+    let has_arm = |r: &RunReport, arm: &Arm| r.summary.iter().any(|a| a.arm == *arm);
     for typed in all_arms {
-        let has: Vec<&RunReport> = reports
-            .iter()
-            .filter(|r| r.summary.iter().any(|a| a.arm == typed))
+        let having: Vec<usize> = (0..sides.len())
+            .filter(|&i| has_arm(&pooled[i], &typed))
             .collect();
-        if has.len() < reports.len() {
+        if having.len() < sides.len() {
             unmatched.push(Unmatched {
                 arm: typed.clone(),
-                runs: has.iter().map(|r| r.run.run_id.clone()).collect(),
+                runs: having.iter().flat_map(|&i| ids(&sides[i])).collect(),
             });
         }
-        if has.len() < 2 || !has.iter().any(|r| r.run.run_id == first.run.run_id) {
+        if having.len() < 2 || having[0] != 0 {
             continue;
         }
         let summary_of = |r: &RunReport| r.summary.iter().find(|a| a.arm == typed).cloned();
-        let base = speeds(first, &typed);
-        let side = |r: &RunReport| Side::Runs {
-            run_ids: vec![r.run.run_id.clone()],
+        let side = |i: usize| Side::Runs {
+            run_ids: ids(&sides[i]),
             arm: typed.clone(),
         };
+        let per_run =
+            |i: usize| -> Vec<Vec<f64>> { sides[i].iter().map(|r| speeds(r, &typed)).collect() };
+        let versus = |i: usize| {
+            let c = across_runs::compare_runs(
+                side(i),
+                &per_run(i),
+                side(0),
+                &per_run(0),
+                horizon,
+                interleaved,
+            )?;
+            Some(if machine.is_comparable() {
+                c
+            } else {
+                across_runs::not_comparable(c)
+            })
+        };
         arms.push(ArmAcross {
-            medians: reports
+            medians: pooled
                 .iter()
                 .map(|r| summary_of(r).and_then(|a| a.median_mbps))
                 .collect(),
-            integrity: reports
+            integrity: pooled
                 .iter()
                 .map(|r| summary_of(r).map(|a| a.integrity))
                 .collect(),
-            versus_first: reports[1..]
-                .iter()
-                .map(|r| compare::compare(side(r), &speeds(r, &typed), side(first), &base, horizon))
-                .collect(),
+            versus_first: (1..sides.len()).map(versus).collect(),
             arm: typed,
         });
     }
     RunsCompared {
-        runs: ids,
+        sides: sides.iter().map(|s| ids(s)).collect(),
+        machine,
         arms,
         unmatched,
-        differences: differences(reports),
+        differences: differences(&pooled),
     }
 }
 
@@ -149,27 +193,11 @@ fn differences(reports: &[RunReport]) -> Vec<Difference> {
         .collect()
 }
 
-impl RunsCompared {
-    /// Arms whose whole interval lies more than `pct`% slower than the first run.
-    pub fn slower_than(&self, pct: f64) -> Vec<Arm> {
-        let bound = 1.0 - pct / 100.0;
-        self.arms
-            .iter()
-            .filter(|a| {
-                a.versus_first
-                    .iter()
-                    .flatten()
-                    .any(|c| c.ci_high.is_some_and(|hi| hi < bound))
-            })
-            .map(|a| a.arm.clone())
-            .collect()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::arm::BodyKind;
+    use crate::stats::compare::Verdict;
     use crate::store::tests_support::{report_of, run_record, sample};
     use crate::store::Record;
     use rand::rngs::StdRng;
@@ -222,6 +250,7 @@ mod tests {
                     arm.versus_first[0]
                         .as_ref()
                         .unwrap()
+                        .comparison
                         .verdict
                         .is_difference()
                 })
@@ -237,22 +266,63 @@ mod tests {
 
     #[test]
     fn a_real_regression_is_caught_and_the_gate_trips_only_beyond_its_bound() {
+        use crate::report::gate::Gate;
         let mut rng = StdRng::seed_from_u64(3);
         let a = run("a", [2400.0, 2500.0, 3300.0], 6, &mut rng);
         let b = run("b", [1680.0, 2500.0, 3300.0], 6, &mut rng); // Uint8Array 30% slower
         let c = compare_runs(&[a.clone(), b.clone()], 0.05);
         let u8 = c.arms.iter().find(|x| x.arm == body(Uint8Array)).unwrap();
         assert_eq!(
-            u8.versus_first[0].as_ref().unwrap().verdict,
-            crate::stats::compare::Verdict::Slower
+            u8.versus_first[0].as_ref().unwrap().comparison.verdict,
+            Verdict::Slower
         );
-        assert_eq!(c.slower_than(10.0), vec![body(Uint8Array)]);
-        assert!(
-            c.slower_than(50.0).is_empty(),
-            "30% slower is not 50% slower"
+        assert_eq!(c.gate(10.0), Gate::Slower(vec![body(Uint8Array)]));
+        assert_eq!(c.gate(50.0), Gate::Pass, "30% slower is not 50% slower");
+        // The other way round nothing is slower; at 40% every interval clears the bound.
+        let back = compare_runs(&[b, a], 0.05);
+        assert_eq!(back.gate(40.0), Gate::Pass);
+        // At 1% the unchanged arms' intervals (one run a side, widened for drift)
+        // reach past the bound: the gate cannot tell, and says so apart.
+        assert!(matches!(
+            back.gate(1.0),
+            Gate::Undecided {
+                not_comparable: false,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn runs_on_a_machine_that_ran_slower_get_no_verdict_and_the_gate_cannot_tell() {
+        use crate::report::gate::Gate;
+        let mut rng = StdRng::seed_from_u64(4);
+        let mut a = run("a", [2400.0, 2500.0, 3300.0], 6, &mut rng);
+        let mut b = run("b", [1680.0, 2500.0, 3300.0], 6, &mut rng);
+        let calibrated = |start, end| crate::machine::Machine {
+            start_cpu_ms: Some(start),
+            end_cpu_ms: Some(end),
+        };
+        a.run.machine = calibrated(20.0, 20.4);
+        b.run.machine = calibrated(20.1, 30.0); // loaded by the end of run b
+        let c = compare_runs(&[a.clone(), b.clone()], 0.05);
+        assert!(matches!(&c.machine, MachineCheck::Differs { slower, .. } if slower == "b"));
+        for arm in &c.arms {
+            assert_eq!(
+                arm.versus_first[0].as_ref().unwrap().comparison.verdict,
+                Verdict::NotComparable
+            );
+        }
+        assert_eq!(
+            c.gate(10.0),
+            Gate::Undecided {
+                arms: c.arms.iter().map(|x| x.arm.clone()).collect(),
+                not_comparable: true
+            }
         );
-        // The other way round nothing is slower.
-        assert!(compare_runs(&[b, a], 0.05).slower_than(10.0).is_empty());
+        b.run.machine = calibrated(20.1, 21.0);
+        let quiet = compare_runs(&[a, b], 0.05);
+        assert!(matches!(quiet.machine, MachineCheck::Same { .. }));
+        assert_eq!(quiet.gate(10.0), Gate::Slower(vec![body(Uint8Array)]));
     }
 
     #[test]

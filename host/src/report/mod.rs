@@ -6,6 +6,8 @@ pub mod analysis;
 pub mod auto_budget;
 pub mod chart_scale;
 pub mod findings;
+pub mod gate;
+pub mod machine_check;
 pub mod phases;
 pub mod pooled;
 
@@ -115,6 +117,16 @@ pub struct RunMeta {
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     #[schemars(schema_with = "ceilings_schema")]
     pub transport_ceilings: std::collections::BTreeMap<Transport, crate::model::TransportCeiling>,
+    /// The machine calibration at the run's start and end (`machine.rs`), which
+    /// `compare` checks before it sets two runs side by side.
+    #[serde(skip_serializing_if = "crate::machine::Machine::is_empty")]
+    pub machine: crate::machine::Machine,
+    /// The run took turns rep by rep with other builds' runs (`interleave.rs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interleaved: Option<crate::interleave::Interleaved>,
+    /// The run is one of a series of `run --runs N` (`series.rs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub series: Option<crate::series::Series>,
 }
 
 /// `transport_ceilings`: an object keyed by transport name.
@@ -173,6 +185,8 @@ struct Gathered {
     run: Option<crate::store::RunRecord>,
     end: Option<Ended>,
     samples: Vec<Sample>,
+    machine: crate::machine::Machine,
+    series: Option<crate::series::Series>,
 }
 
 /// One run's records, grouped, with what lists and filters need (its `RunMeta`), and
@@ -329,6 +343,8 @@ fn gather(g: &mut Gathered, record: Record) {
             })
         }
         Record::RunEnd { .. } => {}
+        Record::Machine(m) => g.machine.add(&m),
+        Record::Series(s) => g.series = Some(s.series),
         Record::SinkEvent { .. } => {}
     }
 }
@@ -366,6 +382,9 @@ fn meta_of(run_id: String, g: &Gathered) -> RunMeta {
         transport_ceilings: started
             .map(|s| s.transport_ceilings.clone())
             .unwrap_or_default(),
+        machine: g.machine,
+        interleaved: started.and_then(|s| s.interleaved.clone()),
+        series: g.series.clone(),
         run_id,
     }
 }

@@ -8,6 +8,7 @@
 pub mod auto_progress;
 pub mod browsers;
 pub mod display;
+pub mod interleaved;
 pub mod launch;
 pub mod page;
 pub mod process;
@@ -37,6 +38,8 @@ pub struct RunOptions {
     pub quiet: bool,
     pub keep_profile: bool,
     pub sink_url: Option<SinkUrl>,
+    /// Interleaved builds: this run's turns (`interleave.rs`); set by `interleaved`.
+    pub turns: Option<crate::interleave::JobTurns>,
 }
 
 /// Why a run did not produce a result. Each maps to its own exit code.
@@ -83,12 +86,25 @@ async fn run_async(opts: RunOptions) -> Result<RunOutcome> {
     let prepared = prepare(&opts)?;
     let mut running = spawn(&prepared)?;
     let followed = follow(&opts, &prepared, &mut running).await;
+    let (store, run_id) = (prepared.store.clone(), prepared.run_id.clone());
+    let (launch_command, program) = (prepared.launch_command.clone(), prepared.program.clone());
     stop(&opts, prepared.tmp, running).await;
+    outcome(followed, &store, &run_id, launch_command, program)
+}
+
+/// What a followed run came to, once its browser is ended.
+fn outcome(
+    followed: Followed,
+    store: &Store,
+    run_id: &str,
+    launch_command: Vec<String>,
+    browser_path: PathBuf,
+) -> Result<RunOutcome> {
     let (status, reason) = match followed {
         Followed::Ended { status, reason } => (status, reason),
         Followed::Broke { error, .. } => return Err(error),
     };
-    let report = stored_report(&prepared.store, &prepared.run_id)?;
+    let report = stored_report(store, run_id)?;
     if status != RunStatus::Complete {
         bail!(RunError::Failed(format!(
             "the run ended {}: {}",
@@ -98,8 +114,8 @@ async fn run_async(opts: RunOptions) -> Result<RunOutcome> {
     }
     Ok(RunOutcome {
         report,
-        launch_command: prepared.launch_command,
-        browser_path: prepared.program,
+        launch_command,
+        browser_path,
     })
 }
 
@@ -265,6 +281,9 @@ fn write_job(opts: &RunOptions, run_id: &str, tls: Option<&JobTls>, dir: &Path) 
         close_tab: true,
         sink_url: opts.sink_url.clone(),
         tls: tls.cloned(),
+        turns: opts.turns.clone(),
+        // Now, before the browser starts: its start-up would be the load measured.
+        start_cpu_ms: Some(crate::machine::calibrate()),
     };
     let job_path = dir.join("job.json");
     std::fs::write(&job_path, serde_json::to_vec_pretty(&job)?)?;
@@ -417,7 +436,7 @@ async fn follow(opts: &RunOptions, p: &Prepared, r: &mut Running) -> Followed {
                             if let Some(w) = &mut auto { w.saw(s.rep); }
                         }
                         Record::RunEnd { status, reason, .. } => end = Some(Followed::Ended { status, reason }),
-                        Record::SinkEvent { .. } => {}
+                        Record::Machine(_) | Record::Series(_) | Record::SinkEvent { .. } => {}
                     }
                 }
                 if let Some(end) = end { break end; }

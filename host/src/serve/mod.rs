@@ -66,6 +66,7 @@ impl Served {
             tls: Default::default(),
             job_tls: config.tls,
             started: Default::default(),
+            job: None,
             remote: Default::default(),
         };
         let state = Arc::new(Mutex::new(api::State::new(session, config.offer, tx)));

@@ -54,6 +54,9 @@ pub enum Verdict {
     Same,
     /// The interval is too wide to say either.
     NotResolved,
+    /// Across runs: the machine itself ran at another speed in one of them, beyond
+    /// its horizon (`report::machine_check`), so no verdict is given.
+    NotComparable,
 }
 
 impl Verdict {
@@ -63,6 +66,7 @@ impl Verdict {
             Verdict::Slower => "slower".into(),
             Verdict::Same => format!("same within ±{}%", fmt_pct(horizon)),
             Verdict::NotResolved => "not resolved".into(),
+            Verdict::NotComparable => "not comparable".into(),
         }
     }
 

@@ -1,6 +1,7 @@
 //! Summaries of throughput samples: medians and spreads per arm, and the integrity
 //! verdict in words.
 
+pub mod across_runs;
 pub mod agree;
 pub mod compare;
 pub mod integrity;

@@ -193,3 +193,132 @@ fn auto_settles_a_real_difference() {
         "{called} of {TRIALS}"
     );
 }
+
+// Across runs. Every run has its own drift: all its samples share one factor exp(δ),
+// δ ~ N(0, σ), on top of the noise models above (the machine's load, thermal state and
+// the browser's background work differ from run to run, and arms of one run share it).
+
+use super::across_runs::{compare_runs, drift_allowance, RUN_DRIFT_SD};
+
+/// One run's samples of an arm whose true mean is `mean`, with its own drift.
+fn drifting_run(rng: &mut StdRng, noise: Noise, mean: f64, reps: usize, sd: f64) -> Vec<f64> {
+    let drift = (sd * gaussian(rng)).exp();
+    (0..reps)
+        .map(|rep| draw(rng, noise, mean, rep) * drift)
+        .collect()
+}
+
+/// `runs` runs a side of identical builds (or builds `ratio` apart): the share of
+/// trials that `compare_runs` calls different.
+fn across_rate(noise: Noise, ratio: f64, reps: usize, runs: usize, sd: f64, seed: u64) -> f64 {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let called = (0..TRIALS)
+        .filter(|_| {
+            let side = |rng: &mut StdRng, mean: f64| -> Vec<Vec<f64>> {
+                (0..runs)
+                    .map(|_| drifting_run(rng, noise, mean, reps, sd))
+                    .collect()
+            };
+            let (base, arm) = (side(&mut rng, 1000.0), side(&mut rng, 1000.0 * ratio));
+            let c = compare_runs(
+                of_body(BodyKind::Blob),
+                &arm,
+                of_body(BodyKind::Blob),
+                &base,
+                DEFAULT_HORIZON,
+                false,
+            )
+            .unwrap();
+            c.comparison.verdict.is_difference()
+        })
+        .count();
+    called as f64 / TRIALS as f64
+}
+
+#[test]
+fn across_runs_with_run_drift_identical_builds_are_called_different_at_most_5_percent() {
+    let mut failures = Vec::new();
+    for (i, noise) in MODELS.into_iter().enumerate() {
+        for reps in [4, 6, 12, 30] {
+            // One run a side, at 5% drift (the quiet machine's) and at the 6% the
+            // allowance is made for; several runs a side also at a drift well beyond
+            // it, which their t interval measures.
+            let cases = [
+                (1, 0.05),
+                (1, RUN_DRIFT_SD),
+                (3, RUN_DRIFT_SD),
+                (3, 0.10),
+                (2, 0.10),
+            ];
+            for (runs, sd) in cases {
+                let seed = 3000 + i as u64 * 100 + reps as u64 * 7 + runs as u64;
+                let rate = across_rate(noise, 1.0, reps, runs, sd, seed);
+                eprintln!(
+                    "A/A across runs {noise:?}, {runs} run(s) a side of {reps} reps, drift {:.0}%: {:.2}%",
+                    sd * 100.0,
+                    rate * 100.0
+                );
+                if rate > MAX_FALSE {
+                    failures.push(format!(
+                        "{noise:?} {runs}x{reps} drift {sd}: {:.1}%",
+                        rate * 100.0
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "false differences across runs above 6%: {failures:?}"
+    );
+}
+
+/// Why runs need their own interval: the within-run rank interval over two runs'
+/// samples treats them as independent, and with run drift it calls A/A pairs different
+/// far more than 5% of the time, the more so the more reps.
+#[test]
+fn the_within_run_interval_alone_fails_across_runs_with_drift() {
+    let mut rng = StdRng::seed_from_u64(41);
+    let called = (0..TRIALS)
+        .filter(|_| {
+            let a = drifting_run(&mut rng, Noise::LogNormal, 1000.0, 12, RUN_DRIFT_SD);
+            let b = drifting_run(&mut rng, Noise::LogNormal, 1000.0, 12, RUN_DRIFT_SD);
+            verdict_of(&b, &a).verdict.is_difference()
+        })
+        .count();
+    let rate = called as f64 / TRIALS as f64;
+    eprintln!(
+        "A/A across runs with the within-run interval: {:.1}%",
+        rate * 100.0
+    );
+    assert!(rate > 0.10, "{:.1}%", rate * 100.0);
+}
+
+#[test]
+fn across_runs_a_real_1_3x_difference_is_still_called() {
+    let mut report = Vec::new();
+    let mut low = Vec::new();
+    for (i, noise) in MODELS.into_iter().enumerate() {
+        for runs in [1, 3] {
+            let seed = 7000 + i as u64 * 10 + runs as u64;
+            let rate = across_rate(noise, 1.3, 6, runs, RUN_DRIFT_SD, seed);
+            report.push(format!("{noise:?} {runs} run(s): {:.1}%", rate * 100.0));
+            // Drift of 6% a run costs power: about three in four pairs resolve, one
+            // run a side or three (Welch's t has few degrees of freedom at 3 against
+            // 3), and fewer with slow outliers on top. More reps do not help one run a
+            // side; more runs do, and interleaving does most (within-run power).
+            let floor = match noise {
+                Noise::SlowOutliers => 0.50,
+                _ => 0.70,
+            };
+            if rate < floor {
+                low.push(format!("{noise:?} {runs}: {:.1}%", rate * 100.0));
+            }
+        }
+    }
+    eprintln!(
+        "power across runs at 6 reps, 1.3x (allowance ±{:.1}%): {report:?}",
+        (drift_allowance().exp() - 1.0) * 100.0
+    );
+    assert!(low.is_empty(), "{low:?}");
+}

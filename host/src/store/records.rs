@@ -26,6 +26,10 @@ pub enum Record {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         auto_stop: Option<crate::model::AutoStop>,
     },
+    /// A machine calibration of a run, at its start or end (`machine.rs`).
+    Machine(crate::machine::MachineRecord),
+    /// A finished run of `run --runs N` and its place in the series (`series.rs`).
+    Series(crate::series::SeriesRecord),
     /// Something the sink saw that no page reported, such as an aborted upload.
     SinkEvent {
         event: String,
@@ -41,6 +45,8 @@ impl Record {
             Record::Run(r) => Some(&r.run.run_id),
             Record::Sample(s) => Some(&s.run_id),
             Record::RunEnd { run_id, .. } => Some(run_id),
+            Record::Machine(m) => Some(&m.run_id),
+            Record::Series(s) => Some(&s.run_id),
             Record::SinkEvent { .. } => None,
         }
     }
@@ -70,6 +76,9 @@ pub struct RunRecord {
     /// The TLS sinks' own ceilings, per transport (runs with `transports`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub transport_ceilings: BTreeMap<Transport, TransportCeiling>,
+    /// The run took turns rep by rep with other builds' runs (`interleave.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interleaved: Option<crate::interleave::Interleaved>,
 }
 
 impl RunRecord {

@@ -63,6 +63,7 @@ pub(crate) fn run_record(run_id: &str) -> Record {
         sink_hash_mbps: None,
         cpu: None,
         transport_ceilings: Default::default(),
+        interleaved: None,
     })
 }
 

@@ -1,0 +1,22 @@
+//! `turn`: an interleaved build's page asks before each rep, and gets its answer when
+//! the other builds have had theirs (`interleave.rs`). A run that takes no turns is
+//! answered at once.
+
+use super::{invalid_run_id, job_run, unknown_run, Session};
+use crate::model::valid_run_id;
+use crate::protocol::{ErrorCode, Outgoing};
+
+pub fn handle(session: &mut Session, run_id: String) -> Outgoing {
+    if !valid_run_id(&run_id) {
+        return invalid_run_id(&run_id, "turn");
+    }
+    if !session.started.contains(&run_id) {
+        return unknown_run(&run_id, "turn");
+    }
+    if let Some((_, gate)) = job_run::of(&mut session.job, &run_id).and_then(|j| j.turns.as_mut()) {
+        if let Err(e) = gate.take_next() {
+            return Outgoing::error(ErrorCode::TurnFailed, e.to_string(), Some("turn"));
+        }
+    }
+    Outgoing::Turn { run_id }
+}

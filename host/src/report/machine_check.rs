@@ -1,0 +1,155 @@
+//! Before runs are set side by side: was the machine about as fast in each? Every run
+//! times a fixed CPU task at its start and end (`machine.rs`); the slower of the two is
+//! the run's figure. When the slowest run's figure is beyond the horizon of the fastest
+//! run's, a parallel build or some other load ran during one of them, and the runs'
+//! ratios would describe the machine, not the browser: `compare` gives no verdict.
+
+use super::RunMeta;
+use serde::Serialize;
+
+/// How much slower the machine may have been in one run than in another before the runs
+/// are not comparable. Quiet runs on 2 cores differ by up to 8% (BENCHMARKS.md, "Across
+/// runs"); one busy process per core makes the task 1.9–2.6x slower.
+pub const MACHINE_HORIZON: f64 = 0.15;
+
+/// Whether the machine was about as fast in every run compared.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum MachineCheck {
+    /// Every run's figure within the horizon of every other's; `spread` is the slowest
+    /// over the fastest, less one.
+    Same { spread: f64, horizon: f64 },
+    /// The runs took turns rep by rep, so whatever the machine did hit them alike.
+    Interleaved,
+    /// These runs have no calibration (stored before runs recorded one): not checked.
+    Unchecked { runs: Vec<String> },
+    /// The machine ran `slower_by` (a fraction) slower during run `slower` than during
+    /// run `than`.
+    Differs {
+        slower: String,
+        than: String,
+        slower_by: f64,
+        horizon: f64,
+    },
+}
+
+impl MachineCheck {
+    pub fn is_comparable(&self) -> bool {
+        !matches!(self, MachineCheck::Differs { .. })
+    }
+}
+
+/// The check over every run compared, whichever side it is on.
+pub fn check(runs: &[&RunMeta], interleaved: bool) -> MachineCheck {
+    if interleaved {
+        return MachineCheck::Interleaved;
+    }
+    let unchecked: Vec<String> = runs
+        .iter()
+        .filter(|r| r.machine.slowest_ms().is_none())
+        .map(|r| r.run_id.clone())
+        .collect();
+    if !unchecked.is_empty() {
+        return MachineCheck::Unchecked { runs: unchecked };
+    }
+    let figure = |r: &&&RunMeta| r.machine.slowest_ms().unwrap_or(0.0);
+    let (Some(slowest), Some(fastest)) = (
+        runs.iter().max_by(|a, b| figure(a).total_cmp(&figure(b))),
+        runs.iter().min_by(|a, b| figure(a).total_cmp(&figure(b))),
+    ) else {
+        return MachineCheck::Unchecked { runs: vec![] };
+    };
+    let spread = figure(&slowest) / figure(&fastest) - 1.0;
+    if spread > MACHINE_HORIZON {
+        MachineCheck::Differs {
+            slower: slowest.run_id.clone(),
+            than: fastest.run_id.clone(),
+            slower_by: spread,
+            horizon: MACHINE_HORIZON,
+        }
+    } else {
+        MachineCheck::Same {
+            spread,
+            horizon: MACHINE_HORIZON,
+        }
+    }
+}
+
+impl std::fmt::Display for MachineCheck {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let pct = |x: f64| format!("{:.0}%", x * 100.0);
+        match self {
+            MachineCheck::Same { spread, horizon } => write!(
+                f,
+                "machine check: the fixed CPU task took within {} across the runs (horizon ±{})",
+                pct(*spread),
+                pct(*horizon)
+            ),
+            MachineCheck::Interleaved => {
+                write!(f, "machine check: the runs took turns rep by rep")
+            }
+            MachineCheck::Unchecked { runs } => write!(
+                f,
+                "machine check: none; {} recorded no machine calibration (stored by an older host)",
+                runs.join(", ")
+            ),
+            MachineCheck::Differs {
+                slower,
+                than,
+                slower_by,
+                horizon,
+            } => write!(
+                f,
+                "not comparable: this machine ran {} slower during run {slower} than during run {than} (the horizon is {}); run both again on a quiet machine, or interleave them in one run",
+                pct(*slower_by),
+                pct(*horizon)
+            ),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::machine::Machine;
+    use crate::store::tests_support::{report_of, run_record};
+
+    fn meta(id: &str, start: Option<f64>, end: Option<f64>) -> RunMeta {
+        let mut m = report_of(vec![run_record(id)]).run;
+        m.machine = Machine {
+            start_cpu_ms: start,
+            end_cpu_ms: end,
+        };
+        m
+    }
+
+    #[test]
+    fn a_run_the_machine_was_slower_in_is_named() {
+        let (a, b) = (
+            meta("a", Some(20.0), Some(20.5)),
+            meta("b", Some(20.2), Some(31.0)),
+        );
+        match check(&[&a, &b], false) {
+            MachineCheck::Differs {
+                slower,
+                than,
+                slower_by,
+                ..
+            } => {
+                assert_eq!((slower.as_str(), than.as_str()), ("b", "a"));
+                assert!((slower_by - 31.0 / 20.5 + 1.0).abs() < 1e-9);
+            }
+            other => panic!("{other:?}"),
+        }
+        let c = meta("c", Some(21.0), Some(22.0));
+        assert!(matches!(check(&[&a, &c], false), MachineCheck::Same { .. }));
+        assert!(check(&[&a, &b], true).is_comparable(), "interleaved");
+        let old = meta("old", None, None);
+        assert_eq!(
+            check(&[&a, &old], false),
+            MachineCheck::Unchecked {
+                runs: vec!["old".into()]
+            }
+        );
+    }
+}
