@@ -8,6 +8,7 @@ import { toHex } from '../lib/bodies.js';
 import * as control from './debugger-control.js';
 import { SUMMARY_PAGE } from '../lib/defaults.js';
 import { EXTENSION, PAGE } from '../lib/page-protocol.js';
+import { endAsRecorded, endAsSaid } from '../lib/run-end.js';
 
 let active = null;
 
@@ -204,8 +205,7 @@ async function finish(status, reason, failure = null, autoStop = null) {
   // The popup's state first: once the host has recorded the end, `unobserved run` may
   // end the browser at any moment, and a state left "running" would look orphaned.
   await setRunState({
-    phase: status === 'complete' ? 'done' : 'error',
-    error: status === 'complete' ? null : reason,
+    ...endAsSaid(status, reason),
     failure,
     run_id: run.run.run_id,
     browser: run.run.browser,
@@ -230,6 +230,9 @@ async function finish(status, reason, failure = null, autoStop = null) {
     const reply = await run.host.request(ending);
     // Ratios, intervals, verdicts and warnings come from the host's one analysis.
     if (reply?.analysis) await patchRunState({ analysis: reply.analysis });
+    // How the host recorded the end decides what the popup says of it.
+    const recorded = endAsRecorded(status, reply);
+    if (recorded) await patchRunState(recorded);
   } catch (e) {
     await patchRunState({ phase: 'error', error: `${reason ?? 'The run finished'}, but its end could not be recorded: ${e.message}`, failure: e.failure ?? null });
   }

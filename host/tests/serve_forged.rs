@@ -123,13 +123,15 @@ fn an_upload_of_another_run_does_not_vouch_for_this_one() {
     assert_eq!(stored_sample(&serve, "u1")["intact"], false);
 }
 
-/// Uploads and reports `reps` samples of the run, then says it is complete; what the
-/// host recorded as the run's end.
-fn finish_after(serve: &Serve, reps: u32) -> (String, Value) {
+/// Uploads and reports a sample of each of `reps`, then says the run is complete; what
+/// the host recorded as the run's end.
+fn finish_after(serve: &Serve, reps: &[u32]) -> (String, Value) {
     let (run, key, url) = started(serve);
-    let samples: Vec<Value> = (0..reps)
-        .map(|rep| {
-            let id = format!("rep{rep}");
+    let samples: Vec<Value> = reps
+        .iter()
+        .enumerate()
+        .map(|(i, &rep)| {
+            let id = format!("{run}_u{i}");
             upload(&url, &run, &id, SENT);
             let mut s = claim(&id);
             s["rep"] = rep.into();
@@ -164,8 +166,11 @@ fn a_page_calling_a_short_run_complete_is_recorded_incomplete() {
         ],
         false,
     );
-    let (_, short) = finish_after(&serve, 1);
+    let (_, short) = finish_after(&serve, &[0]);
     assert_eq!(short["status"], "incomplete", "{short}");
-    let (_, whole) = finish_after(&serve, 3);
+    // Three samples, but of one rep: a rep counts once however many samples name it.
+    let (_, repeated) = finish_after(&serve, &[0, 0, 0]);
+    assert_eq!(repeated["status"], "incomplete", "{repeated}");
+    let (_, whole) = finish_after(&serve, &[0, 1, 2]);
     assert_eq!(whole["status"], "complete", "{whole}");
 }

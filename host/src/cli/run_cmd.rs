@@ -174,11 +174,19 @@ impl Matrix {
                 plan.reps
             );
         }
+        // Every build that finished is shown (and stored) even when another failed;
+        // the first failure is the command's error.
+        let mut failed = None;
         for outcome in run::interleaved::run(opts)? {
-            self.finished(outcome?, colour);
+            match outcome {
+                Ok(outcome) => {
+                    self.finished(outcome, colour);
+                }
+                Err(e) => failed = failed.or(Some(e)),
+            }
         }
         print_matrix(&self.done, horizon, colour);
-        Ok(())
+        failed.map_or(Ok(()), Err)
     }
 
     /// `--runs N`: the plan N times in a row, each run tagged with the series once it is

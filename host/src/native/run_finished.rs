@@ -45,6 +45,10 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
     }
     let (status, reason) = match &stored {
         Ok(stored) => stored.judge(status, reason),
+        Err(e) if status == RunStatus::Complete => (
+            RunStatus::Incomplete,
+            Some(format!("the page called the run complete, but the store could not be read to check it: {e}")),
+        ),
         Err(_) => (status, reason),
     };
     log::info!(
@@ -84,7 +88,8 @@ struct Stored {
     begun: bool,
     ended: bool,
     fewest: Option<u64>,
-    samples: u64,
+    /// Each (arm, rep) the run stored a sample of, once however many named it.
+    measured: std::collections::HashSet<(crate::arm::Arm, u32)>,
 }
 
 impl Stored {
@@ -93,7 +98,7 @@ impl Stored {
             begun: false,
             ended: false,
             fewest: None,
-            samples: 0,
+            measured: Default::default(),
         };
         session.store.scan_run(run_id, |_, r| match r {
             Record::Run(r) => {
@@ -101,21 +106,25 @@ impl Stored {
                 stored.fewest = Some(r.run.plan.fewest_measured());
             }
             Record::RunEnd { .. } => stored.ended = true,
-            Record::Sample(_) => stored.samples += 1,
+            Record::Sample(s) => {
+                stored.measured.insert((s.arm(), s.rep));
+            }
             _ => {}
         })?;
         Ok(stored)
     }
 
-    /// A page's "complete" is believed only if the host stored what the plan needs: a
-    /// page that ends early, or says so falsely, leaves the run incomplete.
+    /// A page's "complete" is believed only if the host stored a sample of every arm's
+    /// every rep the plan needs (a sample naming an upload the sink never saw counts, as
+    /// the error it is stored as; the same rep twice counts once): a page that ends
+    /// early, or says so falsely, leaves the run incomplete.
     fn judge(&self, status: RunStatus, reason: Option<String>) -> (RunStatus, Option<String>) {
+        let stored = self.measured.len() as u64;
         match self.fewest {
-            Some(fewest) if status == RunStatus::Complete && self.samples < fewest => (
+            Some(fewest) if status == RunStatus::Complete && stored < fewest => (
                 RunStatus::Incomplete,
                 Some(format!(
-                    "the page called the run complete, but the host stored {} of the {fewest} samples its plan needs",
-                    self.samples
+                    "the page called the run complete, but the host stored {stored} of the {fewest} samples its plan needs"
                 )),
             ),
             _ => (status, reason),

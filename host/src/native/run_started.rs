@@ -27,17 +27,19 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
             Some("run-started"),
         );
     }
+    // A refusal comes before the turn and the calibration: a refused build must not
+    // hold the other's turn.
+    let remote = run.extra.get("sink").and_then(|v| v.as_str()) == Some("remote");
+    let remote_ledger = match remote_ledger(&mut run, remote) {
+        Ok(ledger) => ledger,
+        Err(refused) => return *refused,
+    };
     // Before the ceiling probe, which would otherwise be the load it measures.
     let (machine, interleaved) = match super::job_run::start(&mut session.job, &run_id) {
         Ok(started) => started,
         Err(e) => {
             return Outgoing::error(ErrorCode::TurnFailed, e.to_string(), Some("run-started"))
         }
-    };
-    let remote = run.extra.get("sink").and_then(|v| v.as_str()) == Some("remote");
-    let remote_ledger = match remote_ledger(&mut run, remote) {
-        Ok(ledger) => ledger,
-        Err(refused) => return *refused,
     };
     let ceiling = (!remote)
         .then(|| own_ceiling(session, run.plan.size_bytes))

@@ -88,7 +88,8 @@ pub fn compare_sides(sides: &[Vec<RunReport>], horizon: f64) -> RunsCompared {
     let machine = machine_check::check(&metas, interleaved);
     let pooled: Vec<RunReport> = sides
         .iter()
-        .filter_map(|s| super::pooled::pool(s))
+        // Sides are indexed by position below: an empty one must not shift the rest.
+        .map(|s| super::pooled::pool(s).expect("every side names at least one run"))
         .collect();
     let mut arms = Vec::new();
     let mut unmatched = Vec::new();

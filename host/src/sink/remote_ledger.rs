@@ -44,11 +44,8 @@ impl RemoteLedger {
     }
 
     fn put(&mut self, query: &str) -> std::io::Result<Vec<u8>> {
-        if self.url.is_tls() {
-            // The host has no trust for a remote sink's certificate to check it by.
-            return Err(std::io::Error::other(
-                "claiming records from an https:// remote sink is not supported",
-            ));
+        if let Some(why) = self.url.unclaimable() {
+            return Err(std::io::Error::other(why));
         }
         if self.client.is_none() {
             let addr = self.url.socket_addrs()?.into_iter().next();
