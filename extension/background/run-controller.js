@@ -8,7 +8,7 @@ import { toHex } from '../lib/bodies.js';
 import * as control from './debugger-control.js';
 import { SUMMARY_PAGE } from '../lib/defaults.js';
 import { EXTENSION, PAGE } from '../lib/page-protocol.js';
-import { endAsRecorded, endAsSaid } from '../lib/run-end.js';
+import { RUN_STATUS, endAsRecorded, endAsSaid } from '../lib/run-end.js';
 
 let active = null;
 
@@ -65,7 +65,7 @@ export async function startRun({ plan, source, runId, afterRun = 'close', sinkUr
     const total = started.measured_uploads;
     const takeTurns = started.take_turns === true;
     active = { host, run, uploadUrls, arms: plannedArms, total, takeTurns, afterRun, cameFrom: null, workloadKey, tabId: null, samples: [], finished: false, relayed: Promise.resolve(), stateWrites: Promise.resolve() };
-    host.onClose = (why, failure) => finish('incomplete', `the native host went away: ${why}`, failure);
+    host.onClose = (why, failure) => finish(RUN_STATUS.INCOMPLETE, `the native host went away: ${why}`, failure);
     await setRunState({
       phase: 'running',
       run_id: run.run_id,
@@ -100,7 +100,7 @@ export function attachBenchPort(port) {
   const run = active;
   port.onMessage.addListener((msg) => onPageMessage(run, port, msg));
   port.onDisconnect.addListener(() => {
-    if (!run.finished) finish('incomplete', 'the benchmark tab closed before the run finished');
+    if (!run.finished) finish(RUN_STATUS.INCOMPLETE, 'the benchmark tab closed before the run finished');
   });
 }
 
@@ -150,7 +150,7 @@ const PAGE_HANDLERS = Object.freeze({
       await run.relayed;
       await progress(run, { done: run.samples.length, samples: run.samples });
     } catch (e) {
-      finish('failed', `could not store a sample: ${e.message}`, e.failure ?? null);
+      finish(RUN_STATUS.FAILED, `could not store a sample: ${e.message}`, e.failure ?? null);
     }
   },
   async [PAGE.autoCheck](run, port, msg) {
@@ -184,10 +184,10 @@ const PAGE_HANDLERS = Object.freeze({
     await run.relayed.catch(() => {});
     run.debuggerAfter = await control.debuggerAttached(run.tabId);
     const reason = msg.auto_reason ? `auto: ${msg.auto_reason} after ${run.samples.length} samples` : null;
-    finish('complete', reason, null, run.autoStop ?? null);
+    finish(RUN_STATUS.COMPLETE, reason, null, run.autoStop ?? null);
   },
   async [PAGE.failed](run, port, msg) {
-    finish('failed', msg.error);
+    finish(RUN_STATUS.FAILED, msg.error);
   },
 });
 
@@ -269,7 +269,7 @@ export async function recoverOrphanedRun() {
   await setRunState({ ...state, phase: 'error', error: reason });
   try {
     const [host] = await connectHost(api.runtime.getManifest().version, state.browser);
-    await host.request({ type: 'run-finished', run_id: state.run_id, status: 'incomplete', reason });
+    await host.request({ type: 'run-finished', run_id: state.run_id, status: RUN_STATUS.INCOMPLETE, reason });
     host.disconnect();
   } catch (e) {
     console.warn(`Unobserved: could not record the orphaned run: ${e.message}`);

@@ -4,6 +4,7 @@
 // "Page ↔ host over HTTP"). bench.js posts to this as it posts to the extension; the
 // answers come back in the extension's words. The host decides what is stored.
 import { EXTENSION, PAGE } from '../lib/page-protocol.js';
+import { RUN_STATUS } from '../lib/run-end.js';
 
 /** Served by `serve`: its own page, with the session token in the fragment. */
 const token = location.pathname.endsWith('/serve.html') && /^#[0-9a-f]{32}$/.test(location.hash) ? location.hash.slice(1) : null;
@@ -88,10 +89,10 @@ function createHostChannel() {
     },
     async [PAGE.done](msg) {
       const reason = msg.auto_reason ? `auto: ${msg.auto_reason}` : null;
-      finish('complete', reason).then(listeners.finished, listeners.failed);
+      finish(RUN_STATUS.COMPLETE, reason).then(listeners.finished, listeners.failed);
     },
     async [PAGE.failed](msg) {
-      finish('failed', msg.error).then(listeners.finished, listeners.failed);
+      finish(RUN_STATUS.FAILED, msg.error).then(listeners.finished, listeners.failed);
     },
   };
 

@@ -25,6 +25,26 @@ fn started(serve: &Serve) -> (String, String, String) {
     )
 }
 
+/// `serve` offering 1 KiB Blob uploads, `reps` of them, no warm-up.
+fn serve_blobs(reps: &str) -> Serve {
+    Serve::start(
+        &[
+            "--size", "1KiB", "--reps", reps, "--warmup", "0", "--bodies", "Blob",
+        ],
+        false,
+    )
+}
+
+/// The page's samples for `run`, sent with its key; the reply must be 200.
+fn send_samples(serve: &Serve, run: &str, key: &str, samples: &[Value]) {
+    let r = serve.call(
+        "POST",
+        &format!("runs/{run}/samples"),
+        Some(&json!({"key": key, "samples": samples})),
+    );
+    assert_eq!(r.status, 200, "{r:?}");
+}
+
 fn upload(url: &str, run: &str, id: &str, body: &[u8]) {
     let mut r = ureq::put(&format!("{url}?run={run}&upload={id}"))
         .send(body)
@@ -52,12 +72,7 @@ fn stored_sample(serve: &Serve, id: &str) -> Value {
 
 #[test]
 fn forged_samples_are_stored_as_what_the_sink_received() {
-    let serve = Serve::start(
-        &[
-            "--size", "1KiB", "--reps", "1", "--warmup", "0", "--bodies", "Blob",
-        ],
-        false,
-    );
+    let serve = serve_blobs("1");
     let (run, key, url) = started(&serve);
     // The honest one, so the test can tell a judge that believes nothing from a broken one.
     upload(&url, &run, "honest", SENT);
@@ -71,12 +86,7 @@ fn forged_samples_are_stored_as_what_the_sink_received() {
         .iter()
         .map(|id| claim(id))
         .collect();
-    let r = serve.call(
-        "POST",
-        &format!("runs/{run}/samples"),
-        Some(&json!({"key": key, "samples": samples})),
-    );
-    assert_eq!(r.status, 200, "{r:?}");
+    send_samples(&serve, &run, &key, &samples);
     let honest = stored_sample(&serve, "honest");
     assert_eq!(
         (honest["status"].as_str(), honest["intact"].as_bool()),
@@ -105,27 +115,17 @@ fn forged_samples_are_stored_as_what_the_sink_received() {
 
 #[test]
 fn an_upload_of_another_run_does_not_vouch_for_this_one() {
-    let serve = Serve::start(
-        &[
-            "--size", "1KiB", "--reps", "1", "--warmup", "0", "--bodies", "Blob",
-        ],
-        false,
-    );
+    let serve = serve_blobs("1");
     let (first, _, url) = started(&serve);
     let (second, key, _) = started(&serve);
     upload(&url, &first, "u1", SENT);
-    let r = serve.call(
-        "POST",
-        &format!("runs/{second}/samples"),
-        Some(&json!({"key": key, "samples": [claim("u1")]})),
-    );
-    assert_eq!(r.status, 200, "{r:?}");
+    send_samples(&serve, &second, &key, &[claim("u1")]);
     assert_eq!(stored_sample(&serve, "u1")["intact"], false);
 }
 
-/// Uploads and reports a sample of each of `reps`, then says the run is complete; what
-/// the host recorded as the run's end.
-fn finish_after(serve: &Serve, reps: &[u32]) -> (String, Value) {
+/// Uploads and reports a sample of each of `reps`, then says the run is complete: the
+/// run's end as the host recorded it.
+fn finish_after(serve: &Serve, reps: &[u32]) -> Value {
     let (run, key, url) = started(serve);
     let samples: Vec<Value> = reps
         .iter()
@@ -138,39 +138,28 @@ fn finish_after(serve: &Serve, reps: &[u32]) -> (String, Value) {
             s
         })
         .collect();
-    let r = serve.call(
-        "POST",
-        &format!("runs/{run}/samples"),
-        Some(&json!({"key": key, "samples": samples})),
-    );
-    assert_eq!(r.status, 200, "{r:?}");
+    send_samples(serve, &run, &key, &samples);
     let r = serve.call(
         "POST",
         &format!("runs/{run}/finish"),
         Some(&json!({"key": key, "status": "complete"})),
     );
     assert_eq!(r.status, 200, "{r:?}");
-    let end = serve
+    serve
         .store()
         .into_iter()
         .find(|r| r["kind"] == "run_end" && r["run_id"] == run.as_str())
-        .expect("the run's end is stored");
-    (run, end)
+        .expect("the run's end is stored")
 }
 
 #[test]
 fn a_page_calling_a_short_run_complete_is_recorded_incomplete() {
-    let serve = Serve::start(
-        &[
-            "--size", "1KiB", "--reps", "3", "--warmup", "0", "--bodies", "Blob",
-        ],
-        false,
-    );
-    let (_, short) = finish_after(&serve, &[0]);
+    let serve = serve_blobs("3");
+    let short = finish_after(&serve, &[0]);
     assert_eq!(short["status"], "incomplete", "{short}");
     // Three samples, but of one rep: a rep counts once however many samples name it.
-    let (_, repeated) = finish_after(&serve, &[0, 0, 0]);
+    let repeated = finish_after(&serve, &[0, 0, 0]);
     assert_eq!(repeated["status"], "incomplete", "{repeated}");
-    let (_, whole) = finish_after(&serve, &[0, 1, 2]);
+    let whole = finish_after(&serve, &[0, 1, 2]);
     assert_eq!(whole["status"], "complete", "{whole}");
 }

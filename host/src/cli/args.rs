@@ -119,8 +119,9 @@ pub struct ServeArgs {
     pub once: bool,
     /// Runs one address may start a minute, after a burst of 3 (beyond it, 429). Raise
     /// it for a lab whose phones share one address behind NAT.
-    #[arg(long, value_name = "N", default_value_t = crate::serve::rate::STARTS_PER_MINUTE, value_parser = parse_starts_per_minute)]
-    pub starts_per_minute: std::num::NonZeroU32,
+    #[arg(long, value_name = "N", default_value_t = crate::serve::rate::STARTS_PER_MINUTE.get(),
+          value_parser = clap::value_parser!(u32).range(1..=600))]
+    pub starts_per_minute: u32,
     #[command(flatten)]
     pub plan: super::plan_args::PlanArgs,
 }
@@ -373,14 +374,6 @@ pub(super) fn parse_horizon(s: &str) -> Result<f64, String> {
             limit.above * 100.0,
             limit.below * 100.0
         ))
-    }
-}
-
-/// 1 to 600 runs a minute per address: 0 would refuse every start after the burst.
-fn parse_starts_per_minute(s: &str) -> Result<std::num::NonZeroU32, String> {
-    match s.parse::<u32>() {
-        Ok(n @ 1..=600) => Ok(std::num::NonZeroU32::new(n).expect("at least 1")),
-        _ => Err(format!("{s:?} is not a whole number from 1 to 600")),
     }
 }
 

@@ -36,7 +36,8 @@ pub fn execute(a: ServeArgs) -> Result<i32> {
                 env: None,
             },
             tls: None,
-            starts_per_minute: a.starts_per_minute,
+            starts_per_minute: std::num::NonZeroU32::new(a.starts_per_minute)
+                .expect("--starts-per-minute is at least 1"),
         },
         store.clone(),
     )?;
