@@ -177,7 +177,9 @@ fn single(
         }
         // Still in flight when its sample came: nothing had arrived whole.
         (_, Entry::InFlight) => {}
-        (_, Entry::Chunks(_) | Entry::Download(_) | Entry::Taken) => return Receipt::WrongKind,
+        (_, Entry::Chunks(_) | Entry::Download(_) | Entry::Parts(_) | Entry::Taken) => {
+            return Receipt::WrongKind
+        }
     }
     Receipt::Found
 }
