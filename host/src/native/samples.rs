@@ -1,6 +1,6 @@
 //! `samples`: store a batch (fsynced), then acknowledge it with the count. Each sample's
 //! received side is the sink's ledger record and its status the host's judgement
-//! (`ingest.rs`), never the page's word.
+//! (`verify/`), never the page's word.
 
 use super::{invalid_run_id, store_failed, unknown_run, Session};
 use crate::model::{valid_run_id, Sample};
@@ -27,8 +27,8 @@ pub fn handle(session: &mut Session, run_id: String, samples: Vec<Sample>) -> Ou
     }
     let count = samples.len();
     let judged = match session.remote.get_mut(&run_id) {
-        Some(remote) => crate::ingest::ingest_from(remote, &run_id, samples),
-        None => crate::ingest::ingest(session.sink.ledger(), &run_id, samples),
+        Some(remote) => crate::verify::verify_from(remote, &run_id, samples),
+        None => crate::verify::verify(session.sink.ledger(), &run_id, samples),
     };
     let records: Vec<Record> = judged.into_iter().map(Record::Sample).collect();
     match session.store.append(&records) {

@@ -635,13 +635,9 @@ fn encrypted_rows(summary: &[ArmSummary], samples: &[Sample]) -> Vec<EncryptedRo
                 )
             };
             let (client_ms, put_ms) = (per("client_ms"), per("put_ms"));
-            let chunks: u64 = arm
+            let bad_tags: u64 = arm
                 .iter()
-                .filter_map(|s| s.extra.get("chunks").and_then(|v| v.as_u64()))
-                .sum();
-            let ok: u64 = arm
-                .iter()
-                .filter_map(|s| s.extra.get("tags_ok").and_then(|v| v.as_u64()))
+                .filter_map(|s| s.chunk_tally.map(|t| t.bad_tags()))
                 .sum();
             Some(EncryptedRow {
                 arm: a.arm.label(),
@@ -654,7 +650,7 @@ fn encrypted_rows(summary: &[ArmSummary], samples: &[Sample]) -> Vec<EncryptedRo
                     .map(|(c, p)| c / p),
                 client_ms,
                 put_ms,
-                chunks_with_bad_tags: chunks.saturating_sub(ok),
+                chunks_with_bad_tags: bad_tags,
             })
         })
         .collect()

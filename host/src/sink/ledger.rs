@@ -198,7 +198,7 @@ pub enum Claim {
     Unreachable,
 }
 
-/// Where ingest finds the records: this process's ledger, or a remote sink's.
+/// Where `verify` finds the records: this process's ledger, or a remote sink's.
 pub trait Records {
     fn take(&mut self, run_id: &str, upload: &UploadId) -> Claim;
 }
