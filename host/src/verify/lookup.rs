@@ -85,7 +85,9 @@ fn body(entry: Entry) -> Found {
         }),
         // Still in flight when its sample came: nothing had arrived whole.
         Entry::InFlight => Found::of(Received::nothing()),
-        Entry::Chunks(_) | Entry::Download(_) | Entry::Taken => Found::none(Receipt::WrongKind),
+        Entry::Chunks(_) | Entry::Download(_) | Entry::Parts(_) | Entry::Taken => {
+            Found::none(Receipt::WrongKind)
+        }
     }
 }
 
