@@ -365,16 +365,6 @@ pub enum AutoStop {
     BudgetTime,
 }
 
-impl AutoStop {
-    pub fn words(self) -> &'static str {
-        match self {
-            AutoStop::Settled => "every comparison is settled",
-            AutoStop::BudgetReps => "the rep budget was spent",
-            AutoStop::BudgetTime => "the time budget was spent",
-        }
-    }
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct AutoBudget {
     pub max_reps: u32,

@@ -44,7 +44,7 @@ pub fn handle(session: &mut Session, run_id: String, reps_done: u32) -> Outgoing
 }
 
 /// How far an auto-sampled run is, for the popup's and the terminal's progress.
-#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 pub struct AutoProgress {
     /// Comparisons whose interval lies entirely inside or outside the horizon.
     pub settled: usize,
@@ -52,9 +52,8 @@ pub struct AutoProgress {
     pub comparisons: usize,
     /// Of the time budget, counted from the run's start.
     pub seconds_left: u64,
-    /// The settled ones in words, so a verdict is seen as soon as it stands:
-    /// "Blob vs Uint8Array: 1.18x [1.11–1.26] faster".
-    pub settled_verdicts: Vec<String>,
+    /// The settled ones, so a verdict is seen as soon as it stands.
+    pub settled_verdicts: Vec<crate::stats::compare::Comparison>,
 }
 
 /// Another rep, or why not.
@@ -72,7 +71,7 @@ impl Decision {
     /// For the page and the log.
     pub fn reason(&self) -> String {
         match (self.stop, self.unsettled.is_empty()) {
-            (Some(stop), _) => stop.words().to_owned(),
+            (Some(stop), _) => crate::export::words::auto_stop(stop).to_owned(),
             (None, true) => "nothing settled to compare yet".into(),
             (None, false) => {
                 let labels: Vec<String> = self.unsettled.iter().map(|a| a.label()).collect();
@@ -126,15 +125,7 @@ pub fn decide(
         settled_verdicts: comparisons
             .iter()
             .filter(|c| c.settled())
-            .map(|c| {
-                let words = c.verdict.words(c.horizon);
-                format!(
-                    "{} vs {}: {} {words}",
-                    c.arm.label(),
-                    c.baseline.label(),
-                    c.ratio_text(2)
-                )
-            })
+            .cloned()
             .collect(),
     };
     let before_minimum = run.run.plan.as_ref().is_some_and(|p| reps_done < p.reps);

@@ -146,8 +146,8 @@ impl Stored {
 }
 
 /// The finished run's analysis from the store, as every report computes it.
-fn analyse(session: &Session, run_id: &str) -> Option<crate::report::analysis::Analysis> {
+fn analyse(session: &Session, run_id: &str) -> Option<Box<crate::report::analysis::Analysis>> {
     let run = crate::report::load_run(&session.store, run_id, crate::report::TimelinePoints::Drop)
         .ok()??;
-    Some(crate::report::analysis::of(&run))
+    Some(Box::new(crate::report::analysis::of(&run)))
 }

@@ -111,7 +111,7 @@ pub enum Outgoing {
         status: Option<crate::model::RunStatus>,
         /// The stored run's analysis, for the popup (absent after a second end).
         #[serde(skip_serializing_if = "Option::is_none")]
-        analysis: Option<crate::report::analysis::Analysis>,
+        analysis: Option<Box<crate::report::analysis::Analysis>>,
     },
     ErrorLogged,
     WorkloadKey {
