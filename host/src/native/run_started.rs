@@ -29,7 +29,7 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
     // A refusal comes before the turn and the calibration: a refused build must not
     // hold the other's turn.
     let remote = run.extra.get("sink").and_then(|v| v.as_str()) == Some("remote");
-    let remote_ledger = match remote_ledger(&mut run, remote) {
+    let remote_ledger = match opened_ledger(session, &mut run, remote) {
         Ok(ledger) => ledger,
         Err(refused) => return *refused,
     };
@@ -98,6 +98,36 @@ fn own_ceiling(session: &Session, size_bytes: u64) -> Option<crate::sink::ceilin
     measured
         .map_err(|e| log::warn!("could not measure the sink's ceiling: {e}"))
         .ok()
+}
+
+/// The run opened in the ledger that will hold its records (the sink's own, or a remote
+/// sink's over its ledger route), with room for its plan's uploads: a sink keeps records
+/// only for runs opened so. A ledger with no room refuses the run (error 13).
+fn opened_ledger(
+    session: &Session,
+    run: &mut RunInfo,
+    remote: bool,
+) -> Result<Option<RemoteLedger>, Box<Outgoing>> {
+    let mut ledger = remote_ledger(run, remote)?;
+    let wanted = run.plan.upload_ids();
+    let opened = match ledger.as_mut() {
+        Some(remote) => remote
+            .open_run(&run.run_id, wanted)
+            .map_err(|e| e.to_string()),
+        None => session
+            .sink
+            .ledger()
+            .open_run(&run.run_id, usize::try_from(wanted).unwrap_or(usize::MAX))
+            .map(|_| ())
+            .map_err(|why| why.of_opening()),
+    };
+    match opened {
+        Ok(()) => Ok(ledger),
+        Err(why) => Err(Box::new(refused(
+            ErrorCode::SinkUnavailable,
+            format!("the sink would not open the run: {why}; nothing was recorded"),
+        ))),
+    }
 }
 
 /// Where a run on a remote sink claims its records: the URL it names in `sink_url`,
