@@ -4,7 +4,9 @@
 pub mod allowed_ids;
 pub mod arm;
 pub mod cli;
+pub mod conditions;
 pub mod cpu;
+pub mod domain;
 pub mod exit;
 pub mod export;
 pub mod extension_files;
