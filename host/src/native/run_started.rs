@@ -12,7 +12,10 @@ use crate::store::{records::now, Record, RunRecord};
 
 pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
     // A popup's plan is held to the same rules as the CLI's, before anything is started
-    // or stored.
+    // or stored. Every run now is split into blocks (issue 36).
+    run.plan
+        .block_reps
+        .get_or_insert(crate::model::DEFAULT_BLOCK_REPS);
     if let Err(e) = run.plan.validate() {
         return Outgoing::invalid_plan(&e, "run-started");
     }
@@ -50,6 +53,7 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
         .ceilings(run.plan.size_bytes, &run.plan.transports);
     let mut upload_urls = session.tls.upload_urls();
     upload_urls.insert(Transport::H1, session.sink.upload_url());
+    let plan = run.plan.clone();
     let record = Record::Run(RunRecord {
         run,
         host_version: env!("CARGO_PKG_VERSION").into(),
@@ -65,6 +69,7 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
         Ok(()) => {
             log::info!("run {run_id} started; sink ceiling {ceiling:?}");
             session.started.insert(run_id.clone());
+            super::run_conditions::start(session, &run_id, &plan);
             if let Some(ledger) = remote_ledger {
                 session.remote.insert(run_id.clone(), ledger);
             }

@@ -107,11 +107,10 @@ pub fn of(report: &RunReport) -> Analysis {
             .iter()
             .map(|c| {
                 format!(
-                    "{} vs {}: {} {}",
+                    "{} vs {}: {}",
                     c.arm.label(),
                     c.baseline.label(),
-                    c.ratio_text(2),
-                    c.verdict.words(c.horizon)
+                    crate::export::conditions::comparison_text(c, 2)
                 )
             })
             .collect(),

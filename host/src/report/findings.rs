@@ -43,6 +43,15 @@ pub enum Warning {
         horizon: f64,
         ratio: String,
     },
+    /// Other work loaded the machine while the run measured (every block alike): the
+    /// verdicts hold for that condition, not for a quiet machine.
+    OtherWork {
+        condition: crate::domain::conditions::Condition,
+        state: crate::domain::conditions::MachineState,
+    },
+    /// The run's blocks were measured in more than one condition: its comparisons are
+    /// given per condition, each part with its blocks.
+    ConditionChanged { parts: Vec<ConditionPart> },
     /// An auto-sampled run stopped on a budget before every comparison settled.
     AutoBudgetSpent {
         stop: AutoStop,
@@ -59,12 +68,26 @@ pub enum Warning {
 pub enum Note {
     /// Per arm, the median time before the request reached the sink, of the page time.
     BrowserTime { arms: Vec<BrowserTime> },
+    /// The one condition every block of the run was measured in (quiet, or the run's
+    /// own generated load), and what the machine did.
+    MeasuredIn {
+        condition: crate::domain::conditions::Condition,
+        state: crate::domain::conditions::MachineState,
+    },
     /// Why an arm's bytes did not arrive intact, where the tool can explain it.
     IntegrityReason {
         arm: String,
         integrity: &'static str,
         why: &'static str,
     },
+}
+
+/// The blocks of a run measured in one condition, and what the machine did over them.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct ConditionPart {
+    pub condition: crate::domain::conditions::Condition,
+    pub blocks: Vec<u32>,
+    pub state: crate::domain::conditions::MachineState,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
@@ -109,6 +132,15 @@ impl fmt::Display for Warning {
                 "The negative control failed: {arm} uploaded twice in every rep came out {} ({ratio}). Identical arms differ on this machine, so this run's other verdicts cannot be trusted: quiet the machine (close other programs, plug in the laptop) and run again.",
                 verdict.words(*horizon)
             ),
+            Warning::OtherWork { condition, state } => write!(
+                f,
+                "{} The verdicts hold for this condition; on a quiet machine they may differ, even in sign (docs/why-the-answer-depends.md).",
+                crate::export::conditions::measured_in(condition, state)
+            ),
+            Warning::ConditionChanged { parts } => {
+                let parts: Vec<_> = parts.iter().map(|p| (p.condition.clone(), p.blocks.clone(), p.state)).collect();
+                write!(f, "{}", crate::export::conditions::changed(&parts))
+            }
             Warning::AutoBudgetSpent { stop, reps, max_reps, max_seconds, unsettled } => {
                 let budget = match stop {
                     AutoStop::BudgetReps => format!("The rep budget ({max_reps} reps)"),
@@ -144,6 +176,13 @@ impl fmt::Display for Note {
                     f,
                     "Time before the request reached the sink, median per upload: {}. That is the browser preparing and handing over the body; a web app waits for it too, so the page time is the figure.",
                     parts.join(", ")
+                )
+            }
+            Note::MeasuredIn { condition, state } => {
+                write!(
+                    f,
+                    "{}",
+                    crate::export::conditions::measured_in(condition, state)
                 )
             }
             Note::IntegrityReason {
