@@ -172,3 +172,156 @@ pub fn findings(run: &RunMeta) -> (Option<super::Warning>, Option<super::Note>) 
         ),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::conditions::{Load, Pressure};
+    use crate::stats::compare::Verdict;
+    use crate::store::tests_support::{report_of, run_record, sample};
+    use crate::store::{ConditionsRecord, Record};
+
+    /// A run of 12 blocks of 3 reps: Blob 0.7x of Uint8Array in even blocks, 1.6x in odd
+    /// ones, and each block's conditions line (`odd` saw two busy cores, or ran the
+    /// run's own load).
+    fn run(id: &str, odd: Condition, flip: bool) -> crate::report::RunReport {
+        let mut records = vec![run_record(id)];
+        if let Record::Run(r) = &mut records[0] {
+            r.run.plan.block_reps = Some(3);
+        }
+        for block in 0..12u32 {
+            let busy = block % 2 == 1;
+            let ratio = if busy && flip { 1.6 } else { 0.7 };
+            for rep in block * 3..block * 3 + 3 {
+                let wobble = 1.0 + 0.01 * f64::from(rep % 3);
+                records.push(Record::Sample(sample(
+                    id,
+                    "Uint8Array",
+                    rep,
+                    1000.0 * wobble,
+                )));
+                records.push(Record::Sample(sample(
+                    id,
+                    "Blob",
+                    rep,
+                    1000.0 * ratio / wobble,
+                )));
+            }
+            let mut state = MachineState {
+                seconds: 2.0,
+                cores: 2,
+                io_some: Some(0.0),
+                memory_some: Some(0.0),
+                ..MachineState::default()
+            };
+            let mut load = Load::None;
+            if busy {
+                state.others_cores = if odd.pressures.contains(&Pressure::Cpu) {
+                    1.9
+                } else {
+                    0.0
+                };
+                state.all_cores_busy_share = if state.others_cores > 1.0 { 0.9 } else { 0.0 };
+                load = odd.load;
+            }
+            records.push(Record::Conditions(ConditionsRecord {
+                run_id: id.into(),
+                block: BlockConditions {
+                    block,
+                    first_rep: block * 3,
+                    load,
+                    state,
+                },
+                recorded_at: String::new(),
+            }));
+        }
+        report_of(records)
+    }
+
+    fn busy() -> Condition {
+        Condition {
+            pressures: vec![Pressure::Cpu],
+            ..Condition::default()
+        }
+    }
+
+    #[test]
+    fn conditions_that_disagree_read_depends_with_each_part() {
+        let r = run("a", busy(), true);
+        let c = &r.comparisons[0];
+        assert_eq!(c.verdict, Verdict::Depends, "{c:?}");
+        assert_eq!(c.parts.len(), 2);
+        assert_eq!(c.parts[0].verdict, Verdict::Slower);
+        assert_eq!(c.parts[1].verdict, Verdict::Faster);
+        assert!(c.settled());
+        assert!(
+            r.warnings.iter().any(|w| matches!(w, crate::report::Warning::ConditionChanged { parts } if parts.len() == 2)),
+            "{:?}",
+            r.warnings
+        );
+        // Every format's cell names both parts (`ratio_cell`).
+        let cell = crate::report::ratio_cell(&r, &c.arm.arm().clone(), false);
+        assert!(
+            cell.starts_with("depends: 0.69x") && cell.contains("slower when quiet; 1.57x"),
+            "{cell}"
+        );
+        // The same run with one condition throughout: one verdict, and a note naming it.
+        let quiet = run("q", Condition::default(), false);
+        assert_eq!(quiet.comparisons[0].verdict, Verdict::Slower);
+        assert!(quiet.comparisons[0].parts.is_empty());
+        assert!(quiet
+            .notes
+            .iter()
+            .any(|n| matches!(n, crate::report::Note::MeasuredIn { condition, .. } if condition.is_quiet())));
+    }
+
+    #[test]
+    fn a_run_with_its_own_load_gives_a_verdict_per_load() {
+        let loaded = Condition {
+            load: Load::Cpu,
+            ..Condition::default()
+        };
+        let r = run("l", loaded.clone(), true);
+        let c = &r.comparisons[0];
+        assert_eq!(c.verdict, Verdict::Depends);
+        assert!(
+            matches!(&c.parts[1].of, crate::stats::blocks::PartOf::Condition { condition } if *condition == loaded)
+        );
+    }
+
+    #[test]
+    fn compare_refuses_runs_measured_in_different_conditions_and_the_gate_cannot_tell() {
+        use crate::report::gate::Gate;
+        use crate::report::machine_check::MachineCheck;
+        let quiet = run("q", Condition::default(), false);
+        let mut busy_run = run("b", busy(), false);
+        // Every block of the second run busy.
+        for b in &mut busy_run.run.blocks {
+            b.state.others_cores = 1.9;
+        }
+        let c = crate::report::across::compare_runs(&[quiet.clone(), busy_run], 0.05);
+        assert!(
+            matches!(c.machine, MachineCheck::ConditionsDiffer { .. }),
+            "{:?}",
+            c.machine
+        );
+        assert!(c
+            .arms
+            .iter()
+            .all(|a| a.versus_first[0].as_ref().unwrap().comparison.verdict
+                == Verdict::NotComparable));
+        assert!(matches!(
+            c.gate(10.0),
+            Gate::Undecided {
+                not_comparable: true,
+                ..
+            }
+        ));
+        let again = crate::report::across::compare_runs(&[quiet.clone(), quiet], 0.05);
+        assert!(
+            matches!(again.machine, MachineCheck::SameCondition { .. }),
+            "{:?}",
+            again.machine
+        );
+    }
+}

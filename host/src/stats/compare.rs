@@ -131,12 +131,15 @@ impl Comparison {
     /// Precise enough to stop adding reps: the interval lies entirely inside the
     /// horizon (the same) or entirely outside it (a difference larger than h).
     pub fn settled(&self) -> bool {
-        // Parts that disagree stay apart however many more reps come.
-        if self.verdict == Verdict::Depends {
+        // Blocks that part stay apart however many more reps come; conditions are
+        // settled when each is (so each condition's own verdict is given).
+        let of_blocks =
+            |p: &super::blocks::Part| matches!(p.of, super::blocks::PartOf::Blocks { .. });
+        if self.verdict == Verdict::Depends && self.parts.iter().all(of_blocks) {
             return true;
         }
-        if !self.parts.is_empty() && self.parts.iter().any(|p| !p.settled) {
-            return false;
+        if !self.parts.is_empty() {
+            return self.parts.iter().all(|p| p.settled);
         }
         if self.blocks.is_some_and(|b| b < super::blocks::MIN_BLOCKS) {
             return false;
