@@ -42,6 +42,7 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
         .then(|| own_ceiling(session, run.plan.size_bytes))
         .flatten();
     let (planned, measured_uploads) = (run.plan.arms(), run.plan.measured_uploads());
+    let book = crate::verify::fit::RunBook::new(run.plan.clone());
     let transport_ceilings = session
         .tls
         .ceilings(run.plan.size_bytes, &run.plan.transports);
@@ -61,7 +62,7 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
     match session.store.append(&[record, Record::Machine(machine)]) {
         Ok(()) => {
             log::info!("run {run_id} started; sink ceiling {ceiling:?}");
-            session.started.insert(run_id.clone());
+            session.started.insert(run_id.clone(), book);
             if let Some(ledger) = remote_ledger {
                 session.remote.insert(run_id.clone(), ledger);
             }
