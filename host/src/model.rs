@@ -20,6 +20,7 @@ use strum::IntoEnumIterator;
     Serialize,
     Deserialize,
     strum::IntoStaticStr,
+    strum::EnumIter,
     schemars::JsonSchema,
 )]
 #[serde(rename_all = "lowercase")]
@@ -74,8 +75,6 @@ impl Environment {
 }
 
 /// One measured upload, paired from the page's and the sink's figures.
-///
-/// Open: fields a newer extension adds are kept and written back (`extra`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Sample {
     pub run_id: String,
@@ -123,9 +122,9 @@ pub struct Sample {
     /// Samples stored before the ledger have none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub upload_id: Option<crate::sink::ledger::UploadId>,
-    /// What the host found in its ledger under `upload_id` (`ingest.rs`).
+    /// What the host found in its ledger under `upload_id` (`verify/`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub receipt: Option<crate::ingest::Receipt>,
+    pub receipt: Option<crate::domain::received::Receipt>,
     /// The page claimed other received figures than the sink recorded (the record's were
     /// stored).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -137,7 +136,24 @@ pub struct Sample {
     /// The page's clock of the same upload, for its phases (`page_timing.rs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page_timing: Option<crate::page_timing::PageTiming>,
-    /// Anything newer extensions add is kept, so the store loses nothing.
+    /// How long after the reply's headers the page read the sink's digest
+    /// (BENCHMARKS.md: the settle time must cover it). Page-side.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest_ms: Option<f64>,
+    /// An encrypted file's page-side medians: encrypting one chunk, and one chunk's PUT
+    /// (their ratio is the report's pipelining ceiling).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_ms: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub put_ms: Option<f64>,
+    /// An encrypted file's chunks as the sink counted them, stored flat (`chunks`,
+    /// `tags_ok`, `chunks_in_order`). Before `extra`: a flattened map takes what the
+    /// fields before it left.
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub chunk_tally: Option<crate::domain::received::ChunkTally>,
+    /// Fields of samples stored by older versions (the arm's fields before arms were
+    /// recorded, say), read and written back as they were. A sample stored now has
+    /// none: a page's fields this host does not know are dropped (`verify::fit`).
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -153,10 +169,6 @@ impl Sample {
         self.recorded_arm
             .clone()
             .unwrap_or_else(|| Arm::from_legacy(&self.body, &self.extra, self.negative_control))
-    }
-
-    pub fn extra_f64(&self, key: &str) -> Option<f64> {
-        self.extra.get(key).and_then(Value::as_f64)
     }
 
     /// The arm's label in reports (`Arm::label`).
@@ -356,23 +368,15 @@ impl Workloads {
 }
 
 /// Why `--auto` stopped adding reps (or rounds, across browsers).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::EnumIter, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum AutoStop {
     /// Every comparison's interval lies entirely inside or outside the horizon.
     Settled,
     BudgetReps,
     BudgetTime,
-}
-
-impl AutoStop {
-    pub fn words(self) -> &'static str {
-        match self {
-            AutoStop::Settled => "every comparison is settled",
-            AutoStop::BudgetReps => "the rep budget was spent",
-            AutoStop::BudgetTime => "the time budget was spent",
-        }
-    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -415,7 +419,7 @@ impl Plan {
     }
 
     /// At most this many reps: --auto may add reps up to its max.
-    fn max_reps(&self) -> u64 {
+    pub fn max_reps(&self) -> u64 {
         self.auto.map_or(self.reps, |a| a.max_reps.max(self.reps)) as u64
     }
 
@@ -468,6 +472,36 @@ impl Plan {
         arms
     }
 
+    /// Every arm a measured sample of this plan may name: the arms, and in a control
+    /// plan each of them attached and detached.
+    pub fn measured_arms(&self) -> Vec<Arm> {
+        let arms = self.arms();
+        if !self.control {
+            return arms;
+        }
+        [
+            crate::arm::Condition::Attached,
+            crate::arm::Condition::Detached,
+        ]
+        .into_iter()
+        .flat_map(|c| {
+            arms.iter().cloned().map(move |mut arm| {
+                arm.condition = Some(c);
+                arm
+            })
+        })
+        .collect()
+    }
+
+    /// The bytes one upload of `arm` sends under this plan (a parallel arm's streams
+    /// together).
+    pub fn bytes_of(&self, arm: &Arm) -> u64 {
+        match &arm.kind {
+            ArmKind::Body { .. } => self.size_bytes,
+            kind => self.workloads.bytes_of(kind),
+        }
+    }
+
     pub fn measured_uploads(&self) -> u64 {
         self.max_reps() * self.arms().len() as u64 * self.conditions()
     }
@@ -481,13 +515,7 @@ impl Plan {
     /// Bytes one rep moves, every arm once: a body per body arm, and each workload at
     /// its own size (a whole file per encrypted schedule, N bodies at once).
     fn bytes_per_rep(&self) -> u64 {
-        self.arms()
-            .iter()
-            .map(|arm| match &arm.kind {
-                ArmKind::Body { .. } => self.size_bytes,
-                kind => self.workloads.bytes_of(kind),
-            })
-            .sum()
+        self.arms().iter().map(|arm| self.bytes_of(arm)).sum()
     }
 
     /// How long `unobserved run` waits by default: two minutes of slack, and every byte
@@ -580,6 +608,7 @@ pub struct RunInfo {
     Serialize,
     Deserialize,
     strum::IntoStaticStr,
+    strum::EnumIter,
     schemars::JsonSchema,
 )]
 #[serde(rename_all = "kebab-case")]
@@ -648,6 +677,20 @@ impl Serialize for RunState {
     }
 }
 
+/// A new run's id: the UTC second it starts and 16 random bits, "20261201-143042-ad76"
+/// (`run_id_at`, the one rule; the extension makes its ids by the same, checked by
+/// tests/fixtures/run-ids.json).
+pub fn new_run_id() -> String {
+    let mut r = [0u8; 2];
+    let _ = getrandom::fill(&mut r);
+    run_id_at(chrono::Utc::now(), u16::from_be_bytes(r))
+}
+
+/// The id of a run started at `at` with the random number `random`.
+pub fn run_id_at(at: chrono::DateTime<chrono::Utc>, random: u16) -> String {
+    format!("{}-{random:04x}", at.format("%Y%m%d-%H%M%S"))
+}
+
 /// Run ids end up in file names of exports, so they are kept to a safe alphabet.
 pub fn valid_run_id(id: &str) -> bool {
     !id.is_empty()
@@ -660,6 +703,31 @@ pub fn valid_run_id(id: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    /// The shared cases: the extension's lib/run-id.js makes the same ids from them.
+    #[test]
+    fn run_ids_are_made_by_one_rule_and_are_valid() {
+        let fixture: Value = serde_json::from_str(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/fixtures/run-ids.json"
+        )))
+        .unwrap();
+        let cases = fixture["made"].as_array().unwrap();
+        for case in cases {
+            let at = chrono::DateTime::parse_from_rfc3339(case["at"].as_str().unwrap()).unwrap();
+            let random = case["random"].as_u64().unwrap() as u16;
+            let id = run_id_at(at.with_timezone(&chrono::Utc), random);
+            assert_eq!(id, case["id"].as_str().unwrap());
+            assert!(valid_run_id(&id));
+        }
+        for (key, valid) in [("valid", true), ("invalid", false)] {
+            for id in fixture[key].as_array().unwrap() {
+                assert_eq!(valid_run_id(id.as_str().unwrap()), valid, "{id}");
+            }
+        }
+        assert!(valid_run_id(&new_run_id()));
+    }
 
     /// The arms `run-started` hands the page, as JSON.
     fn planned(plan: &Plan) -> Value {
@@ -754,6 +822,38 @@ mod tests {
         for bad in ["", "../etc", "a/b", "a\\b", "..", "x y", &"a".repeat(65)] {
             assert!(!valid_run_id(bad), "{bad:?} must be refused");
         }
+    }
+
+    #[test]
+    fn a_chunk_tally_reads_and_writes_flat_as_it_was_stored() {
+        let base = json!({"run_id": "r", "body": "AES-GCM 1 MiB serial", "rep": 0,
+            "bytes_sent": 4, "bytes_received": 4, "sha256_sent": "a", "sha256_received": "a",
+            "intact": false, "status": "corrupted", "error": null, "page_ms": 1.0,
+            "sink_ms": null, "mbps": null});
+        // Before the ledger: the page's two counts, no order.
+        let mut old = base.clone();
+        old["chunks"] = 4.into();
+        old["tags_ok"] = 3.into();
+        let s: Sample = serde_json::from_value(old.clone()).unwrap();
+        let tally = crate::domain::received::ChunkTally {
+            chunks: 4,
+            tags_ok: 3,
+            in_order: None,
+        };
+        assert_eq!((s.chunk_tally, s.extra.len()), (Some(tally), 0));
+        assert_eq!(serde_json::to_value(&s).unwrap()["chunks"], 4);
+        let back = serde_json::to_value(&s).unwrap();
+        assert!(back.get("chunks_in_order").is_none(), "{back}");
+        // Since the ledger: the sink's three.
+        let mut new = old;
+        new["chunks_in_order"] = 2.into();
+        let s: Sample = serde_json::from_value(new).unwrap();
+        assert_eq!(s.chunk_tally.unwrap().in_order, Some(2));
+        assert_eq!(serde_json::to_value(&s).unwrap()["chunks_in_order"], 2);
+        // A plain upload has none, and writes none.
+        let s: Sample = serde_json::from_value(base).unwrap();
+        assert_eq!(s.chunk_tally, None);
+        assert!(serde_json::to_value(&s).unwrap().get("chunks").is_none());
     }
 
     #[test]

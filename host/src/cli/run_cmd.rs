@@ -199,7 +199,7 @@ impl Matrix {
         colour: bool,
     ) -> Result<()> {
         let (_, store) = run::writable_store()?;
-        let group = run::new_run_id();
+        let group = crate::model::new_run_id();
         for index in 0..a.runs {
             if !a.quiet {
                 eprintln!("series {group}: run {} of {}", index + 1, a.runs);
@@ -293,7 +293,10 @@ impl Matrix {
             .filter_map(|runs| crate::report::pooled::pool(runs))
             .collect();
         print_matrix(&pooled, horizon, colour);
-        println!("auto: {} after {reps_done} reps per browser", stop.words());
+        println!(
+            "auto: {} after {reps_done} reps per browser",
+            crate::export::words::auto_stop(stop)
+        );
         Ok(())
     }
 }

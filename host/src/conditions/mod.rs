@@ -39,3 +39,8 @@ pub fn this_process() -> Vec<u32> {
 
 #[cfg(all(test, target_os = "linux"))]
 mod tests;
+
+/// Tests that load the machine's cores on purpose (or time a task that such a load
+/// would slow) take this, so no two of them overlap in one test binary.
+#[cfg(test)]
+pub(crate) static CORES_IN_USE: std::sync::Mutex<()> = std::sync::Mutex::new(());

@@ -39,6 +39,9 @@ fn measure(secs: f64) -> crate::domain::conditions::MachineState {
 
 #[test]
 fn the_sampler_sees_two_cpu_bound_processes_and_a_disk_heavy_one() {
+    let _cores = super::CORES_IN_USE
+        .lock()
+        .unwrap_or_else(|e| e.into_inner());
     let quiet = measure(1.5);
     eprintln!("quiet: {quiet:?}");
     assert_eq!(quiet.gap, None, "this machine has /proc/pressure");

@@ -132,7 +132,10 @@ fn part_text(p: &Part, horizon: f64) -> String {
             format!("in block(s) {}", ids.join(", "))
         }
     };
-    format!("{figures} {} {of}", p.verdict.words(horizon))
+    format!(
+        "{figures} {} {of}",
+        super::words::verdict(p.verdict, horizon)
+    )
 }
 
 /// A comparison in words: "1.20x [1.10–1.31] faster", or with its parts, "depends:
@@ -140,12 +143,20 @@ fn part_text(p: &Part, horizon: f64) -> String {
 /// CPU load".
 pub fn comparison_text(c: &Comparison, digits: usize) -> String {
     if c.parts.is_empty() {
-        return format!("{} {}", c.ratio_text(digits), c.verdict.words(c.horizon));
+        return format!(
+            "{} {}",
+            super::words::ratio(c, digits),
+            super::words::verdict(c.verdict, c.horizon)
+        );
     }
     let parts: Vec<String> = c.parts.iter().map(|p| part_text(p, c.horizon)).collect();
     let head = match c.verdict {
         Verdict::Depends => "depends".to_owned(),
-        v => format!("{:.digits$}x {}", c.ratio, v.words(c.horizon)),
+        v => format!(
+            "{:.digits$}x {}",
+            c.ratio,
+            super::words::verdict(v, c.horizon)
+        ),
     };
     format!("{head}: {}", parts.join("; "))
 }

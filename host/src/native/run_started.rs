@@ -5,7 +5,7 @@ use super::{invalid_run_id, store_failed, Session};
 use crate::arm::Transport;
 use crate::model::{valid_run_id, RunInfo};
 use crate::protocol::messages::PlannedArm;
-use crate::protocol::{ErrorCode, Outgoing};
+use crate::protocol::{ErrorCode, MessageType, Outgoing};
 use crate::sink::remote::SinkUrl;
 use crate::sink::remote_ledger::RemoteLedger;
 use crate::store::{records::now, Record, RunRecord};
@@ -17,17 +17,16 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
         .block_reps
         .get_or_insert(crate::model::DEFAULT_BLOCK_REPS);
     if let Err(e) = run.plan.validate() {
-        return Outgoing::invalid_plan(&e, "run-started");
+        return Outgoing::invalid_plan(&e, MessageType::RunStarted);
     }
     if !valid_run_id(&run.run_id) {
-        return invalid_run_id(&run.run_id, "run-started");
+        return invalid_run_id(&run.run_id, MessageType::RunStarted);
     }
     let run_id = run.run_id.clone();
     if let Err(why) = start_tls_sinks(session, &run.plan.transports) {
-        return Outgoing::error(
+        return refused(
             ErrorCode::TransportUnavailable,
             format!("{why}; nothing was recorded"),
-            Some("run-started"),
         );
     }
     // A refusal comes before the turn and the calibration: a refused build must not
@@ -40,14 +39,13 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
     // Before the ceiling probe, which would otherwise be the load it measures.
     let (machine, interleaved) = match super::job_run::start(&mut session.job, &run_id) {
         Ok(started) => started,
-        Err(e) => {
-            return Outgoing::error(ErrorCode::TurnFailed, e.to_string(), Some("run-started"))
-        }
+        Err(e) => return refused(ErrorCode::TurnFailed, e.to_string()),
     };
     let ceiling = (!remote)
         .then(|| own_ceiling(session, run.plan.size_bytes))
         .flatten();
     let (planned, measured_uploads) = (run.plan.arms(), run.plan.measured_uploads());
+    let book = crate::verify::fit::RunBook::new(run.plan.clone());
     let transport_ceilings = session
         .tls
         .ceilings(run.plan.size_bytes, &run.plan.transports);
@@ -68,7 +66,7 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
     match session.store.append(&[record, Record::Machine(machine)]) {
         Ok(()) => {
             log::info!("run {run_id} started; sink ceiling {ceiling:?}");
-            session.started.insert(run_id.clone());
+            session.started.insert(run_id.clone(), book);
             super::run_conditions::start(session, &run_id, &plan);
             if let Some(ledger) = remote_ledger {
                 session.remote.insert(run_id.clone(), ledger);
@@ -88,8 +86,13 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
                 take_turns: interleaved.is_some(),
             }
         }
-        Err(e) => store_failed(e, "run-started"),
+        Err(e) => store_failed(e, MessageType::RunStarted),
     }
+}
+
+/// An error in reply to `run-started`.
+fn refused(code: ErrorCode, message: String) -> Outgoing {
+    Outgoing::error(code, message, Some(MessageType::RunStarted.into()))
 }
 
 /// The local sink's receive ceiling at the plan's body size (a remote sink's is not ours
@@ -112,16 +115,14 @@ fn remote_ledger(run: &mut RunInfo, remote: bool) -> Result<Option<RemoteLedger>
     match url.map(serde_json::from_value::<SinkUrl>) {
         Some(Ok(url)) => match url.unclaimable() {
             None => Ok(Some(RemoteLedger::new(url))),
-            Some(why) => Err(Box::new(Outgoing::error(
+            Some(why) => Err(Box::new(refused(
                 ErrorCode::SinkUnavailable,
                 format!("{why}; nothing was recorded"),
-                Some("run-started"),
             ))),
         },
-        _ => Err(Box::new(Outgoing::error(
+        _ => Err(Box::new(refused(
             ErrorCode::InvalidField,
-            "a run on a remote sink names its upload URL in sink_url; nothing was recorded",
-            Some("run-started"),
+            "a run on a remote sink names its upload URL in sink_url; nothing was recorded".into(),
         ))),
     }
 }

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, strum::EnumIter)]
 #[serde(rename_all = "kebab-case")]
 pub enum ErrorCode {
     FrameTooLarge = 1,
@@ -30,11 +30,20 @@ pub enum ErrorCode {
     /// `turn`: an interleaved build's turn did not come (the turns' folder failed, or the
     /// other builds held it past the wait).
     TurnFailed = 17,
+    /// `samples`: a sample does not fit its run (an arm, rep or size outside its plan, a
+    /// rep stored twice, over the run's caps, or the run ended); the reply's `kind` names
+    /// the rule. Nothing of the message is stored.
+    SampleRefused = 18,
 }
 
 impl ErrorCode {
     pub fn number(self) -> u32 {
         self as u32
+    }
+
+    /// As it travels in an error reply's `code`: its number.
+    pub fn serialize_number<S: serde::Serializer>(code: &Self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u32(code.number())
     }
 
     /// The kebab-case name that travels beside the number, for humans reading logs.
@@ -70,6 +79,7 @@ mod tests {
             (UnknownRun, 15, "unknown-run"),
             (InvalidPlan, 16, "invalid-plan"),
             (TurnFailed, 17, "turn-failed"),
+            (SampleRefused, 18, "sample-refused"),
         ];
         for (code, number, name) in published {
             assert_eq!((code.number(), code.name()), (number, name.to_owned()));

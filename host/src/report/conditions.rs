@@ -260,7 +260,7 @@ mod tests {
             r.warnings
         );
         // Every format's cell names both parts (`ratio_cell`).
-        let cell = crate::report::ratio_cell(&r, &c.arm.arm().clone(), false);
+        let cell = crate::export::words::comparison(c);
         assert!(
             cell.starts_with("depends: 0.69x") && cell.contains("slower when quiet; 1.57x"),
             "{cell}"

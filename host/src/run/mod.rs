@@ -145,7 +145,7 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         .prefix("unobserved-run-")
         .tempdir()?;
     let (ws, browser_tmp) = workspace_in(tmp.path())?;
-    let run_id = new_run_id();
+    let run_id = crate::model::new_run_id();
     let tls = local_tls_of(&opts.plan)?;
     let job_tls = tls.as_ref().map(|(t, _)| t);
     let (job_path, page) = match browser.engine {
@@ -560,16 +560,6 @@ fn local_tls_of(plan: &Plan) -> Result<Option<(JobTls, crate::local_tls::Pins)>>
 }
 
 /// Sortable and unique enough: time plus 16 random bits.
-pub fn new_run_id() -> String {
-    let mut r = [0u8; 2];
-    let _ = getrandom::fill(&mut r);
-    format!(
-        "{}-{}",
-        chrono::Utc::now().format("%Y%m%d-%H%M%S"),
-        hex::encode(r)
-    )
-}
-
 fn log_tail(path: &std::path::Path) -> String {
     let text = std::fs::read_to_string(path).unwrap_or_default();
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
@@ -655,7 +645,12 @@ impl Progress {
         let counts = Some((p.settled, p.comparisons));
         if p.comparisons > 0 && self.settled.get() != counts {
             // A verdict that stands is shown when it does, not only at the end.
-            let verdicts = p.settled_verdicts.join("; ");
+            let verdicts: Vec<String> = p
+                .settled_verdicts
+                .iter()
+                .map(crate::export::words::comparison_line)
+                .collect();
+            let verdicts = verdicts.join("; ");
             let line = format!(
                 "auto: {} of {} comparisons settled, {} s of the budget left{}",
                 p.settled,

@@ -109,17 +109,20 @@ mod tests {
         text.parse().unwrap()
     }
 
+    /// The shared cases: the extension's options page reads the same file.
     #[test]
     fn only_a_web_url_to_an_upload_path_is_a_sink() {
-        for bad in [
-            "ftp://x/upload/abc",
-            "http://x/download/abc",
-            "http://x/?to=/upload/abc",
-            "//x/upload/abc",
-            "/upload/abc",
-            "http://x y/upload/abc",
-            "",
-        ] {
+        let fixture: serde_json::Value = serde_json::from_str(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/fixtures/sink-urls.json"
+        )))
+        .unwrap();
+        let cases =
+            |key: &str| -> Vec<String> { serde_json::from_value(fixture[key].clone()).unwrap() };
+        for good in cases("sinks") {
+            assert!(good.parse::<SinkUrl>().is_ok(), "{good}");
+        }
+        for bad in cases("not_sinks") {
             assert!(bad.parse::<SinkUrl>().is_err(), "{bad}");
         }
         assert!(!url("http://h:1/upload/t").is_tls());
