@@ -28,7 +28,7 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
     }
     // A refusal comes before the turn and the calibration: a refused build must not
     // hold the other's turn.
-    let remote = run.extra.get("sink").and_then(|v| v.as_str()) == Some("remote");
+    let remote = run.is_remote();
     let remote_ledger = match remote_ledger(&mut run, remote) {
         Ok(ledger) => ledger,
         Err(refused) => return *refused,
@@ -103,11 +103,11 @@ fn own_ceiling(session: &Session, size_bytes: u64) -> Option<crate::sink::ceilin
 /// Where a run on a remote sink claims its records: the URL it names in `sink_url`,
 /// taken out of the run, since its token is the sink's to keep (held, never stored).
 fn remote_ledger(run: &mut RunInfo, remote: bool) -> Result<Option<RemoteLedger>, Box<Outgoing>> {
-    let url = run.extra.remove("sink_url");
+    let url = run.sink_url.take();
     if !remote {
         return Ok(None);
     }
-    match url.map(serde_json::from_value::<SinkUrl>) {
+    match url.map(|u| u.parse::<SinkUrl>()) {
         Some(Ok(url)) => match url.unclaimable() {
             None => Ok(Some(RemoteLedger::new(url))),
             Some(why) => Err(Box::new(refused(
