@@ -93,48 +93,23 @@ fn check_browser(layout: &Layout, b: &Browser, system: bool, probe: HelloProbe) 
         b.key,
         if system { " --system" } else { "" }
     );
-    let text = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(_) => {
-            c.problems.push(problem(
-                ProblemKind::NoManifest,
-                format!("no host manifest at {}", path.display()),
-                fix_install,
-            ));
+    let doc = match read_manifest(&path, b.family) {
+        Ok(doc) => doc,
+        Err((ProblemKind::NoManifest, what)) => {
+            c.problems
+                .push(problem(ProblemKind::NoManifest, what, fix_install));
+            return c;
+        }
+        Err((kind, what)) => {
+            c.ok.push(format!("manifest {}", path.display()));
+            c.problems
+                .push(problem(kind, what, format!("{fix_install} --force")));
             return c;
         }
     };
     c.ok.push(format!("manifest {}", path.display()));
-    let doc: serde_json::Value = match serde_json::from_str(&text) {
-        Ok(d) => d,
-        Err(e) => {
-            c.problems.push(problem(
-                ProblemKind::ManifestNotJson,
-                format!("manifest is not valid JSON: {e}"),
-                format!("{fix_install} --force"),
-            ));
-            return c;
-        }
-    };
-    let list_key = if b.family == Family::Chromium {
-        "allowed_origins"
-    } else {
-        "allowed_extensions"
-    };
-    if doc["name"] != HOST_NAME || doc["type"] != "stdio" || !doc[list_key].is_array() {
-        c.problems.push(problem(
-            ProblemKind::ManifestIncomplete,
-            format!("manifest lacks name {HOST_NAME:?}, type \"stdio\" or {list_key}"),
-            format!("{fix_install} --force"),
-        ));
-        return c;
-    }
     let ids = allowed_ids(&doc);
-    let builtin = if b.family == Family::Chromium {
-        CHROMIUM_ID
-    } else {
-        GECKO_ID
-    };
+    let builtin = own_id(b.family);
     c.ok.push(format!("allowed ids: {}", ids.join(", ")));
     if !ids.iter().any(|i| i == builtin) {
         c.problems.push(problem(
@@ -144,26 +119,55 @@ fn check_browser(layout: &Layout, b: &Browser, system: bool, probe: HelloProbe) 
         ));
     }
     let exe = Path::new(doc["path"].as_str().unwrap_or(""));
-    if !exe.is_absolute() || !exe.is_file() {
-        c.problems.push(problem(
+    let answer = if !exe.is_absolute() || !exe.is_file() {
+        Err((
             ProblemKind::HostPathMissing,
             format!("host path {:?} is not an existing file", exe),
-            fix_install,
-        ));
-        return c;
-    }
-    match probe(exe, b.family, &path) {
+        ))
+    } else {
+        probe(exe, b.family, &path).map_err(|why| {
+            let what = format!("host {} did not answer hello: {why}", exe.display());
+            (ProblemKind::HostSilent, what)
+        })
+    };
+    match answer {
         Ok(version) => c.ok.push(format!(
             "host {} answers hello (version {version})",
             exe.display()
         )),
-        Err(why) => c.problems.push(problem(
-            ProblemKind::HostSilent,
-            format!("host {} did not answer hello: {why}", exe.display()),
-            fix_install,
-        )),
+        Err((kind, what)) => c.problems.push(problem(kind, what, fix_install)),
     }
     c
+}
+
+/// The id the extension has in `family`'s browsers.
+fn own_id(family: Family) -> &'static str {
+    match family {
+        Family::Chromium => CHROMIUM_ID,
+        Family::Firefox => GECKO_ID,
+    }
+}
+
+/// A browser's host manifest, read and held to what a manifest for this host must say.
+fn read_manifest(path: &Path, family: Family) -> Result<serde_json::Value, (ProblemKind, String)> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        let what = format!("no host manifest at {}", path.display());
+        return Err((ProblemKind::NoManifest, what));
+    };
+    let doc: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+        let what = format!("manifest is not valid JSON: {e}");
+        (ProblemKind::ManifestNotJson, what)
+    })?;
+    let list_key = if family == Family::Chromium {
+        "allowed_origins"
+    } else {
+        "allowed_extensions"
+    };
+    if doc["name"] != HOST_NAME || doc["type"] != "stdio" || !doc[list_key].is_array() {
+        let what = format!("manifest lacks name {HOST_NAME:?}, type \"stdio\" or {list_key}");
+        return Err((ProblemKind::ManifestIncomplete, what));
+    }
+    Ok(doc)
 }
 
 fn check_state_dir(dir: &Path) -> Check {
