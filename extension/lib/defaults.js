@@ -70,6 +70,27 @@ export function planFromOptions(options) {
   };
 }
 
+/**
+ * The transport a remote sink's uploads travel over, from the URL `unobserved sink`
+ * printed: 'h1' for http://, 'h2' for https:// (which must pin the sink's certificate,
+ * `#sha256=<64 hex digits>`, checked by the host); null for anything else. The host's
+ * rule is host/src/sink/remote.rs; tests/fixtures/sink-urls.json drives both.
+ */
+export function sinkUrlTransport(url) {
+  const [address, pin, ...more] = String(url).split('#');
+  const m = /^(https?):\/\/[^/]+\/upload\/[A-Za-z0-9]+$/.exec(address);
+  if (!m || more.length > 0) return null;
+  if (m[1] === 'http') return pin === undefined ? 'h1' : null;
+  const hex = pin?.startsWith('sha256=') ? pin.slice('sha256='.length).replaceAll(':', '') : '';
+  return /^[0-9A-Fa-f]{64}$/.test(hex) ? 'h2' : null;
+}
+
+/** The host permission a remote sink needs: its scheme and host, any port (Firefox refuses a pattern that names one). */
+export function sinkHostPermission(url) {
+  const sink = new URL(url);
+  return `${sink.protocol}//${sink.hostname}/*`;
+}
+
 export function validateOptions(o) {
   const errors = [];
   const size = LIMITS.size_bytes;
@@ -82,10 +103,13 @@ export function validateOptions(o) {
   if (!Array.isArray(o.bodies) || o.bodies.length === 0) errors.push('Pick at least one body kind.');
   const transports = o.transports ?? DEFAULT_OPTIONS.transports;
   if (!Array.isArray(transports) || transports.length === 0) errors.push('Pick at least one transport.');
-  if (o.sinkUrl && transports.some((t) => t !== 'h1')) errors.push("A remote sink's transport is its URL's: keep only HTTP/1.1 in the clear, or clear the sink URL.");
+  const sinkTransport = o.sinkUrl ? sinkUrlTransport(o.sinkUrl) : null;
+  if (sinkTransport && transports.some((t) => t !== sinkTransport)) {
+    errors.push(`A remote sink's transport is its URL's: tick only ${sinkTransport} (${TRANSPORTS[sinkTransport]}) for this sink URL, or clear it.`);
+  }
   if (o.afterRun !== undefined && !Object.hasOwn(AFTER_RUN, o.afterRun)) errors.push('Pick what the benchmark tab does after a run.');
-  if (o.sinkUrl && !/^https?:\/\/[^/]+\/upload\/[A-Za-z0-9]+$/.test(o.sinkUrl)) {
-    errors.push('Sink URL must look like http://HOST:PORT/upload/TOKEN (as printed by `unobserved sink`), or be empty.');
+  if (o.sinkUrl && !sinkTransport) {
+    errors.push('Sink URL must be what `unobserved sink` printed: http://HOST:PORT/upload/TOKEN, or with --tls https://HOST:PORT/upload/TOKEN#sha256=… (the certificate it pins); or leave it empty.');
   }
   return errors;
 }

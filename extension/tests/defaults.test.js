@@ -1,11 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { AFTER_RUN, AUTO_DEFAULT, DEFAULT_OPTIONS, planFromOptions, validateOptions, BODY_KINDS, LIMITS, MIB, TRANSPORTS } from '../lib/defaults.js';
+import { AFTER_RUN, AUTO_DEFAULT, DEFAULT_OPTIONS, planFromOptions, validateOptions, sinkHostPermission, sinkUrlTransport, BODY_KINDS, LIMITS, MIB, TRANSPORTS } from '../lib/defaults.js';
 import { PLAN_LIMITS } from '../lib/plan-limits.js';
 
 // Written by the host's core with the module above (host/src/plan_limits.rs).
 const fixture = JSON.parse(readFileSync(new URL('../../tests/fixtures/plan-limits.json', import.meta.url), 'utf8'));
+// Remote sink URLs as the host reads them (host/src/sink/remote.rs).
+const SINK_URLS = JSON.parse(readFileSync(new URL('../../tests/fixtures/sink-urls.json', import.meta.url), 'utf8'));
 
 test('the body kinds, transports and limits are the host core\'s', () => {
   assert.deepEqual(PLAN_LIMITS, fixture);
@@ -48,9 +50,24 @@ test('bad options are refused with a sentence each', () => {
   for (const afterRun of Object.keys(AFTER_RUN)) assert.deepEqual(validateOptions({ ...DEFAULT_OPTIONS, afterRun }), []);
 });
 
-test('transports: at least one, and TLS ones only with the local sink', () => {
+test("transports: at least one, and with a remote sink only its URL's", () => {
   assert.deepEqual(planFromOptions({ transports: ['h1', 'h2', 'h9'] }).transports, ['h1', 'h2']);
   assert.equal(validateOptions({ ...DEFAULT_OPTIONS, transports: [] }).length, 1);
   assert.deepEqual(validateOptions({ ...DEFAULT_OPTIONS, transports: ['h1', 'h1-tls', 'h2'] }), []);
   assert.equal(validateOptions({ ...DEFAULT_OPTIONS, transports: ['h2'], sinkUrl: 'http://10.0.0.2:8080/upload/abc123' }).length, 1);
+  const pinned = SINK_URLS.good.find((g) => g.transport === 'h2').url;
+  assert.equal(validateOptions({ ...DEFAULT_OPTIONS, transports: ['h1'], sinkUrl: pinned }).length, 1);
+  assert.deepEqual(validateOptions({ ...DEFAULT_OPTIONS, transports: ['h2'], sinkUrl: pinned }), []);
+});
+
+test('sink URLs read as the host reads them (tests/fixtures/sink-urls.json)', () => {
+  for (const { url, transport, host_permission: permission } of SINK_URLS.good) {
+    assert.equal(sinkUrlTransport(url), transport, url);
+    assert.equal(sinkHostPermission(url), permission, url);
+    assert.deepEqual(validateOptions({ ...DEFAULT_OPTIONS, transports: [transport], sinkUrl: url }), [], url);
+  }
+  for (const url of SINK_URLS.bad) {
+    assert.equal(sinkUrlTransport(url), null, url);
+    assert.ok(validateOptions({ ...DEFAULT_OPTIONS, sinkUrl: url }).length >= 1, url);
+  }
 });

@@ -20,6 +20,7 @@ pub mod hashing;
 pub mod headers;
 pub mod hosts;
 pub mod ledger;
+pub mod pinned;
 mod probe;
 mod recording;
 pub mod refusals;
