@@ -22,7 +22,7 @@ export default [
     languageOptions: { sourceType: 'script' },
   },
   {
-    files: ['extension/tests/**/*.js', 'tests/**/*.js', 'bench/**/*.mjs', 'eslint.config.js'],
+    files: ['extension/tests/**/*.js', 'tests/**/*.js', 'tests/**/*.mjs', 'bench/**/*.mjs', 'eslint.config.js'],
     languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: { ...globals.node } },
   },
   {

@@ -20,6 +20,7 @@ use strum::IntoEnumIterator;
     Serialize,
     Deserialize,
     strum::IntoStaticStr,
+    strum::EnumIter,
     schemars::JsonSchema,
 )]
 #[serde(rename_all = "lowercase")]
@@ -123,9 +124,9 @@ pub struct Sample {
     /// Samples stored before the ledger have none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub upload_id: Option<crate::sink::ledger::UploadId>,
-    /// What the host found in its ledger under `upload_id` (`ingest.rs`).
+    /// What the host found in its ledger under `upload_id` (`verify/`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub receipt: Option<crate::ingest::Receipt>,
+    pub receipt: Option<crate::domain::received::Receipt>,
     /// The page claimed other received figures than the sink recorded (the record's were
     /// stored).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -137,6 +138,11 @@ pub struct Sample {
     /// The page's clock of the same upload, for its phases (`page_timing.rs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page_timing: Option<crate::page_timing::PageTiming>,
+    /// An encrypted file's chunks as the sink counted them, stored flat (`chunks`,
+    /// `tags_ok`, `chunks_in_order`). Before `extra`: a flattened map takes what the
+    /// fields before it left.
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub chunk_tally: Option<crate::domain::received::ChunkTally>,
     /// Anything newer extensions add is kept, so the store loses nothing.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -342,23 +348,15 @@ impl Workloads {
 }
 
 /// Why `--auto` stopped adding reps (or rounds, across browsers).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::EnumIter, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum AutoStop {
     /// Every comparison's interval lies entirely inside or outside the horizon.
     Settled,
     BudgetReps,
     BudgetTime,
-}
-
-impl AutoStop {
-    pub fn words(self) -> &'static str {
-        match self {
-            AutoStop::Settled => "every comparison is settled",
-            AutoStop::BudgetReps => "the rep budget was spent",
-            AutoStop::BudgetTime => "the time budget was spent",
-        }
-    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -551,6 +549,7 @@ pub struct RunInfo {
     Serialize,
     Deserialize,
     strum::IntoStaticStr,
+    strum::EnumIter,
     schemars::JsonSchema,
 )]
 #[serde(rename_all = "kebab-case")]
@@ -631,6 +630,7 @@ pub fn valid_run_id(id: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     /// The arms `run-started` hands the page, as JSON.
     fn planned(plan: &Plan) -> Value {
@@ -725,6 +725,38 @@ mod tests {
         for bad in ["", "../etc", "a/b", "a\\b", "..", "x y", &"a".repeat(65)] {
             assert!(!valid_run_id(bad), "{bad:?} must be refused");
         }
+    }
+
+    #[test]
+    fn a_chunk_tally_reads_and_writes_flat_as_it_was_stored() {
+        let base = json!({"run_id": "r", "body": "AES-GCM 1 MiB serial", "rep": 0,
+            "bytes_sent": 4, "bytes_received": 4, "sha256_sent": "a", "sha256_received": "a",
+            "intact": false, "status": "corrupted", "error": null, "page_ms": 1.0,
+            "sink_ms": null, "mbps": null});
+        // Before the ledger: the page's two counts, no order.
+        let mut old = base.clone();
+        old["chunks"] = 4.into();
+        old["tags_ok"] = 3.into();
+        let s: Sample = serde_json::from_value(old.clone()).unwrap();
+        let tally = crate::domain::received::ChunkTally {
+            chunks: 4,
+            tags_ok: 3,
+            in_order: None,
+        };
+        assert_eq!((s.chunk_tally, s.extra.len()), (Some(tally), 0));
+        assert_eq!(serde_json::to_value(&s).unwrap()["chunks"], 4);
+        let back = serde_json::to_value(&s).unwrap();
+        assert!(back.get("chunks_in_order").is_none(), "{back}");
+        // Since the ledger: the sink's three.
+        let mut new = old;
+        new["chunks_in_order"] = 2.into();
+        let s: Sample = serde_json::from_value(new).unwrap();
+        assert_eq!(s.chunk_tally.unwrap().in_order, Some(2));
+        assert_eq!(serde_json::to_value(&s).unwrap()["chunks_in_order"], 2);
+        // A plain upload has none, and writes none.
+        let s: Sample = serde_json::from_value(base).unwrap();
+        assert_eq!(s.chunk_tally, None);
+        assert!(serde_json::to_value(&s).unwrap().get("chunks").is_none());
     }
 
     #[test]

@@ -298,7 +298,10 @@ impl Matrix {
             .filter_map(|runs| crate::report::pooled::pool(runs))
             .collect();
         print_matrix(&pooled, horizon, colour);
-        println!("auto: {} after {reps_done} reps per browser", stop.words());
+        println!(
+            "auto: {} after {reps_done} reps per browser",
+            crate::export::words::auto_stop(stop)
+        );
         Ok(())
     }
 }

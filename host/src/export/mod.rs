@@ -6,12 +6,14 @@
 pub mod compared;
 pub mod csv;
 pub mod document;
+pub mod findings;
 pub mod html;
 pub mod json;
 pub mod markdown;
 pub mod phases;
 pub mod table;
 pub mod timeline_svg;
+pub mod words;
 
 use crate::report::across::RunsCompared;
 use crate::report::RunReport;

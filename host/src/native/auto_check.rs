@@ -4,15 +4,15 @@
 
 use super::{invalid_run_id, unknown_run, Session};
 use crate::model::{valid_run_id, AutoBudget, AutoStop};
-use crate::protocol::{ErrorCode, Outgoing};
+use crate::protocol::{ErrorCode, MessageType, Outgoing};
 use crate::report;
 
 pub fn handle(session: &mut Session, run_id: String, reps_done: u32) -> Outgoing {
     if !valid_run_id(&run_id) {
-        return invalid_run_id(&run_id, "auto-check");
+        return invalid_run_id(&run_id, MessageType::AutoCheck);
     }
     if !session.started.contains(&run_id) {
-        return unknown_run(&run_id, "auto-check");
+        return unknown_run(&run_id, MessageType::AutoCheck);
     }
     let run = match report::load_run(&session.store, &run_id, report::TimelinePoints::Drop) {
         Ok(Some(run)) => run,
@@ -20,14 +20,14 @@ pub fn handle(session: &mut Session, run_id: String, reps_done: u32) -> Outgoing
             return Outgoing::error(
                 ErrorCode::InvalidField,
                 format!("no run {run_id:?} in the store"),
-                Some("auto-check"),
+                Some(MessageType::AutoCheck.into()),
             )
         }
         Err(e) => {
             return Outgoing::error(
                 ErrorCode::StoreFailed,
                 format!("cannot read the store: {e}"),
-                Some("auto-check"),
+                Some(MessageType::AutoCheck.into()),
             )
         }
     };
@@ -44,7 +44,7 @@ pub fn handle(session: &mut Session, run_id: String, reps_done: u32) -> Outgoing
 }
 
 /// How far an auto-sampled run is, for the popup's and the terminal's progress.
-#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 pub struct AutoProgress {
     /// Comparisons whose interval lies entirely inside or outside the horizon.
     pub settled: usize,
@@ -52,9 +52,8 @@ pub struct AutoProgress {
     pub comparisons: usize,
     /// Of the time budget, counted from the run's start.
     pub seconds_left: u64,
-    /// The settled ones in words, so a verdict is seen as soon as it stands:
-    /// "Blob vs Uint8Array: 1.18x [1.11–1.26] faster".
-    pub settled_verdicts: Vec<String>,
+    /// The settled ones, so a verdict is seen as soon as it stands.
+    pub settled_verdicts: Vec<crate::stats::compare::Comparison>,
 }
 
 /// Another rep, or why not.
@@ -72,7 +71,7 @@ impl Decision {
     /// For the page and the log.
     pub fn reason(&self) -> String {
         match (self.stop, self.unsettled.is_empty()) {
-            (Some(stop), _) => stop.words().to_owned(),
+            (Some(stop), _) => crate::export::words::auto_stop(stop).to_owned(),
             (None, true) => "nothing settled to compare yet".into(),
             (None, false) => {
                 let labels: Vec<String> = self.unsettled.iter().map(|a| a.label()).collect();
@@ -126,15 +125,7 @@ pub fn decide(
         settled_verdicts: comparisons
             .iter()
             .filter(|c| c.settled())
-            .map(|c| {
-                let words = c.verdict.words(c.horizon);
-                format!(
-                    "{} vs {}: {} {words}",
-                    c.arm.label(),
-                    c.baseline.label(),
-                    c.ratio_text(2)
-                )
-            })
+            .cloned()
             .collect(),
     };
     let before_minimum = run.run.plan.as_ref().is_some_and(|p| reps_done < p.reps);

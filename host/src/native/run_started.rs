@@ -5,7 +5,7 @@ use super::{invalid_run_id, store_failed, Session};
 use crate::arm::Transport;
 use crate::model::{valid_run_id, RunInfo, TransportCeiling};
 use crate::protocol::messages::PlannedArm;
-use crate::protocol::{ErrorCode, Outgoing};
+use crate::protocol::{ErrorCode, MessageType, Outgoing};
 use crate::sink::remote::SinkUrl;
 use crate::sink::remote_ledger::RemoteLedger;
 use crate::store::{records::now, Record, RunRecord};
@@ -15,10 +15,10 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
     // A popup's plan is held to the same rules as the CLI's, before anything is started
     // or stored.
     if let Err(e) = run.plan.validate() {
-        return Outgoing::invalid_plan(&e, "run-started");
+        return Outgoing::invalid_plan(&e, MessageType::RunStarted);
     }
     if !valid_run_id(&run.run_id) {
-        return invalid_run_id(&run.run_id, "run-started");
+        return invalid_run_id(&run.run_id, MessageType::RunStarted);
     }
     let run_id = run.run_id.clone();
     // A refusal comes before the turn and the calibration: a refused build must not
@@ -30,9 +30,7 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
     // Before the ceiling probe, which would otherwise be the load it measures.
     let (machine, interleaved) = match super::job_run::start(&mut session.job, &run_id) {
         Ok(started) => started,
-        Err(e) => {
-            return Outgoing::error(ErrorCode::TurnFailed, e.to_string(), Some("run-started"))
-        }
+        Err(e) => return refused(ErrorCode::TurnFailed, e.to_string()),
     };
     let ceilings = ceilings(session, &run.plan, remote.as_mut());
     let (planned, measured_uploads) = (run.plan.arms(), run.plan.measured_uploads());
@@ -60,7 +58,7 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
                 take_turns: interleaved.is_some(),
             }
         }
-        Err(e) => store_failed(e, "run-started"),
+        Err(e) => store_failed(e, MessageType::RunStarted),
     }
 }
 
@@ -74,10 +72,9 @@ fn sinks_of(
     let remote_ledger = remote_ledger(run, remote)?;
     if remote_ledger.is_none() {
         start_tls_sinks(session, &run.plan.transports).map_err(|why| {
-            Box::new(Outgoing::error(
+            Box::new(refused(
                 ErrorCode::TransportUnavailable,
                 format!("{why}; nothing was recorded"),
-                Some("run-started"),
             ))
         })?;
     }
@@ -115,6 +112,11 @@ fn run_record(
         transport_ceilings: ceilings.tls.clone(),
         interleaved,
     })
+}
+
+/// An error in reply to `run-started`.
+fn refused(code: ErrorCode, message: String) -> Outgoing {
+    Outgoing::error(code, message, Some(MessageType::RunStarted.into()))
 }
 
 /// What the host's own client measured before the first upload: the h1 sink's (or an
@@ -179,10 +181,9 @@ fn remote_ledger(run: &mut RunInfo, remote: bool) -> Result<Option<RemoteLedger>
         return Ok(None);
     }
     let refused = |code, why: String| {
-        Err(Box::new(Outgoing::error(
+        Err(Box::new(refused(
             code,
             format!("{why}; nothing was recorded"),
-            Some("run-started"),
         )))
     };
     let url = match url.map(serde_json::from_value::<SinkUrl>) {

@@ -15,7 +15,7 @@ pub use findings::{Note, Warning};
 
 use crate::arm::{Arm, ArmKind, Condition, Transport};
 use crate::model::{Observed, RunState, RunStatus, Sample};
-use crate::stats::compare::{self, Comparison, Side, Verdict};
+use crate::stats::compare::{self, Comparison, Side};
 use crate::stats::{summarise, ArmSummary};
 use crate::store::{Record, StoreContents};
 use serde::Serialize;
@@ -149,22 +149,6 @@ impl RunMeta {
                 (Some(c.receive_mbps), Some(c.receive_range))
             }),
         }
-    }
-}
-
-impl ControlRow {
-    /// "12.5x [11.7–13.4] slower when attached", or a dash without a comparison.
-    pub fn slowdown_text(&self) -> String {
-        let Some(s) = &self.slowdown else {
-            return "–".into();
-        };
-        // The ratio is detached / attached: "faster" means slower attached.
-        let words = match s.verdict {
-            Verdict::Faster => "slower when attached".to_owned(),
-            Verdict::Slower => "faster when attached".to_owned(),
-            v => v.words(s.horizon),
-        };
-        format!("{} {words}", s.ratio_text(1))
     }
 }
 
@@ -472,7 +456,9 @@ impl Verdicts {
             arm: nc.baseline.arm().label(),
             verdict: nc.verdict,
             horizon: nc.horizon,
-            ratio: nc.ratio_text(2),
+            ratio: nc.ratio,
+            ci_low: nc.ci_low,
+            ci_high: nc.ci_high,
         })
     }
 }
@@ -635,13 +621,9 @@ fn encrypted_rows(summary: &[ArmSummary], samples: &[Sample]) -> Vec<EncryptedRo
                 )
             };
             let (client_ms, put_ms) = (per("client_ms"), per("put_ms"));
-            let chunks: u64 = arm
+            let bad_tags: u64 = arm
                 .iter()
-                .filter_map(|s| s.extra.get("chunks").and_then(|v| v.as_u64()))
-                .sum();
-            let ok: u64 = arm
-                .iter()
-                .filter_map(|s| s.extra.get("tags_ok").and_then(|v| v.as_u64()))
+                .filter_map(|s| s.chunk_tally.map(|t| t.bad_tags()))
                 .sum();
             Some(EncryptedRow {
                 arm: a.arm.label(),
@@ -654,7 +636,7 @@ fn encrypted_rows(summary: &[ArmSummary], samples: &[Sample]) -> Vec<EncryptedRo
                     .map(|(c, p)| c / p),
                 client_ms,
                 put_ms,
-                chunks_with_bad_tags: chunks.saturating_sub(ok),
+                chunks_with_bad_tags: bad_tags,
             })
         })
         .collect()
@@ -742,7 +724,7 @@ fn integrity_reasons(summary: &[ArmSummary]) -> impl Iterator<Item = Note> + '_ 
     summary.iter().filter_map(|a| {
         Some(Note::IntegrityReason {
             arm: a.arm.label(),
-            integrity: a.integrity.word(),
+            integrity: a.integrity.status(),
             why: a.integrity.why(&a.arm)?,
         })
     })
@@ -811,41 +793,6 @@ pub fn chart_scale(r: &RunReport) -> chart_scale::ChartScale {
         .map(|a| chart_scale::Reach::of(a, r.run.ceiling_of(a.arm.travels_over()).0))
         .collect();
     chart_scale::scale(&reach)
-}
-
-/// "702–1036", or one dash for an arm without intact samples.
-pub(crate) fn fmt_range(a: &ArmSummary) -> String {
-    match (a.min_mbps, a.max_mbps) {
-        (Some(_), Some(_)) => format!("{}–{}", fmt_mbps(a.min_mbps), fmt_mbps(a.max_mbps)),
-        _ => "–".into(),
-    }
-}
-
-/// "1.05x [0.81–1.76] not resolved" for an arm with a comparison, "baseline" for an arm
-/// others are compared with, else a dash. `with_baseline` adds "vs <arm>".
-pub(crate) fn ratio_cell(report: &RunReport, arm: &Arm, with_baseline: bool) -> String {
-    if let Some(c) = report.comparisons.iter().find(|c| c.arm.arm() == arm) {
-        let vs = if with_baseline {
-            format!(" vs {}", c.baseline.label())
-        } else {
-            String::new()
-        };
-        return format!("{} {}{vs}", c.ratio_text(2), c.verdict.words(c.horizon));
-    }
-    if report.comparisons.iter().any(|c| c.baseline.arm() == arm) {
-        return "baseline".into();
-    }
-    "–".into()
-}
-
-/// Whole Mbps, with decimals where whole numbers would round tiny bodies to 0.
-pub(crate) fn fmt_mbps(v: Option<f64>) -> String {
-    match v {
-        Some(x) if x < 10.0 => format!("{x:.2}"),
-        Some(x) if x < 100.0 => format!("{x:.1}"),
-        Some(x) => format!("{x:.0}"),
-        None => "–".into(),
-    }
 }
 
 #[cfg(test)]

@@ -671,7 +671,12 @@ impl Progress {
         let counts = Some((p.settled, p.comparisons));
         if p.comparisons > 0 && self.settled.get() != counts {
             // A verdict that stands is shown when it does, not only at the end.
-            let verdicts = p.settled_verdicts.join("; ");
+            let verdicts: Vec<String> = p
+                .settled_verdicts
+                .iter()
+                .map(crate::export::words::comparison_line)
+                .collect();
+            let verdicts = verdicts.join("; ");
             let line = format!(
                 "auto: {} of {} comparisons settled, {} s of the budget left{}",
                 p.settled,

@@ -106,8 +106,15 @@ pub fn preflight(origin: &str) -> Reply {
     hyper::Response::builder()
         .status(204)
         .header("Access-Control-Allow-Origin", origin)
-        .header("Access-Control-Allow-Methods", "GET, PUT, POST")
-        .header("Access-Control-Allow-Headers", "Content-Type")
+        .header(
+            "Access-Control-Allow-Methods",
+            "GET, PUT, POST, PATCH, HEAD",
+        )
+        // tus's own headers, for a workload module's tus client (`module_upload.rs`).
+        .header(
+            "Access-Control-Allow-Headers",
+            "Content-Type, Tus-Resumable, Upload-Length, Upload-Offset, Upload-Metadata",
+        )
         .header("Access-Control-Max-Age", "600")
         .header("Vary", "Origin")
         .body(empty())

@@ -13,7 +13,7 @@ use super::reply::{empty, full, json_error, Reply};
 use super::reply::{HEADER_BYTES, HEADER_HASH_BOUND, HEADER_SINK_MS};
 use super::routes::{self, route, Route};
 use super::timeline::Recorder;
-use super::{chunk_body, chunks, download, token, Shared, SinkEvent};
+use super::{chunk_body, chunks, download, module_upload, token, Shared, SinkEvent};
 use crate::extension_files;
 use crate::untrusted::Clipped;
 use bytes::Bytes;
@@ -31,6 +31,18 @@ pub async fn handle(req: Request<Incoming>, shared: Arc<Shared>) -> Reply {
         Ok(caller) => caller,
         Err(why) => return refused(&shared, why),
     };
+    if req.method() == Method::OPTIONS
+        && !req.headers().contains_key("access-control-request-method")
+    {
+        if let Route::Tus { .. } = route(req.uri().path()) {
+            // tus discovery, not a CORS preflight.
+            let mut reply = tus_options_or_refusal(&req, &shared);
+            if let Caller::Listed(origin) = caller {
+                cors::expose(&mut reply, &origin);
+            }
+            return reply;
+        }
+    }
     if req.method() == Method::OPTIONS {
         // Preflight: only for a listed origin, never a wildcard.
         return match caller {
@@ -79,6 +91,11 @@ fn refused(shared: &Shared, why: Refusal) -> Reply {
         Refusal::Origin => json_error(403, "origin not allowed"),
         other => json_error(403, other.label()),
     }
+}
+
+fn tus_options_or_refusal(req: &Request<Incoming>, shared: &Shared) -> Reply {
+    let route = route(req.uri().path());
+    wrong_token(shared, &route, "upload").unwrap_or_else(|| module_upload::tus_options(shared))
 }
 
 /// The request is for one of the token-guarded routes, with the right token.
@@ -154,6 +171,12 @@ async fn route_request(req: Request<Incoming>, shared: &Shared) -> Reply {
             }
             super::remote_ledger::answer(&shared.ledger, &path_and_query)
         }
+        (Route::Module { .. } | Route::Tus { .. }, _) => {
+            if let Some(refused) = wrong_token(shared, &route, "upload") {
+                return refused;
+            }
+            module_upload::answer(req, shared, route).await
+        }
         (Route::NotFound, _) => json_error(404, "not found"),
         // Only a sink other hosts claim from (`unobserved sink`) has a ledger route.
         (Route::Ledger { .. }, _) if !shared.ledger_route => json_error(404, "not found"),
@@ -207,7 +230,7 @@ fn serve_download(shared: &Shared, path_and_query: &str) -> Reply {
         .unwrap()
 }
 
-fn declared_length(req: &Request<Incoming>) -> Option<u64> {
+pub(super) fn declared_length(req: &Request<Incoming>) -> Option<u64> {
     req.headers()
         .get("content-length")?
         .to_str()
@@ -252,7 +275,17 @@ async fn upload(
         request_start,
     };
     let mut hasher = shared.hash_queue.start();
-    let got = match read_body(req.into_body(), shared, path, request_start, &mut hasher).await {
+    let body = req.into_body();
+    let got = match read_body(
+        body,
+        shared,
+        path,
+        request_start,
+        &mut hasher,
+        shared.max_body,
+    )
+    .await
+    {
         Ok(got) => got,
         Err(over_cap) => return over_cap,
     };
@@ -281,23 +314,24 @@ struct About {
 
 /// What arrived of an upload body, when its first and last bytes did, and why it
 /// stopped early if it did.
-struct Received {
-    bytes: u64,
-    first: Option<Instant>,
-    last: Instant,
-    failure: Option<String>,
+pub(super) struct Received {
+    pub bytes: u64,
+    pub first: Option<Instant>,
+    pub last: Instant,
+    pub failure: Option<String>,
     /// The arrival record, unless the benchmark turned it off.
-    timeline: Option<Recorder>,
+    pub timeline: Option<Recorder>,
 }
 
-/// Reads the body into the hasher, within the idle timeout, the minimum rate and the
-/// cap; over the cap, the 413 to send instead.
-async fn read_body(
+/// Reads the body into the hasher, within the idle timeout, the minimum rate and `cap`
+/// bytes; over the cap, the 413 to send instead.
+pub(super) async fn read_body(
     mut body: Incoming,
     shared: &Shared,
     path: &str,
     request_start: Instant,
     hasher: &mut super::hash_queue::BodyHasher,
+    cap: u64,
 ) -> Result<Received, Reply> {
     let mut got = Received {
         bytes: 0,
@@ -325,17 +359,14 @@ async fn read_body(
         if let Some(timeline) = got.timeline.as_mut() {
             timeline.frame(got.last, data.len());
         }
-        if got.bytes > shared.max_body {
+        if got.bytes > cap {
             log::warn!(
                 "upload {}: over the cap after {} bytes",
                 Clipped(path),
                 got.bytes
             );
             linger(body);
-            return Err(json_error(
-                413,
-                &format!("body is over the {}-byte cap", shared.max_body),
-            ));
+            return Err(json_error(413, &format!("body is over the {cap}-byte cap")));
         }
         hasher.push(data).await;
     };
@@ -438,7 +469,7 @@ pub const MIN_RATE: f64 = 16.0 * 1024.0;
 const LINGER_BYTES: u64 = 64 << 20;
 const LINGER_FOR: std::time::Duration = std::time::Duration::from_secs(2);
 
-fn linger(mut body: Incoming) {
+pub(super) fn linger(mut body: Incoming) {
     tokio::spawn(async move {
         let mut drained = 0u64;
         let until = tokio::time::Instant::now() + LINGER_FOR;

@@ -147,6 +147,8 @@ pub enum Entry {
     },
     Chunks(Box<ChunkTally>),
     Download(DownloadRecord),
+    /// A workload module's upload: its requests as parts at their offsets.
+    Parts(Box<super::parts::PartTally>),
     /// A sample claimed it: the id may not be used again in this run.
     Taken,
 }
@@ -196,7 +198,7 @@ pub enum Claim {
     Unreachable,
 }
 
-/// Where ingest finds the records: this process's ledger, or a remote sink's.
+/// Where `verify` finds the records: this process's ledger, or a remote sink's.
 pub trait Records {
     fn take(&mut self, run_id: &str, upload: &UploadId) -> Claim;
 }
@@ -251,6 +253,11 @@ struct Held {
 pub struct Ledger {
     entries: Mutex<HashMap<UploadId, Held>>,
     cap: usize,
+    /// Runs with workload modules, and the most bytes one of their uploads may carry
+    /// (`modules.rs`): the module routes take uploads of these runs only.
+    module_runs: Mutex<HashMap<String, u64>>,
+    /// Signalled when a part's digest arrives, for a claim waiting on it.
+    digested: std::sync::Condvar,
 }
 
 impl Default for Ledger {
@@ -264,6 +271,8 @@ impl Ledger {
         Ledger {
             entries: Mutex::default(),
             cap,
+            module_runs: Mutex::default(),
+            digested: std::sync::Condvar::new(),
         }
     }
 
@@ -328,9 +337,14 @@ impl Ledger {
         }
     }
 
-    /// Takes the record of `upload` for a sample of `run_id`: once.
+    /// Takes the record of `upload` for a sample of `run_id`: once. A module upload
+    /// whose last parts are still being hashed is waited for, up to DIGEST_WAIT.
     pub fn take(&self, run_id: &str, upload: &UploadId) -> Claim {
-        let mut entries = self.entries.lock().unwrap();
+        let entries = self.entries.lock().unwrap();
+        let (mut entries, _) = self
+            .digested
+            .wait_timeout_while(entries, DIGEST_WAIT, |e| modules::hashing(e, upload))
+            .unwrap();
         let Some(held) = entries.get_mut(upload) else {
             return Claim::Missing;
         };
@@ -347,6 +361,7 @@ impl Ledger {
     pub fn forget_run(&self, run_id: &str) {
         let mut entries = self.entries.lock().unwrap();
         entries.retain(|_, held| held.run_id != run_id);
+        self.module_runs.lock().unwrap().remove(run_id);
     }
 
     pub fn len(&self) -> usize {
@@ -357,6 +372,13 @@ impl Ledger {
         self.len() == 0
     }
 }
+
+/// How long a claim waits for the digests of a module upload's last parts. Hashing a
+/// part takes milliseconds; this bounds a part whose hasher never reports.
+pub const DIGEST_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
+
+mod modules;
+pub use modules::ModuleRefused;
 
 #[cfg(test)]
 mod tests;

@@ -31,6 +31,27 @@ pub enum Route<'a> {
     Ledger {
         token: &'a str,
     },
+    /// `/m/<token>/<run id>/<upload id>[/<offset>]`: a workload module's upload, whole
+    /// or the part at a byte offset (`parts.rs`).
+    Module {
+        token: &'a str,
+        run_id: &'a str,
+        upload: &'a str,
+        offset: u64,
+    },
+    /// `/tus/<token>/<run id>/<upload id>`: a tus 1.0 upload (creation, HEAD, PATCH,
+    /// OPTIONS; `tus.rs`). The creation URL is also the upload's own.
+    Tus {
+        token: &'a str,
+        run_id: &'a str,
+        upload: &'a str,
+    },
+    /// `/module/<token>/<run id>/<name>`: a run's workload module, for its page to import.
+    ModuleSource {
+        token: &'a str,
+        run_id: &'a str,
+        name: &'a str,
+    },
     NotFound,
 }
 
@@ -42,7 +63,10 @@ impl Route<'_> {
             | Route::Chunk { token, .. }
             | Route::Download { token }
             | Route::Api { token, .. }
-            | Route::Ledger { token } => Some(token),
+            | Route::Ledger { token }
+            | Route::Module { token, .. }
+            | Route::Tus { token, .. }
+            | Route::ModuleSource { token, .. } => Some(token),
             _ => None,
         }
     }
@@ -76,6 +100,9 @@ pub fn route(url: &str) -> Route<'_> {
     if let Some(token) = path.strip_prefix(LEDGER_PREFIX) {
         return Route::Ledger { token };
     }
+    if let Some(module) = module_route(path) {
+        return module;
+    }
     if let Some(rest) = path.strip_prefix("/chunk/") {
         let parts: Vec<&str> = rest.split('/').collect();
         if let [token, run_id, upload, index] = parts[..] {
@@ -101,6 +128,42 @@ pub fn route(url: &str) -> Route<'_> {
         }
         _ => Route::NotFound,
     }
+}
+
+/// The three routes of workload modules, all `<prefix>/<token>/<run id>/<name>[/…]`.
+fn module_route(path: &str) -> Option<Route<'_>> {
+    let (prefix, rest) = path.strip_prefix('/')?.split_once('/')?;
+    let parts: Vec<&str> = rest.split('/').collect();
+    let route = match (prefix, &parts[..]) {
+        ("m", &[token, run_id, upload]) => Route::Module {
+            token,
+            run_id,
+            upload,
+            offset: 0,
+        },
+        ("m", &[token, run_id, upload, offset]) => match offset.parse() {
+            Ok(offset) => Route::Module {
+                token,
+                run_id,
+                upload,
+                offset,
+            },
+            Err(_) => Route::NotFound,
+        },
+        ("tus", &[token, run_id, upload]) => Route::Tus {
+            token,
+            run_id,
+            upload,
+        },
+        ("module", &[token, run_id, name]) => Route::ModuleSource {
+            token,
+            run_id,
+            name,
+        },
+        ("m" | "tus" | "module", _) => Route::NotFound,
+        _ => return None,
+    };
+    Some(route)
 }
 
 #[cfg(test)]
@@ -155,5 +218,39 @@ mod tests {
             route("/ledger/t?run=r&upload=u"),
             Route::Ledger { token: "t" }
         );
+    }
+
+    #[test]
+    fn module_routes() {
+        let part = |offset| Route::Module {
+            token: "t",
+            run_id: "r",
+            upload: "u",
+            offset,
+        };
+        assert_eq!(route("/m/t/r/u"), part(0));
+        assert_eq!(route("/m/t/r/u/16777216?i=1"), part(16777216));
+        assert_eq!(route("/m/t/r/u/-1"), Route::NotFound);
+        assert_eq!(route("/m/t/r"), Route::NotFound);
+        assert_eq!(route("/m/t/r/u/1/2"), Route::NotFound);
+        assert_eq!(
+            route("/tus/t/r/u"),
+            Route::Tus {
+                token: "t",
+                run_id: "r",
+                upload: "u"
+            }
+        );
+        assert_eq!(route("/tus/t/r"), Route::NotFound);
+        assert_eq!(
+            route("/module/t/r/old"),
+            Route::ModuleSource {
+                token: "t",
+                run_id: "r",
+                name: "old"
+            }
+        );
+        assert_eq!(route("/module/t/r/a/b"), Route::NotFound);
+        assert_eq!(route("/mx/t/r/u"), Route::NotFound);
     }
 }

@@ -1,4 +1,4 @@
-//! Ratios between arms, their 95% intervals, and verdicts in words.
+//! Ratios between arms, their 95% intervals, and verdicts (in words: export/words.rs).
 //!
 //! The method is rank-based, so slow outliers and heavy tails cannot manufacture a
 //! difference: the interval is the exact Mann–Whitney (distribution-free) 95% interval
@@ -60,28 +60,9 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    pub fn words(self, horizon: f64) -> String {
-        match self {
-            Verdict::Faster => "faster".into(),
-            Verdict::Slower => "slower".into(),
-            Verdict::Same => format!("same within ±{}%", fmt_pct(horizon)),
-            Verdict::NotResolved => "not resolved".into(),
-            Verdict::NotComparable => "not comparable".into(),
-        }
-    }
-
     /// A difference was called.
     pub fn is_difference(self) -> bool {
         matches!(self, Verdict::Faster | Verdict::Slower)
-    }
-}
-
-fn fmt_pct(h: f64) -> String {
-    let p = h * 100.0;
-    if (p - p.round()).abs() < 1e-9 {
-        format!("{p:.0}")
-    } else {
-        format!("{p:.1}")
     }
 }
 
@@ -95,19 +76,6 @@ impl Comparison {
             self.verdict = Verdict::NotResolved;
         }
         self
-    }
-
-    /// "1.95x [1.73–2.33]" at `digits` decimals, or the ratio with why it has no interval.
-    pub fn ratio_text(&self, digits: usize) -> String {
-        match (self.ci_low, self.ci_high) {
-            (Some(lo), Some(hi)) => {
-                format!("{:.digits$}x [{lo:.digits$}–{hi:.digits$}]", self.ratio)
-            }
-            _ => format!(
-                "{:.digits$}x [no 95% interval below 4 samples per arm]",
-                self.ratio
-            ),
-        }
     }
 
     /// Precise enough to stop adding reps: the interval lies entirely inside the
@@ -336,7 +304,5 @@ mod tests {
         );
         assert_eq!(judge(0.01, 0.09, h), Verdict::Faster);
         assert_eq!(judge(-0.02, 0.09, h), Verdict::NotResolved);
-        assert_eq!(Verdict::Same.words(0.05), "same within ±5%");
-        assert_eq!(Verdict::Same.words(0.025), "same within ±2.5%");
     }
 }

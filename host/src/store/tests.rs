@@ -36,6 +36,7 @@ pub(crate) fn sample(run_id: &str, body: &str, rep: u32, mbps: f64) -> Sample {
         timeline: None,
         page_timing: None,
         observed: Observation::default(),
+        chunk_tally: None,
         extra: Default::default(),
     }
 }

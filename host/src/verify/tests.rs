@@ -2,8 +2,8 @@ use super::*;
 use crate::model::SampleStatus;
 use crate::sink::chunks::{ChunkReport, Order};
 use crate::sink::hashing::BodyDigest;
-use crate::sink::ledger::{UploadReport, UploadTag};
-use serde_json::json;
+use crate::sink::ledger::{Claim, Entry, UploadReport, UploadTag};
+use serde_json::{json, Value};
 
 const BODY: &[u8] = b"0123456789";
 
@@ -45,7 +45,7 @@ fn claimed(fields: Value) -> Sample {
 }
 
 fn one(l: &Ledger, fields: Value) -> Sample {
-    ingest(l, "r1", vec![claimed(fields)]).remove(0)
+    verify(l, "r1", vec![claimed(fields)]).remove(0)
 }
 
 #[test]
@@ -108,7 +108,7 @@ fn no_record_means_nothing_received_and_never_intact() {
 #[test]
 fn one_record_vouches_for_one_sample() {
     let l = ledger_with(&[("r1", "u1", received(BODY))]);
-    let s = ingest(
+    let s = verify(
         &l,
         "r1",
         vec![claimed(json!({})), claimed(json!({"rep": 1}))],

@@ -2,9 +2,9 @@
 //! from the figures (what was sent against what the sink received), never from the
 //! page's `intact` flag or status. A page that says "intact" beside a different hash,
 //! or beside 5 bytes of 1024, is stored as corrupted. The received figures themselves
-//! are the sink's own record (`ingest.rs`); a sample with no record is never intact.
+//! are the sink's own record (`lookup.rs`); a sample with no record is never intact.
 
-use crate::ingest::Receipt;
+use crate::domain::received::Receipt;
 use crate::model::{Sample, SampleStatus};
 
 /// The sample as the host stores it: status, `intact` and the throughput are derived
@@ -52,18 +52,10 @@ fn judge_figures(s: &Sample) -> SampleStatus {
     }
 }
 
-/// Encrypted workloads report how many chunks' AES-GCM tags the sink verified, and
-/// (since the ledger) how many came in order, once each.
+/// An encrypted file needs every chunk's AES-GCM tag verified and (since the ledger)
+/// every chunk in order, once, as the sink counted them.
 fn chunk_tags_ok(s: &Sample) -> bool {
-    let in_order = s
-        .extra_f64("chunks_in_order")
-        .is_none_or(|n| Some(n) == s.extra_f64("chunks"));
-    in_order
-        && match (s.extra_f64("chunks"), s.extra_f64("tags_ok")) {
-            (Some(chunks), Some(ok)) => chunks == ok,
-            (None, None) => true,
-            _ => false,
-        }
+    s.chunk_tally.is_none_or(|t| t.whole())
 }
 
 fn mismatch_text(s: &Sample, status: SampleStatus) -> String {
@@ -80,10 +72,7 @@ fn mismatch_text(s: &Sample, status: SampleStatus) -> String {
         _ => match s.receipt {
             Some(r) if r != Receipt::Found => format!(
                 "the sink has no record of this upload for this sample ({})",
-                serde_json::to_value(r)
-                    .expect("json")
-                    .as_str()
-                    .unwrap_or("")
+                r.as_str()
             ),
             _ => "the sink reported no received bytes".into(),
         },
@@ -155,10 +144,19 @@ mod tests {
     }
 
     #[test]
-    fn an_encrypted_upload_needs_every_tag() {
-        let s = judge(claimed(json!({"chunks": 4, "tags_ok": 3})));
-        assert_eq!(s.status, SampleStatus::Corrupted);
-        let s = judge(claimed(json!({"chunks": 4, "tags_ok": 4})));
-        assert_eq!(s.status, SampleStatus::Ok);
+    fn an_encrypted_upload_needs_every_tag_and_every_chunk_in_order() {
+        let tally = |chunks, tags_ok, in_order| {
+            let mut s = claimed(json!({}));
+            s.chunk_tally = Some(crate::domain::received::ChunkTally {
+                chunks,
+                tags_ok,
+                in_order,
+            });
+            judge(s).status
+        };
+        assert_eq!(tally(4, 3, Some(4)), SampleStatus::Corrupted);
+        assert_eq!(tally(4, 4, Some(3)), SampleStatus::Corrupted);
+        assert_eq!(tally(4, 4, Some(4)), SampleStatus::Ok);
+        assert_eq!(tally(4, 4, None), SampleStatus::Ok);
     }
 }

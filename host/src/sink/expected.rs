@@ -1,0 +1,226 @@
+//! The bytes a workload module is given, which the host knows without asking the page:
+//! AES-128-CTR keystream under a seed the host chose for the run, one stream per rep
+//! (the counter block is the rep as a 64-bit big-endian number, then 64 bits of block
+//! counter from zero). WebCrypto's AES-CTR with `length: 64` makes the same bytes in the
+//! page (`extension/lib/module-bytes.js`); the stream can be entered at any offset, so
+//! every part of a chunked or resumable upload is checked on its own.
+
+use super::parts::{Assembly, PartTally};
+use aes::Aes128;
+use ctr::cipher::{KeyIvInit, StreamCipher, StreamCipherSeek};
+
+type Keystream = ctr::Ctr64BE<Aes128>;
+
+/// One rep's bytes of a run's module seed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ModuleBytes {
+    pub seed: [u8; 16],
+    pub rep: u64,
+}
+
+impl ModuleBytes {
+    fn counter_block(&self) -> [u8; 16] {
+        let mut block = [0u8; 16];
+        block[..8].copy_from_slice(&self.rep.to_be_bytes());
+        block
+    }
+
+    /// Fills `buf` with the bytes at `offset`.
+    pub fn fill(&self, offset: u64, buf: &mut [u8]) {
+        let mut cipher = Keystream::new(&self.seed.into(), &self.counter_block().into());
+        cipher.seek(offset);
+        buf.fill(0);
+        cipher.apply_keystream(buf);
+    }
+
+    /// SHA-256 (hex) of the `len` bytes at `offset`.
+    pub fn sha256(&self, offset: u64, len: u64) -> String {
+        let mut cipher = Keystream::new(&self.seed.into(), &self.counter_block().into());
+        cipher.seek(offset);
+        let mut digest = ring::digest::Context::new(&ring::digest::SHA256);
+        let mut buf = vec![0u8; (1 << 20).min(len as usize)];
+        let mut left = len;
+        while left > 0 {
+            let n = (buf.len() as u64).min(left) as usize;
+            buf[..n].fill(0);
+            cipher.apply_keystream(&mut buf[..n]);
+            digest.update(&buf[..n]);
+            left -= n as u64;
+        }
+        hex::encode(digest.finish())
+    }
+}
+
+/// What the parts of a module upload show against the `size` bytes it was given.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PartsCheck {
+    /// Every offset arrived, and every part is exactly the bytes at its offset.
+    Intact,
+    /// A part whose bytes are not the ones at its offset (the first, by offset).
+    Differs { offset: u64, bytes: u64 },
+    /// A part the sink could not hash (its request was lost mid-way).
+    Undigested { offset: u64, bytes: u64 },
+    /// Bytes went past the end of what the module was given.
+    Beyond { bytes: u64 },
+    /// Some offsets never arrived.
+    Short { covered: u64 },
+    /// Requests the sink refused for carrying more than the module was given, or for
+    /// being one too many.
+    Refused { requests: u64 },
+}
+
+/// Checks every part against the expected bytes at its offset.
+pub fn check(tally: &PartTally, expected: &ModuleBytes, size: u64) -> (PartsCheck, Assembly) {
+    let assembly = tally.assemble(size);
+    let mut parts: Vec<_> = tally.parts.iter().collect();
+    parts.sort_by_key(|p| (p.offset, p.bytes));
+    for p in parts {
+        let within = p.bytes.min(size.saturating_sub(p.offset));
+        let verdict = match &p.sha256 {
+            None => Some(PartsCheck::Undigested {
+                offset: p.offset,
+                bytes: p.bytes,
+            }),
+            Some(_) if within < p.bytes => None, // counted in `beyond`
+            Some(got) if *got != expected.sha256(p.offset, p.bytes) => Some(PartsCheck::Differs {
+                offset: p.offset,
+                bytes: p.bytes,
+            }),
+            Some(_) => None,
+        };
+        if let Some(v) = verdict {
+            return (v, assembly);
+        }
+    }
+    let verdict = if tally.refused > 0 {
+        PartsCheck::Refused {
+            requests: tally.refused,
+        }
+    } else if assembly.beyond > 0 {
+        PartsCheck::Beyond {
+            bytes: assembly.beyond,
+        }
+    } else if assembly.covered < size {
+        PartsCheck::Short {
+            covered: assembly.covered,
+        }
+    } else {
+        PartsCheck::Intact
+    };
+    (verdict, assembly)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sink::parts::Protocol;
+
+    const SEED: [u8; 16] = *b"0123456789abcdef";
+
+    fn bytes(rep: u64, len: usize) -> Vec<u8> {
+        let mut b = vec![0; len];
+        ModuleBytes { seed: SEED, rep }.fill(0, &mut b);
+        b
+    }
+
+    fn sha(b: &[u8]) -> String {
+        hex::encode(<sha2::Sha256 as sha2::Digest>::digest(b))
+    }
+
+    /// WebCrypto's AES-CTR, `length: 64`, counter block rep||0, on these bytes (worked
+    /// out with Node's webcrypto; `extension/tests/module-bytes.test.js` holds the same
+    /// figures).
+    #[test]
+    fn the_keystream_is_webcryptos() {
+        let fixture: serde_json::Value =
+            serde_json::from_str(include_str!("../../../tests/fixtures/module-bytes.json"))
+                .unwrap();
+        let seed: [u8; 16] = hex::decode(fixture["seed"].as_str().unwrap())
+            .unwrap()
+            .try_into()
+            .unwrap();
+        for case in fixture["cases"].as_array().unwrap() {
+            let m = ModuleBytes {
+                seed,
+                rep: case["rep"].as_u64().unwrap(),
+            };
+            let (offset, len) = (
+                case["offset"].as_u64().unwrap(),
+                case["len"].as_u64().unwrap(),
+            );
+            assert_eq!(
+                m.sha256(offset, len),
+                case["sha256"].as_str().unwrap(),
+                "{case}"
+            );
+            let mut first = vec![0u8; 16.min(len as usize)];
+            m.fill(offset, &mut first);
+            assert_eq!(
+                hex::encode(first),
+                case["first16"].as_str().unwrap(),
+                "{case}"
+            );
+        }
+    }
+
+    #[test]
+    fn any_offset_is_the_same_stream_and_reps_differ() {
+        let whole = bytes(3, 100_000);
+        let m = ModuleBytes { seed: SEED, rep: 3 };
+        for (off, len) in [(0, 1), (17, 5000), (65_536, 34_464), (99_999, 1)] {
+            let slice = &whole[off..off + len];
+            assert_eq!(m.sha256(off as u64, len as u64), sha(slice));
+        }
+        assert_ne!(bytes(4, 64), bytes(3, 64));
+    }
+
+    fn tally(parts: &[(u64, &[u8])]) -> PartTally {
+        let mut t = PartTally::new(Protocol::Put);
+        for &(offset, b) in parts {
+            t.begin(offset).unwrap();
+            t.commit(offset, b.len() as u64, None);
+            t.digested(offset, b.len() as u64, sha(b), String::new());
+        }
+        t
+    }
+
+    #[test]
+    fn parts_are_checked_against_the_bytes_at_their_offsets() {
+        let m = ModuleBytes { seed: SEED, rep: 1 };
+        let b = bytes(1, 300);
+        let whole = tally(&[(200, &b[200..]), (0, &b[..100]), (100, &b[100..200])]);
+        assert_eq!(check(&whole, &m, 300).0, PartsCheck::Intact);
+        let mut other = b.clone();
+        other[150] ^= 1;
+        let differs = tally(&[(0, &b[..100]), (100, &other[100..200]), (200, &b[200..])]);
+        assert_eq!(
+            check(&differs, &m, 300).0,
+            PartsCheck::Differs {
+                offset: 100,
+                bytes: 100
+            }
+        );
+        let short = tally(&[(0, &b[..100]), (200, &b[200..])]);
+        assert_eq!(check(&short, &m, 300).0, PartsCheck::Short { covered: 200 });
+        let wrong_rep = tally(&[(0, &bytes(2, 300))]);
+        assert!(matches!(
+            check(&wrong_rep, &m, 300).0,
+            PartsCheck::Differs { .. }
+        ));
+        let more = bytes(1, 310);
+        assert_eq!(
+            check(&tally(&[(0, &more)]), &m, 300).0,
+            PartsCheck::Beyond { bytes: 10 }
+        );
+        let mut lost = tally(&[(0, &b[..100])]);
+        lost.begin(100).unwrap();
+        lost.commit(100, 200, None);
+        assert_eq!(
+            check(&lost, &m, 300).0,
+            PartsCheck::Undigested {
+                offset: 100,
+                bytes: 200
+            }
+        );
+    }
+}
