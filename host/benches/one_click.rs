@@ -167,7 +167,7 @@ fn hashers(rounds: u64, reps: u64) {
     let digest = |runs: &[Followed]| -> Vec<f64> {
         runs.iter()
             .flat_map(samples)
-            .filter_map(|(_, s)| s.extra_f64("digest_ms"))
+            .filter_map(|(_, s)| s.digest_ms)
             .collect()
     };
     for (name, runs) in [("normal", &normal), ("slowed", &slowed)] {

@@ -75,8 +75,6 @@ impl Environment {
 }
 
 /// One measured upload, paired from the page's and the sink's figures.
-///
-/// Open: fields a newer extension adds are kept and written back (`extra`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Sample {
     pub run_id: String,
@@ -138,12 +136,24 @@ pub struct Sample {
     /// The page's clock of the same upload, for its phases (`page_timing.rs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page_timing: Option<crate::page_timing::PageTiming>,
+    /// How long after the reply's headers the page read the sink's digest
+    /// (BENCHMARKS.md: the settle time must cover it). Page-side.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest_ms: Option<f64>,
+    /// An encrypted file's page-side medians: encrypting one chunk, and one chunk's PUT
+    /// (their ratio is the report's pipelining ceiling).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_ms: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub put_ms: Option<f64>,
     /// An encrypted file's chunks as the sink counted them, stored flat (`chunks`,
     /// `tags_ok`, `chunks_in_order`). Before `extra`: a flattened map takes what the
     /// fields before it left.
     #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
     pub chunk_tally: Option<crate::domain::received::ChunkTally>,
-    /// Anything newer extensions add is kept, so the store loses nothing.
+    /// Fields of samples stored by older versions (the arm's fields before arms were
+    /// recorded, say), read and written back as they were. A sample stored now has
+    /// none: a page's fields this host does not know are dropped (`verify::fit`).
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -159,10 +169,6 @@ impl Sample {
         self.recorded_arm
             .clone()
             .unwrap_or_else(|| Arm::from_legacy(&self.body, &self.extra, self.negative_control))
-    }
-
-    pub fn extra_f64(&self, key: &str) -> Option<f64> {
-        self.extra.get(key).and_then(Value::as_f64)
     }
 
     /// The arm's label in reports (`Arm::label`).
@@ -384,7 +390,7 @@ impl Default for Plan {
 
 impl Plan {
     /// At most this many reps: --auto may add reps up to its max.
-    fn max_reps(&self) -> u64 {
+    pub fn max_reps(&self) -> u64 {
         self.auto.map_or(self.reps, |a| a.max_reps.max(self.reps)) as u64
     }
 
@@ -437,6 +443,36 @@ impl Plan {
         arms
     }
 
+    /// Every arm a measured sample of this plan may name: the arms, and in a control
+    /// plan each of them attached and detached.
+    pub fn measured_arms(&self) -> Vec<Arm> {
+        let arms = self.arms();
+        if !self.control {
+            return arms;
+        }
+        [
+            crate::arm::Condition::Attached,
+            crate::arm::Condition::Detached,
+        ]
+        .into_iter()
+        .flat_map(|c| {
+            arms.iter().cloned().map(move |mut arm| {
+                arm.condition = Some(c);
+                arm
+            })
+        })
+        .collect()
+    }
+
+    /// The bytes one upload of `arm` sends under this plan (a parallel arm's streams
+    /// together).
+    pub fn bytes_of(&self, arm: &Arm) -> u64 {
+        match &arm.kind {
+            ArmKind::Body { .. } => self.size_bytes,
+            kind => self.workloads.bytes_of(kind),
+        }
+    }
+
     pub fn measured_uploads(&self) -> u64 {
         self.max_reps() * self.arms().len() as u64 * self.conditions()
     }
@@ -450,13 +486,7 @@ impl Plan {
     /// Bytes one rep moves, every arm once: a body per body arm, and each workload at
     /// its own size (a whole file per encrypted schedule, N bodies at once).
     fn bytes_per_rep(&self) -> u64 {
-        self.arms()
-            .iter()
-            .map(|arm| match &arm.kind {
-                ArmKind::Body { .. } => self.size_bytes,
-                kind => self.workloads.bytes_of(kind),
-            })
-            .sum()
+        self.arms().iter().map(|arm| self.bytes_of(arm)).sum()
     }
 
     /// How long `unobserved run` waits by default: two minutes of slack, and every byte

@@ -48,7 +48,8 @@ fn browser_session_hello_upload_64mib_store_and_clean_shutdown() {
         "bytes_received": reply["bytes"], "sha256_sent": expected, "sha256_received": reply["sha256"],
         "intact": true, "status": "ok", "error": null, "page_ms": 100.0, "sink_ms": reply["sink_ms"],
         "mbps": 5368.7, "observed": {"webdriver": false}});
-    host.start_run("it-1");
+    let plan = json!({"size_bytes": body.len(), "reps": 1, "warmup": 0, "bodies": ["Uint8Array"]});
+    host.start_run_of("it-1", plan);
     let ack = host.send(&json!({"type": "samples", "run_id": "it-1", "samples": [sample]}));
     assert_eq!(
         ack,

@@ -10,7 +10,8 @@ use unobserved::sink::remote::SinkUrl;
 mod common;
 use common::{Host, SinkProcess};
 
-const BODY: &[u8] = b"the bytes that crossed the link";
+/// The plan's size: a sample of any other is refused as not the plan's.
+const BODY: &[u8] = &[7; 1024];
 
 fn sha(bytes: &[u8]) -> String {
     use sha2::Digest;

@@ -11,7 +11,7 @@ pub fn handle(session: &mut Session, run_id: String, reps_done: u32) -> Outgoing
     if !valid_run_id(&run_id) {
         return invalid_run_id(&run_id, MessageType::AutoCheck);
     }
-    if !session.started.contains(&run_id) {
+    if !session.started.contains_key(&run_id) {
         return unknown_run(&run_id, MessageType::AutoCheck);
     }
     let run = match report::load_run(&session.store, &run_id, report::TimelinePoints::Drop) {

@@ -41,8 +41,9 @@ pub struct Session {
     pub tls: tls_sinks::TlsSinks,
     /// The certificate and ports of the claimed job's TLS listeners, if it has any.
     pub job_tls: Option<crate::model::JobTls>,
-    /// The runs this session's `run-started` recorded: the only ones it takes samples for.
-    pub started: std::collections::HashSet<String>,
+    /// The runs this session's `run-started` recorded: the only ones it takes samples
+    /// for, each with what it has taken (`verify::fit`); an ended run stays, taking none.
+    pub started: std::collections::HashMap<String, crate::verify::fit::RunBook>,
     /// The claimed job's calibration and turns, kept from the page.
     pub job: Option<job_run::JobRun>,
     /// Runs that upload to a sink elsewhere: the records are claimed from it.

@@ -34,12 +34,13 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
     };
     let ceilings = ceilings(session, &run.plan, remote.as_mut());
     let (planned, measured_uploads) = (run.plan.arms(), run.plan.measured_uploads());
+    let book = crate::verify::fit::RunBook::new(run.plan.clone());
     let upload_urls = upload_urls(session, remote.as_ref());
     let record = run_record(run, &ceilings, interleaved.clone());
     match session.store.append(&[record, Record::Machine(machine)]) {
         Ok(()) => {
             log::info!("run {run_id} started; ceilings {ceilings:?}");
-            session.started.insert(run_id.clone());
+            session.started.insert(run_id.clone(), book);
             if let Some(ledger) = remote {
                 session.remote.insert(run_id.clone(), ledger);
             }

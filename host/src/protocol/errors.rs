@@ -30,6 +30,10 @@ pub enum ErrorCode {
     /// `turn`: an interleaved build's turn did not come (the turns' folder failed, or the
     /// other builds held it past the wait).
     TurnFailed = 17,
+    /// `samples`: a sample does not fit its run (an arm, rep or size outside its plan, a
+    /// rep stored twice, over the run's caps, or the run ended); the reply's `kind` names
+    /// the rule. Nothing of the message is stored.
+    SampleRefused = 18,
 }
 
 impl ErrorCode {
@@ -75,6 +79,7 @@ mod tests {
             (UnknownRun, 15, "unknown-run"),
             (InvalidPlan, 16, "invalid-plan"),
             (TurnFailed, 17, "turn-failed"),
+            (SampleRefused, 18, "sample-refused"),
         ];
         for (code, number, name) in published {
             assert_eq!((code.number(), code.name()), (number, name.to_owned()));

@@ -204,6 +204,21 @@ impl Outgoing {
     }
 }
 
+impl Outgoing {
+    /// Error 18: a `samples` message does not fit its run, with the rule as `kind`.
+    pub fn sample_refused(misfit: &crate::verify::fit::Misfit) -> Self {
+        let mut error = Outgoing::error(
+            ErrorCode::SampleRefused,
+            format!("{misfit}; nothing was stored"),
+            Some(MessageType::Samples.into()),
+        );
+        if let Outgoing::Error { kind, .. } = &mut error {
+            *kind = Some(misfit.kind());
+        }
+        error
+    }
+}
+
 /// A message that could not be understood, with the code to answer it with.
 #[derive(Debug)]
 pub struct BadMessage {

@@ -613,14 +613,10 @@ fn encrypted_rows(summary: &[ArmSummary], samples: &[Sample]) -> Vec<EncryptedRo
                 return None;
             };
             let arm: Vec<&Sample> = samples.iter().filter(|s| s.is_of(&a.arm)).collect();
-            let per = |key: &str| {
-                crate::stats::median(
-                    &arm.iter()
-                        .filter_map(|s| s.extra_f64(key))
-                        .collect::<Vec<_>>(),
-                )
+            let per = |figure: fn(&Sample) -> Option<f64>| {
+                crate::stats::median(&arm.iter().filter_map(|s| figure(s)).collect::<Vec<_>>())
             };
-            let (client_ms, put_ms) = (per("client_ms"), per("put_ms"));
+            let (client_ms, put_ms) = (per(|s| s.client_ms), per(|s| s.put_ms));
             let bad_tags: u64 = arm
                 .iter()
                 .filter_map(|s| s.chunk_tally.map(|t| t.bad_tags()))

@@ -104,7 +104,12 @@ impl Connection {
         };
         let to_headers = start.elapsed();
         let status = reply.status().as_u16();
-        let body = tokio::time::timeout(READ_TIMEOUT, reply.into_body().collect())
+        // A sink's reply is a peer's: read no more of it than any reply of ours needs.
+        let limited = http_body_util::Limited::new(
+            reply.into_body(),
+            crate::domain::limits::INPUT.peer_reply_bytes,
+        );
+        let body = tokio::time::timeout(READ_TIMEOUT, limited.collect())
             .await
             .map_err(|_| timed_out())?
             .map_err(std::io::Error::other)?

@@ -5,6 +5,8 @@ use crate::model::{RunInfo, RunStatus, Sample, TransportCeiling};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+// A sample is nearly every line of a store: held inline, not boxed one by one.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Record {

@@ -36,6 +36,9 @@ pub(crate) fn sample(run_id: &str, body: &str, rep: u32, mbps: f64) -> Sample {
         timeline: None,
         page_timing: None,
         observed: Observation::default(),
+        digest_ms: None,
+        client_ms: None,
+        put_ms: None,
         chunk_tally: None,
         extra: Default::default(),
     }

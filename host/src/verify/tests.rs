@@ -307,3 +307,45 @@ fn an_encrypted_files_chunk_timelines_are_folded_on_one_axis() {
     assert_eq!((t.bytes, t.stall_count), (10, 1));
     assert_eq!(t.stalls[0].ms, 46.0);
 }
+
+#[test]
+fn a_parallel_arm_of_more_streams_than_any_plan_finds_nothing_and_takes_nothing() {
+    let l = ledger_with(&[("r1", "p-s0", received(BODY))]);
+    let t = std::time::Instant::now();
+    let s = one(
+        &l,
+        json!({"upload_id": "p", "arm": {"kind": "parallel", "streams": 1u64 << 62}}),
+    );
+    assert!(t.elapsed() < std::time::Duration::from_secs(1));
+    assert_eq!(
+        (s.status, s.receipt),
+        (SampleStatus::Error, Some(Receipt::Missing))
+    );
+    assert_eq!(
+        l.take("r1", &"p-s0".parse().unwrap()),
+        Claim::Found(received(BODY))
+    );
+}
+
+/// A remote sink's record is a peer's word: its texts are clipped and a timeline over
+/// any the sink makes is dropped before a sample keeps them.
+#[test]
+fn a_records_texts_and_timeline_are_held_to_their_bounds() {
+    let Entry::Body(mut report) = received(BODY) else {
+        unreachable!()
+    };
+    report.content_type = Some("t".repeat(30_000));
+    report.protocol = "p".repeat(1000);
+    let mut t = serde_json::to_value(arrival(3, 0.0)).unwrap();
+    t["points"] = json!((0..600).map(|i| json!([i as f64, i])).collect::<Vec<_>>());
+    report.body.timeline = Some(serde_json::from_value(t).unwrap());
+    let l = ledger_with(&[("r1", "u1", Entry::Body(report))]);
+    let s = one(&l, json!({}));
+    assert_eq!(s.status, SampleStatus::Ok);
+    assert_eq!(
+        s.content_type.unwrap().len(),
+        crate::domain::limits::INPUT.content_type_chars
+    );
+    assert_eq!(s.protocol.unwrap().len(), 16);
+    assert_eq!(s.timeline, None);
+}
