@@ -10,16 +10,12 @@ import { SUMMARY_PAGE } from '../lib/defaults.js';
 import { createPageSession } from '../lib/page-session.js';
 import { HOST_MESSAGE, POPUP_PHASE, RUN_STATUS } from '../lib/names.js';
 import { endAsRecorded, endAsSaid } from '../lib/run-end.js';
+import { newRunId } from '../lib/run-id.js';
 
 let active = null;
 
 export function isRunning() {
   return active !== null;
-}
-
-function newRunId() {
-  const t = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-  return `${t}-${crypto.getRandomValues(new Uint16Array(1))[0].toString(16).padStart(4, '0')}`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { api } from '../lib/api.js';
-import { AFTER_RUN, BODY_KINDS, DEFAULT_OPTIONS, LIMITS, MIB, TRANSPORTS, sinkHostPermission, validateOptions } from '../lib/defaults.js';
+import { sinkHostPermission } from '../lib/sink-url.js';
+import { AFTER_RUN, BODY_KINDS, DEFAULT_OPTIONS, LIMITS, MIB, TRANSPORTS, problemText, validateOptions } from '../lib/defaults.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -58,7 +59,7 @@ async function main() {
     e.preventDefault();
     const o = read();
     const errors = validateOptions(o);
-    $('errors').textContent = errors.join(' ');
+    $('errors').textContent = errors.map(problemText).join(' ');
     $('saved').textContent = '';
     if (errors.length) return;
     if (o.sinkUrl) {

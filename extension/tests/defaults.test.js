@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { AFTER_RUN, AUTO_DEFAULT, DEFAULT_OPTIONS, planFromOptions, validateOptions, sinkHostPermission, sinkUrlTransport, BODY_KINDS, LIMITS, MIB, TRANSPORTS } from '../lib/defaults.js';
+import { AFTER_RUN, AUTO_DEFAULT, DEFAULT_OPTIONS, OPTION_PROBLEM, PLAN_PROBLEM, planFromOptions, problemText, validateOptions, BODY_KINDS, LIMITS, MIB, TRANSPORTS } from '../lib/defaults.js';
 import { PLAN_LIMITS } from '../lib/plan-limits.js';
 
 // Written by the host's core with the module above (host/src/plan_limits.rs).
@@ -23,9 +23,11 @@ test('the options page refuses what the host refuses, and takes every limit itse
     { sizeMiB: size.min / MIB }, { sizeMiB: size.max / MIB }]) {
     assert.deepEqual(at(edge), [], JSON.stringify(edge));
   }
-  for (const over of [{ reps: reps.max + 1 }, { reps: reps.min - 1 }, { warmup: warmup.max + 1 },
-    { sizeMiB: size.max / MIB + 1 }, { sizeMiB: size.min / MIB / 2 }]) {
-    assert.equal(at(over).length, 1, JSON.stringify(over));
+  const kinds = (o) => at(o).map((p) => p.kind);
+  for (const [over, kind] of [[{ reps: reps.max + 1 }, PLAN_PROBLEM.repsOutOfRange], [{ reps: reps.min - 1 }, PLAN_PROBLEM.repsOutOfRange],
+    [{ warmup: warmup.max + 1 }, PLAN_PROBLEM.warmupOutOfRange], [{ sizeMiB: size.max / MIB + 1 }, PLAN_PROBLEM.sizeTooLarge],
+    [{ sizeMiB: size.min / MIB / 2 }, PLAN_PROBLEM.sizeTooSmall]]) {
+    assert.deepEqual(kinds(over), [kind], JSON.stringify(over));
   }
 });
 
@@ -38,10 +40,17 @@ test('the default suite is 32 MiB of all four kinds, 6 reps and then auto-sample
   assert.deepEqual(BODY_KINDS, ['Uint8Array', 'ArrayBuffer', 'Blob', 'ReadableStream']);
 });
 
-test('bad options are refused with a sentence each', () => {
+test("the plan's rules the options page names are the host's own kinds", () => {
+  for (const kind of Object.values(PLAN_PROBLEM)) assert.ok(fixture.plan_error_kinds.includes(kind), kind);
+  for (const kind of Object.values(OPTION_PROBLEM)) assert.ok(!fixture.plan_error_kinds.includes(kind), `${kind} is the plan's, not the options'`);
+});
+
+test('bad options are refused with a kind each, and each kind has its own words', () => {
   assert.deepEqual(validateOptions(DEFAULT_OPTIONS), []);
   const errors = validateOptions({ sizeMiB: 0, reps: 1.5, warmup: -1, bodies: [], sinkUrl: 'ftp://x' });
-  assert.equal(errors.length, 5);
+  assert.deepEqual(errors.map((e) => e.kind), [PLAN_PROBLEM.sizeTooSmall, PLAN_PROBLEM.repsOutOfRange, PLAN_PROBLEM.warmupOutOfRange, PLAN_PROBLEM.noArms, OPTION_PROBLEM.sinkUrl]);
+  const every = [...Object.values(PLAN_PROBLEM), ...Object.values(OPTION_PROBLEM)].map((kind) => problemText({ kind, limit: LIMITS.reps }));
+  assert.equal(new Set(every).size, every.length - 1, 'the two size kinds share their words; no other two do');
   assert.deepEqual(validateOptions({ ...DEFAULT_OPTIONS, sinkUrl: 'http://10.0.0.2:8080/upload/abc123' }), []);
   assert.equal(validateOptions({ ...DEFAULT_OPTIONS, afterRun: 'vanish' }).length, 1);
   const seconds = LIMITS.auto_max_seconds;
@@ -50,24 +59,13 @@ test('bad options are refused with a sentence each', () => {
   for (const afterRun of Object.keys(AFTER_RUN)) assert.deepEqual(validateOptions({ ...DEFAULT_OPTIONS, afterRun }), []);
 });
 
-test("transports: at least one, and with a remote sink only its URL's", () => {
+test('transports: at least one, and TLS ones only with the local sink', () => {
   assert.deepEqual(planFromOptions({ transports: ['h1', 'h2', 'h9'] }).transports, ['h1', 'h2']);
   assert.equal(validateOptions({ ...DEFAULT_OPTIONS, transports: [] }).length, 1);
   assert.deepEqual(validateOptions({ ...DEFAULT_OPTIONS, transports: ['h1', 'h1-tls', 'h2'] }), []);
   assert.equal(validateOptions({ ...DEFAULT_OPTIONS, transports: ['h2'], sinkUrl: 'http://10.0.0.2:8080/upload/abc123' }).length, 1);
-  const pinned = SINK_URLS.good.find((g) => g.transport === 'h2').url;
-  assert.equal(validateOptions({ ...DEFAULT_OPTIONS, transports: ['h1'], sinkUrl: pinned }).length, 1);
+  // An https:// sink (pinned TLS) is measured over h2, and only over h2.
+  const pinned = SINK_URLS.sinks.find((s) => s.transport === 'h2').url;
+  assert.deepEqual(validateOptions({ ...DEFAULT_OPTIONS, transports: ['h1'], sinkUrl: pinned }), [{ kind: OPTION_PROBLEM.remoteSinkTransport, transport: 'h2' }]);
   assert.deepEqual(validateOptions({ ...DEFAULT_OPTIONS, transports: ['h2'], sinkUrl: pinned }), []);
-});
-
-test('sink URLs read as the host reads them (tests/fixtures/sink-urls.json)', () => {
-  for (const { url, transport, host_permission: permission } of SINK_URLS.good) {
-    assert.equal(sinkUrlTransport(url), transport, url);
-    assert.equal(sinkHostPermission(url), permission, url);
-    assert.deepEqual(validateOptions({ ...DEFAULT_OPTIONS, transports: [transport], sinkUrl: url }), [], url);
-  }
-  for (const url of SINK_URLS.bad) {
-    assert.equal(sinkUrlTransport(url), null, url);
-    assert.ok(validateOptions({ ...DEFAULT_OPTIONS, sinkUrl: url }).length >= 1, url);
-  }
 });

@@ -648,6 +648,20 @@ impl Serialize for RunState {
     }
 }
 
+/// A new run's id: the UTC second it starts and 16 random bits, "20261201-143042-ad76"
+/// (`run_id_at`, the one rule; the extension makes its ids by the same, checked by
+/// tests/fixtures/run-ids.json).
+pub fn new_run_id() -> String {
+    let mut r = [0u8; 2];
+    let _ = getrandom::fill(&mut r);
+    run_id_at(chrono::Utc::now(), u16::from_be_bytes(r))
+}
+
+/// The id of a run started at `at` with the random number `random`.
+pub fn run_id_at(at: chrono::DateTime<chrono::Utc>, random: u16) -> String {
+    format!("{}-{random:04x}", at.format("%Y%m%d-%H%M%S"))
+}
+
 /// Run ids end up in file names of exports, so they are kept to a safe alphabet.
 pub fn valid_run_id(id: &str) -> bool {
     !id.is_empty()
@@ -661,6 +675,30 @@ pub fn valid_run_id(id: &str) -> bool {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The shared cases: the extension's lib/run-id.js makes the same ids from them.
+    #[test]
+    fn run_ids_are_made_by_one_rule_and_are_valid() {
+        let fixture: Value = serde_json::from_str(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/fixtures/run-ids.json"
+        )))
+        .unwrap();
+        let cases = fixture["made"].as_array().unwrap();
+        for case in cases {
+            let at = chrono::DateTime::parse_from_rfc3339(case["at"].as_str().unwrap()).unwrap();
+            let random = case["random"].as_u64().unwrap() as u16;
+            let id = run_id_at(at.with_timezone(&chrono::Utc), random);
+            assert_eq!(id, case["id"].as_str().unwrap());
+            assert!(valid_run_id(&id));
+        }
+        for (key, valid) in [("valid", true), ("invalid", false)] {
+            for id in fixture[key].as_array().unwrap() {
+                assert_eq!(valid_run_id(id.as_str().unwrap()), valid, "{id}");
+            }
+        }
+        assert!(valid_run_id(&new_run_id()));
+    }
 
     /// The arms `run-started` hands the page, as JSON.
     fn planned(plan: &Plan) -> Value {

@@ -42,8 +42,15 @@ pub enum SizeOf {
 
 /// Why a plan cannot run: one variant per rule. `kind()` is what travels in an error
 /// reply (error 16, `invalid-plan`), so callers match kinds, never words.
-#[derive(Debug, Clone, PartialEq, thiserror::Error, strum::IntoStaticStr)]
+#[derive(
+    Debug, Clone, PartialEq, thiserror::Error, strum::IntoStaticStr, strum::EnumDiscriminants,
+)]
 #[strum(serialize_all = "kebab-case")]
+#[strum_discriminants(
+    name(PlanErrorKind),
+    derive(strum::EnumIter, strum::IntoStaticStr),
+    strum(serialize_all = "kebab-case")
+)]
 pub enum PlanError {
     #[error("a {what} of {bytes} bytes is too small to time: use at least {}", human_bytes(*min))]
     SizeTooSmall { what: SizeOf, bytes: u64, min: u64 },
@@ -236,6 +243,9 @@ pub fn shared_data() -> serde_json::Value {
         "transports": Transport::iter().collect::<Vec<_>>(),
         "limits": LIMITS,
         "auto_default": AUTO_DEFAULT,
+        // Every rule's name, as error 16's `kind` says it: the options page names the
+        // rule an option breaks by these.
+        "plan_error_kinds": PlanErrorKind::iter().map(<&str>::from).collect::<Vec<_>>(),
     })
 }
 

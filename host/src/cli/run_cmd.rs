@@ -204,7 +204,7 @@ impl Matrix {
         colour: bool,
     ) -> Result<()> {
         let (_, store) = run::writable_store()?;
-        let group = run::new_run_id();
+        let group = crate::model::new_run_id();
         for index in 0..a.runs {
             if !a.quiet {
                 eprintln!("series {group}: run {} of {}", index + 1, a.runs);

@@ -147,7 +147,7 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         .prefix("unobserved-run-")
         .tempdir()?;
     let (ws, browser_tmp) = workspace_in(tmp.path())?;
-    let run_id = new_run_id();
+    let run_id = crate::model::new_run_id();
     // A remote sink serves the TLS transport itself (its URL's); the local TLS
     // listeners are for runs on the local sink.
     let tls = match opts.sink_url {
@@ -576,16 +576,6 @@ fn local_tls_of(plan: &Plan) -> Result<Option<(JobTls, crate::local_tls::Pins)>>
 }
 
 /// Sortable and unique enough: time plus 16 random bits.
-pub fn new_run_id() -> String {
-    let mut r = [0u8; 2];
-    let _ = getrandom::fill(&mut r);
-    format!(
-        "{}-{}",
-        chrono::Utc::now().format("%Y%m%d-%H%M%S"),
-        hex::encode(r)
-    )
-}
-
 fn log_tail(path: &std::path::Path) -> String {
     let text = std::fs::read_to_string(path).unwrap_or_default();
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();

@@ -240,7 +240,7 @@ fn run_info(state: &State, headers: &HeaderMap, page_hints: Option<Hints>) -> Ru
             .offer
             .run_id
             .clone()
-            .unwrap_or_else(crate::run::new_run_id),
+            .unwrap_or_else(crate::model::new_run_id),
         env,
         plan: state.offer.plan.clone(),
         source: "serve".into(),
