@@ -69,8 +69,7 @@ fn sinks_of(
     session: &mut Session,
     run: &mut RunInfo,
 ) -> Result<Option<RemoteLedger>, Box<Outgoing>> {
-    let remote = run.extra.get("sink").and_then(|v| v.as_str()) == Some("remote");
-    let remote_ledger = remote_ledger(run, remote)?;
+    let remote_ledger = remote_ledger(run, run.is_remote())?;
     if remote_ledger.is_none() {
         start_tls_sinks(session, &run.plan.transports).map_err(|why| {
             Box::new(refused(
@@ -177,7 +176,7 @@ fn own_ceiling(session: &Session, size_bytes: u64) -> Option<crate::sink::ceilin
 /// Refused unless the plan uploads over the URL's transport and the sink answers with
 /// the certificate an https:// URL pins.
 fn remote_ledger(run: &mut RunInfo, remote: bool) -> Result<Option<RemoteLedger>, Box<Outgoing>> {
-    let url = run.extra.remove("sink_url");
+    let url = run.sink_url.take();
     if !remote {
         return Ok(None);
     }
@@ -187,7 +186,7 @@ fn remote_ledger(run: &mut RunInfo, remote: bool) -> Result<Option<RemoteLedger>
             format!("{why}; nothing was recorded"),
         )))
     };
-    let url = match url.map(serde_json::from_value::<SinkUrl>) {
+    let url = match url.map(|u| u.parse::<SinkUrl>()) {
         Some(Ok(url)) => url,
         Some(Err(e)) => return refused(ErrorCode::InvalidField, format!("sink_url {e}")),
         None => {
