@@ -162,8 +162,10 @@ async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, 
     if (!uploadUrls[t]) throw new Error(`the plan uploads over ${t}, but no ${t} sink was given; nothing was measured`);
     await checkSink(uploadUrls[t]);
   }
+  // Workloads travel over h1; a run on an https:// remote sink has none (the host
+  // refuses them there), and no h1 sink.
   const uploadUrl = uploadUrls.h1;
-  const ctx = { ...workloads.sinkRoutes(uploadUrl), uploadUrl, runId, key: null };
+  const ctx = { ...(uploadUrl ? workloads.sinkRoutes(uploadUrl) : {}), uploadUrl, runId, key: null };
   if (keyHex) {
     const raw = new Uint8Array(keyHex.match(/../g).map((h) => parseInt(h, 16)));
     ctx.key = await crypto.subtle.importKey('raw', raw, 'AES-GCM', false, ['encrypt']);

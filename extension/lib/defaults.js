@@ -1,6 +1,6 @@
 // Names and defaults shared by every context.
 import { PLAN_LIMITS } from './plan-limits.js';
-import { parseSinkUrl } from './sink-url.js';
+import { parseSinkUrl, sinkTransport } from './sink-url.js';
 
 export const HOST_NAME = 'org.unobserved.host';
 // The body kinds and every plan limit come from the host's core (host/src/plan_limits.rs)
@@ -108,14 +108,16 @@ export function validateOptions(o) {
   if (!Array.isArray(o.bodies) || o.bodies.length === 0) problems.push({ kind: PLAN_PROBLEM.noArms });
   const transports = o.transports ?? DEFAULT_OPTIONS.transports;
   if (!Array.isArray(transports) || transports.length === 0) problems.push({ kind: OPTION_PROBLEM.noTransports });
-  if (o.sinkUrl && transports.some((t) => t !== 'h1')) problems.push({ kind: OPTION_PROBLEM.remoteSinkTransport });
+  // A remote sink's transport is its URL's: h2 for https (pinned TLS), h1 for http.
+  const over = o.sinkUrl ? sinkTransport(o.sinkUrl) : null;
+  if (over && transports.some((t) => t !== over)) problems.push({ kind: OPTION_PROBLEM.remoteSinkTransport, transport: over });
   if (o.afterRun !== undefined && !Object.hasOwn(AFTER_RUN, o.afterRun)) problems.push({ kind: OPTION_PROBLEM.afterRun });
   if (o.sinkUrl && !parseSinkUrl(o.sinkUrl)) problems.push({ kind: OPTION_PROBLEM.sinkUrl });
   return problems;
 }
 
 /** A problem of validateOptions in the options page's words. */
-export function problemText({ kind, limit }) {
+export function problemText({ kind, limit, transport }) {
   switch (kind) {
     case PLAN_PROBLEM.sizeTooSmall:
     case PLAN_PROBLEM.sizeTooLarge:
@@ -131,10 +133,10 @@ export function problemText({ kind, limit }) {
     case OPTION_PROBLEM.noTransports:
       return 'Pick at least one transport.';
     case OPTION_PROBLEM.remoteSinkTransport:
-      return "A remote sink's transport is its URL's: keep only HTTP/1.1 in the clear, or clear the sink URL.";
+      return `A remote sink's transport is its URL's: tick only ${transport} (${TRANSPORTS[transport]}) for this sink URL, or clear it.`;
     case OPTION_PROBLEM.afterRun:
       return 'Pick what the benchmark tab does after a run.';
     default:
-      return 'Sink URL must look like http://HOST:PORT/upload/TOKEN (as printed by `unobserved sink`), or be empty.';
+      return 'Sink URL must be what `unobserved sink` printed: http://HOST:PORT/upload/TOKEN, or with --tls https://HOST:PORT/upload/TOKEN#sha256=… (the certificate it pins); or leave it empty.';
   }
 }

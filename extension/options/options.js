@@ -1,4 +1,5 @@
 import { api } from '../lib/api.js';
+import { sinkHostPermission } from '../lib/sink-url.js';
 import { AFTER_RUN, BODY_KINDS, DEFAULT_OPTIONS, LIMITS, MIB, TRANSPORTS, problemText, validateOptions } from '../lib/defaults.js';
 
 const $ = (id) => document.getElementById(id);
@@ -62,8 +63,8 @@ async function main() {
     $('saved').textContent = '';
     if (errors.length) return;
     if (o.sinkUrl) {
-      // Asked only now, and only for this one origin.
-      const origin = `${new URL(o.sinkUrl).origin}/*`;
+      // Asked only now, and only for this one host.
+      const origin = sinkHostPermission(o.sinkUrl);
       const granted = await api.permissions.request({ origins: [origin] });
       if (!granted) {
         $('errors').textContent = `Unobserved needs permission to upload to ${new URL(o.sinkUrl).origin}; it was not granted, so nothing was saved.`;

@@ -6,6 +6,8 @@ import { PLAN_LIMITS } from '../lib/plan-limits.js';
 
 // Written by the host's core with the module above (host/src/plan_limits.rs).
 const fixture = JSON.parse(readFileSync(new URL('../../tests/fixtures/plan-limits.json', import.meta.url), 'utf8'));
+// Remote sink URLs as the host reads them (host/src/sink/remote.rs).
+const SINK_URLS = JSON.parse(readFileSync(new URL('../../tests/fixtures/sink-urls.json', import.meta.url), 'utf8'));
 
 test('the body kinds, transports and limits are the host core\'s', () => {
   assert.deepEqual(PLAN_LIMITS, fixture);
@@ -62,4 +64,8 @@ test('transports: at least one, and TLS ones only with the local sink', () => {
   assert.equal(validateOptions({ ...DEFAULT_OPTIONS, transports: [] }).length, 1);
   assert.deepEqual(validateOptions({ ...DEFAULT_OPTIONS, transports: ['h1', 'h1-tls', 'h2'] }), []);
   assert.equal(validateOptions({ ...DEFAULT_OPTIONS, transports: ['h2'], sinkUrl: 'http://10.0.0.2:8080/upload/abc123' }).length, 1);
+  // An https:// sink (pinned TLS) is measured over h2, and only over h2.
+  const pinned = SINK_URLS.sinks.find((s) => s.transport === 'h2').url;
+  assert.deepEqual(validateOptions({ ...DEFAULT_OPTIONS, transports: ['h1'], sinkUrl: pinned }), [{ kind: OPTION_PROBLEM.remoteSinkTransport, transport: 'h2' }]);
+  assert.deepEqual(validateOptions({ ...DEFAULT_OPTIONS, transports: ['h2'], sinkUrl: pinned }), []);
 });

@@ -23,6 +23,7 @@ pub mod net;
 pub mod page_timing;
 pub mod plan_limits;
 pub mod protocol;
+pub mod remote_tls;
 pub mod report;
 pub mod run;
 pub mod series;

@@ -594,8 +594,31 @@ pub struct RunInfo {
     pub source: String,
     #[serde(default)]
     pub started_at: Option<String>,
+    /// Where the uploads go; absent in runs stored before it was sent (the local sink).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sink: Option<SinkChoice>,
+    /// A remote sink's upload URL, which the host claims its records with. Never stored:
+    /// its token is that sink's.
+    #[serde(default, skip_serializing)]
+    pub sink_url: Option<String>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+/// Which sink a run's uploads go to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SinkChoice {
+    /// The host's own sink on this machine: the browser is measured.
+    Local,
+    /// Another machine's `unobserved sink`: the link is measured.
+    Remote,
+}
+
+impl RunInfo {
+    pub fn is_remote(&self) -> bool {
+        self.sink == Some(SinkChoice::Remote)
+    }
 }
 
 /// How a run ended. Every way out of `unobserved run` writes one.

@@ -108,3 +108,22 @@ impl fmt::Display for Note {
         }
     }
 }
+
+impl fmt::Display for crate::store::StoreWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use crate::store::StoreWarningKind;
+        let (path, line, error) = (self.path.display(), self.line, &self.error);
+        match self.kind {
+            StoreWarningKind::StoppedReading => {
+                write!(f, "{path}: stopped reading at line {line}: {error}")
+            }
+            StoreWarningKind::TornLastLine => write!(
+                f,
+                "{path}: line {line} skipped, incomplete last line (torn write?): {error}"
+            ),
+            StoreWarningKind::CorruptLine => {
+                write!(f, "{path}: line {line} skipped, corrupt line: {error}")
+            }
+        }
+    }
+}

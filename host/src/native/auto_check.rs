@@ -185,6 +185,8 @@ mod tests {
             plan,
             source: "job".into(),
             started_at: Some(started.into()),
+            sink: None,
+            sink_url: None,
             extra: Default::default(),
         };
         let mut records = vec![Record::Run(crate::store::RunRecord {

@@ -234,7 +234,6 @@ fn run_info(state: &State, headers: &HeaderMap, page_hints: Option<Hints>) -> Ru
             serde_json::to_value(&hints).expect("json"),
         );
     }
-    extra.insert("sink".into(), "local".into());
     RunInfo {
         run_id: state
             .offer
@@ -245,6 +244,8 @@ fn run_info(state: &State, headers: &HeaderMap, page_hints: Option<Hints>) -> Ru
         plan: state.offer.plan.clone(),
         source: "serve".into(),
         started_at: Some(now()),
+        sink: Some(crate::model::SinkChoice::Local),
+        sink_url: None,
         extra,
     }
 }
