@@ -46,6 +46,28 @@ export const PLAN_LIMITS = {
       "min": 0
     }
   },
+  "plan_error_kinds": [
+    "size-too-small",
+    "size-too-large",
+    "reps-out-of-range",
+    "warmup-out-of-range",
+    "no-arms",
+    "unknown-body",
+    "repeated-body",
+    "repeated-transport",
+    "tls-without-bodies",
+    "negative-control-without-bodies",
+    "no-chunk-sizes",
+    "chunk-size-out-of-range",
+    "no-streams",
+    "streams-out-of-range",
+    "horizon-out-of-range",
+    "auto-reps-out-of-range",
+    "auto-seconds-out-of-range",
+    "block-reps-out-of-range",
+    "repeated-load",
+    "load-not-on-this-os"
+  ],
   "transports": [
     "h1",
     "h1-tls",

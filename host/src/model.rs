@@ -281,7 +281,21 @@ pub struct Plan {
     /// labels as they always were. Workloads always travel over h1.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub transports: Vec<Transport>,
+    /// Reps per block (issue 36): the run is split into blocks of this many reps, each
+    /// one figure of its comparisons (`stats::blocks`). Absent in runs stored before
+    /// blocks (one block: every rep pooled); the host sets `DEFAULT_BLOCK_REPS` when a
+    /// plan starts without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block_reps: Option<u32>,
+    /// Loads the run generates itself, block by block in turn (`--load none,cpu`):
+    /// block b runs under `loads[b % loads.len()]`. Empty: the machine as it is.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub loads: Vec<crate::domain::conditions::Load>,
 }
+
+/// Reps per block when a plan does not say: three, the fewest whose median is robust
+/// to one slow upload, so a minute holds many blocks (BENCHMARKS.md, issue 36).
+pub const DEFAULT_BLOCK_REPS: u32 = 3;
 
 /// The write-up's investigation as arms: encrypted chunked uploads (serial and
 /// pipelined, per chunk size), a streamed download, and parallel uploads.
@@ -384,11 +398,26 @@ impl Default for Plan {
             horizon: None,
             workloads: Workloads::default(),
             transports: Vec::new(),
+            block_reps: None,
+            loads: Vec::new(),
         }
     }
 }
 
 impl Plan {
+    /// The block a rep falls in (every rep in block 0 for a plan without blocks).
+    pub fn block_of(&self, rep: u32) -> u32 {
+        self.block_reps.filter(|&k| k > 0).map_or(0, |k| rep / k)
+    }
+
+    /// The load a block runs under.
+    pub fn load_of(&self, block: u32) -> crate::domain::conditions::Load {
+        match self.loads.len() {
+            0 => crate::domain::conditions::Load::None,
+            n => self.loads[block as usize % n],
+        }
+    }
+
     /// At most this many reps: --auto may add reps up to its max.
     pub fn max_reps(&self) -> u64 {
         self.auto.map_or(self.reps, |a| a.max_reps.max(self.reps)) as u64
@@ -580,8 +609,31 @@ pub struct RunInfo {
     pub source: String,
     #[serde(default)]
     pub started_at: Option<String>,
+    /// Where the uploads go; absent in runs stored before it was sent (the local sink).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sink: Option<SinkChoice>,
+    /// A remote sink's upload URL, which the host claims its records with. Never stored:
+    /// its token is that sink's.
+    #[serde(default, skip_serializing)]
+    pub sink_url: Option<String>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+/// Which sink a run's uploads go to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SinkChoice {
+    /// The host's own sink on this machine: the browser is measured.
+    Local,
+    /// Another machine's `unobserved sink`: the link is measured.
+    Remote,
+}
+
+impl RunInfo {
+    pub fn is_remote(&self) -> bool {
+        self.sink == Some(SinkChoice::Remote)
+    }
 }
 
 /// How a run ended. Every way out of `unobserved run` writes one.
@@ -663,6 +715,20 @@ impl Serialize for RunState {
     }
 }
 
+/// A new run's id: the UTC second it starts and 16 random bits, "20261201-143042-ad76"
+/// (`run_id_at`, the one rule; the extension makes its ids by the same, checked by
+/// tests/fixtures/run-ids.json).
+pub fn new_run_id() -> String {
+    let mut r = [0u8; 2];
+    let _ = getrandom::fill(&mut r);
+    run_id_at(chrono::Utc::now(), u16::from_be_bytes(r))
+}
+
+/// The id of a run started at `at` with the random number `random`.
+pub fn run_id_at(at: chrono::DateTime<chrono::Utc>, random: u16) -> String {
+    format!("{}-{random:04x}", at.format("%Y%m%d-%H%M%S"))
+}
+
 /// Run ids end up in file names of exports, so they are kept to a safe alphabet.
 pub fn valid_run_id(id: &str) -> bool {
     !id.is_empty()
@@ -676,6 +742,30 @@ pub fn valid_run_id(id: &str) -> bool {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The shared cases: the extension's lib/run-id.js makes the same ids from them.
+    #[test]
+    fn run_ids_are_made_by_one_rule_and_are_valid() {
+        let fixture: Value = serde_json::from_str(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/fixtures/run-ids.json"
+        )))
+        .unwrap();
+        let cases = fixture["made"].as_array().unwrap();
+        for case in cases {
+            let at = chrono::DateTime::parse_from_rfc3339(case["at"].as_str().unwrap()).unwrap();
+            let random = case["random"].as_u64().unwrap() as u16;
+            let id = run_id_at(at.with_timezone(&chrono::Utc), random);
+            assert_eq!(id, case["id"].as_str().unwrap());
+            assert!(valid_run_id(&id));
+        }
+        for (key, valid) in [("valid", true), ("invalid", false)] {
+            for id in fixture[key].as_array().unwrap() {
+                assert_eq!(valid_run_id(id.as_str().unwrap()), valid, "{id}");
+            }
+        }
+        assert!(valid_run_id(&new_run_id()));
+    }
 
     /// The arms `run-started` hands the page, as JSON.
     fn planned(plan: &Plan) -> Value {

@@ -100,8 +100,13 @@ fn every_usage_error_exits_2_before_any_browser_starts() {
         &["install", "--extension-id", "evil\"@x", "--dry-run"],
         &["sink", "--hash-queue", "lots"],
         &["serve", "--starts-per-minute", "0"],
-        // A remote sink over TLS: its records could not be claimed.
+        // A remote sink over TLS whose URL pins no certificate, or pins on http://.
         &["run", "--sink-url", "https://127.0.0.1:1/upload/abc"],
+        &[
+            "run",
+            "--sink-url",
+            "http://127.0.0.1:1/upload/abc#sha256=00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff",
+        ],
         &["serve", "--starts-per-minute", "601"],
         &["run", "--size", "1TiB"],
         &["run", "--auto", "--max-reps", "0"],
@@ -141,4 +146,22 @@ fn an_unreachable_sink_fails_before_launch_with_exit_1() {
         !fake.launched(),
         "a browser was launched for an unreachable sink"
     );
+}
+
+/// An https:// sink that presents another certificate than its URL pins is refused
+/// with exit 2 before any browser starts; the right pin gets past that check.
+#[test]
+fn a_pinned_sink_with_another_certificate_is_refused_before_launch() {
+    let sink = common::SinkProcess::start(&["--tls", "--listen", "127.0.0.1:0"]);
+    let (url, pin) = sink.url.split_once("#sha256=").unwrap();
+    let wrong = format!("{url}#sha256={}", "ab".repeat(32));
+    let fake = Fake::new();
+    let (code, stderr) = fake.run(&["run", "--sink-url", &wrong]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(!fake.launched(), "a browser was launched for a wrong pin");
+    // The right pin passes the check: the fake browser is launched (and never connects).
+    let fake = Fake::new();
+    let (code, stderr) = fake.run(&["run", "--sink-url", &format!("{url}#sha256={pin}")]);
+    assert_eq!(code, Some(4), "{stderr}");
+    assert!(fake.launched(), "{stderr}");
 }

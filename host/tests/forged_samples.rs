@@ -266,14 +266,14 @@ fn a_remote_sinks_records_are_claimed_from_it_and_forgeries_fail_the_same() {
         "extension_version": "0.1.0", "source": "popup", "started_at": "2026-11-30T00:00:00Z",
         "sink": "remote", "plan": {"size_bytes": 1024, "reps": 10, "warmup": 0, "bodies": ["Blob"]}}}));
     assert_eq!(refused["code"], 8, "{refused}");
-    // Nor one on an https:// sink, whose records this host cannot claim.
+    // Nor one on an https:// sink whose URL pins no certificate.
     let https = remote.url.replace("http://", "https://");
     let refused = host.send(&json!({"type": "run-started", "run": {"run_id": "r3",
         "browser": "Chromium", "browser_version": "156", "os": "Linux",
         "extension_version": "0.1.0", "source": "popup", "started_at": "2026-11-30T00:00:00Z",
         "sink": "remote", "sink_url": https,
         "plan": {"size_bytes": 1024, "reps": 10, "warmup": 0, "bodies": ["Blob"]}}}));
-    assert_eq!(refused["code"], 13, "{refused}");
+    assert_eq!(refused["code"], 8, "{refused}");
     let runs = std::fs::read_to_string(state.path().join("results.jsonl")).unwrap();
     assert!(!runs.contains("\"r3\""), "a run it cannot judge was stored");
 }

@@ -142,9 +142,9 @@ pub fn doctor(a: DoctorArgs) -> Result<i32> {
         for line in &c.ok {
             println!("      {line}");
         }
-        for (problem, fix) in &c.problems {
+        for p in &c.problems {
             broken += 1;
-            println!("      problem: {problem}\n      fix:     {fix}");
+            println!("      problem: {}\n      fix:     {}", p.what, p.fix);
         }
     }
     if broken > 0 {

@@ -4,7 +4,7 @@
 //! differs between the runs.
 
 use super::document::{Cell, Row, Section, SectionKind, Tone};
-use super::words::mbps as fmt_mbps;
+use super::words::{integrity_word, mbps as fmt_mbps};
 use crate::report::across::RunsCompared;
 use crate::stats::across_runs::Method;
 use crate::stats::compare::Verdict;
@@ -34,9 +34,7 @@ pub fn of(c: &RunsCompared, labels: &[String]) -> ComparedDocument {
                 cells.push(match m {
                     Some(v) => Cell::num(fmt_mbps(Some(*v))),
                     None => Cell::toned(
-                        a.integrity[i]
-                            .as_ref()
-                            .map_or("–", super::words::integrity_word),
+                        a.integrity[i].as_ref().map_or("–", integrity_word),
                         Tone::Bad,
                     ),
                 });
@@ -48,6 +46,7 @@ pub fn of(c: &RunsCompared, labels: &[String]) -> ComparedDocument {
                                 match cmp.verdict {
                                     Verdict::Slower => Tone::Bad,
                                     Verdict::Faster => Tone::Good,
+                                    Verdict::Depends => Tone::Warn,
                                     Verdict::Same
                                     | Verdict::NotResolved
                                     | Verdict::NotComparable => Tone::Plain,

@@ -43,6 +43,15 @@ impl fmt::Display for Warning {
                 words::verdict(*verdict, *horizon),
                 words::ratio_of(*ratio, *ci_low, *ci_high, 2)
             ),
+            Warning::OtherWork { condition, state } => write!(
+                f,
+                "{} The verdicts hold for this condition; on a quiet machine they may differ, even in sign (docs/why-the-answer-depends.md).",
+                super::conditions::measured_in(condition, state)
+            ),
+            Warning::ConditionChanged { parts } => {
+                let parts: Vec<_> = parts.iter().map(|p| (p.condition.clone(), p.blocks.clone(), p.state)).collect();
+                write!(f, "{}", super::conditions::changed(&parts))
+            }
             Warning::AutoBudgetSpent { stop, reps, max_reps, max_seconds, unsettled } => {
                 let budget = match stop {
                     AutoStop::BudgetReps => format!("The rep budget ({max_reps} reps)"),
@@ -80,6 +89,9 @@ impl fmt::Display for Note {
                     parts.join(", ")
                 )
             }
+            Note::MeasuredIn { condition, state } => {
+                write!(f, "{}", super::conditions::measured_in(condition, state))
+            }
             Note::IntegrityReason {
                 arm,
                 integrity,
@@ -92,6 +104,25 @@ impl fmt::Display for Note {
                     "Why {arm} is {integrity}: {}",
                     words::integrity_why(*why)
                 )
+            }
+        }
+    }
+}
+
+impl fmt::Display for crate::store::StoreWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use crate::store::StoreWarningKind;
+        let (path, line, error) = (self.path.display(), self.line, &self.error);
+        match self.kind {
+            StoreWarningKind::StoppedReading => {
+                write!(f, "{path}: stopped reading at line {line}: {error}")
+            }
+            StoreWarningKind::TornLastLine => write!(
+                f,
+                "{path}: line {line} skipped, incomplete last line (torn write?): {error}"
+            ),
+            StoreWarningKind::CorruptLine => {
+                write!(f, "{path}: line {line} skipped, corrupt line: {error}")
             }
         }
     }

@@ -423,7 +423,6 @@ mod tests {
     fn wrong_field_type_names_the_message() {
         let e = parse_incoming(br#"{"type":"samples","run_id":"r","samples":"lots"}"#).unwrap_err();
         assert_eq!(e.message_type, Some(MessageType::Samples.into()));
-        assert!(e.message.contains("samples"), "{}", e.message);
     }
 
     #[test]

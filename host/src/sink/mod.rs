@@ -23,6 +23,7 @@ pub mod hosts;
 pub mod ledger;
 mod module_upload;
 pub mod parts;
+pub mod pinned;
 mod probe;
 mod recording;
 pub mod refusals;

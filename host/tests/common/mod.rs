@@ -141,11 +141,27 @@ impl SinkProcess {
     /// With extra environment, e.g. a benchmark's seam.
     pub fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> SinkProcess {
         let state = tempfile::tempdir().unwrap();
+        let dir = state.path().to_owned();
+        SinkProcess::spawn(&dir, state, args, env)
+    }
+
+    /// On a state dir of the caller's (where `--tls` keeps its certificate), which
+    /// outlives this sink.
+    pub fn start_in(state: &std::path::Path, args: &[&str]) -> SinkProcess {
+        SinkProcess::spawn(state, tempfile::tempdir().unwrap(), args, &[])
+    }
+
+    fn spawn(
+        state_dir: &std::path::Path,
+        state: tempfile::TempDir,
+        args: &[&str],
+        env: &[(&str, &str)],
+    ) -> SinkProcess {
         let mut child = Command::new(BIN)
             .arg("sink")
             .args(args)
             .envs(env.iter().copied())
-            .env("UNOBSERVED_STATE_DIR", state.path())
+            .env("UNOBSERVED_STATE_DIR", state_dir)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
