@@ -94,11 +94,16 @@ async function uploadOnce(kind, bytes, url) {
   }
 }
 
-/** Every step of the plan; with --auto, more reps for as long as the host says so. */
+/**
+ * Every step of the plan; with --auto, more reps for as long as the host says so. A plan
+ * that alternates loads (`--load none,cpu`) asks before every rep, so the host switches
+ * a block's load on or off before its first upload.
+ */
 async function* planSteps(plan, arms, state) {
-  yield* buildSteps(arms, plan);
-  if (!plan.auto) return;
-  for (let rep = plan.reps; ; rep++) {
+  const everyRep = (plan.loads?.length ?? 0) > 1;
+  yield* buildSteps(arms, everyRep ? { ...plan, reps: 1 } : plan);
+  if (!plan.auto && !everyRep) return;
+  for (let rep = everyRep ? 1 : plan.reps; ; rep++) {
     // The host judges stored samples: every digest of the rep first.
     await state.digests.drain();
     const decision = await request({ type: PAGE.autoCheck, reps_done: rep });

@@ -63,7 +63,10 @@ export const PLAN_LIMITS = {
     "streams-out-of-range",
     "horizon-out-of-range",
     "auto-reps-out-of-range",
-    "auto-seconds-out-of-range"
+    "auto-seconds-out-of-range",
+    "block-reps-out-of-range",
+    "repeated-load",
+    "load-not-on-this-os"
   ],
   "transports": [
     "h1",

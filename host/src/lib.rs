@@ -4,6 +4,7 @@
 pub mod allowed_ids;
 pub mod arm;
 pub mod cli;
+pub mod conditions;
 pub mod cpu;
 pub mod domain;
 pub mod exit;

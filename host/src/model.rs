@@ -281,7 +281,21 @@ pub struct Plan {
     /// labels as they always were. Workloads always travel over h1.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub transports: Vec<Transport>,
+    /// Reps per block (issue 36): the run is split into blocks of this many reps, each
+    /// one figure of its comparisons (`stats::blocks`). Absent in runs stored before
+    /// blocks (one block: every rep pooled); the host sets `DEFAULT_BLOCK_REPS` when a
+    /// plan starts without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block_reps: Option<u32>,
+    /// Loads the run generates itself, block by block in turn (`--load none,cpu`):
+    /// block b runs under `loads[b % loads.len()]`. Empty: the machine as it is.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub loads: Vec<crate::domain::conditions::Load>,
 }
+
+/// Reps per block when a plan does not say: three, the fewest whose median is robust
+/// to one slow upload, so a minute holds many blocks (BENCHMARKS.md, issue 36).
+pub const DEFAULT_BLOCK_REPS: u32 = 3;
 
 /// The write-up's investigation as arms: encrypted chunked uploads (serial and
 /// pipelined, per chunk size), a streamed download, and parallel uploads.
@@ -384,11 +398,26 @@ impl Default for Plan {
             horizon: None,
             workloads: Workloads::default(),
             transports: Vec::new(),
+            block_reps: None,
+            loads: Vec::new(),
         }
     }
 }
 
 impl Plan {
+    /// The block a rep falls in (every rep in block 0 for a plan without blocks).
+    pub fn block_of(&self, rep: u32) -> u32 {
+        self.block_reps.filter(|&k| k > 0).map_or(0, |k| rep / k)
+    }
+
+    /// The load a block runs under.
+    pub fn load_of(&self, block: u32) -> crate::domain::conditions::Load {
+        match self.loads.len() {
+            0 => crate::domain::conditions::Load::None,
+            n => self.loads[block as usize % n],
+        }
+    }
+
     /// At most this many reps: --auto may add reps up to its max.
     pub fn max_reps(&self) -> u64 {
         self.auto.map_or(self.reps, |a| a.max_reps.max(self.reps)) as u64

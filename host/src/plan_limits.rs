@@ -89,7 +89,20 @@ pub enum PlanError {
         max_seconds: u64,
         limit: Bounds<u64>,
     },
+    #[error("reps per block must be {limit}, not {block_reps}")]
+    BlockRepsOutOfRange { block_reps: u32, limit: Bounds<u32> },
+    #[error("load {load:?} is named twice")]
+    RepeatedLoad {
+        load: crate::domain::conditions::Load,
+    },
+    #[error(
+        "the CPU load (--load cpu) is generated on Linux and other Unixes only, not on this OS"
+    )]
+    LoadNotOnThisOs,
 }
+
+/// Reps per block: at least one; at most a run's whole reps.
+pub const BLOCK_REPS: Bounds<u32> = Bounds { min: 1, max: 1000 };
 
 impl PlanError {
     /// The rule's name in kebab-case, e.g. "reps-out-of-range".
@@ -126,7 +139,24 @@ impl Plan {
         }
         self.check_arms()?;
         self.check_workloads(limits)?;
+        self.check_blocks()?;
         self.check_auto(limits)
+    }
+
+    fn check_blocks(&self) -> Result<(), PlanError> {
+        if let Some(k) = self.block_reps.filter(|k| !BLOCK_REPS.contains(*k)) {
+            return Err(PlanError::BlockRepsOutOfRange {
+                block_reps: k,
+                limit: BLOCK_REPS,
+            });
+        }
+        if let Some(&load) = first_repeat(&self.loads) {
+            return Err(PlanError::RepeatedLoad { load });
+        }
+        if cfg!(not(unix)) && self.loads.contains(&crate::domain::conditions::Load::Cpu) {
+            return Err(PlanError::LoadNotOnThisOs);
+        }
+        Ok(())
     }
 
     fn check_arms(&self) -> Result<(), PlanError> {

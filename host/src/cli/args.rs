@@ -58,6 +58,12 @@ pub enum Command {
     /// Internal: cleans up after `unobserved run` if it is killed outright.
     #[command(name = "__watchdog", hide = true)]
     Watchdog(WatchdogArgs),
+    /// Internal: the CPU load of `--load cpu` (conditions/load.rs), killed with its run.
+    #[command(name = "__load", hide = true)]
+    Load {
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
 }
 
 #[derive(Args)]

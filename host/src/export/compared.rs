@@ -46,6 +46,7 @@ pub fn of(c: &RunsCompared, labels: &[String]) -> ComparedDocument {
                                 match cmp.verdict {
                                     Verdict::Slower => Tone::Bad,
                                     Verdict::Faster => Tone::Good,
+                                    Verdict::Depends => Tone::Warn,
                                     Verdict::Same
                                     | Verdict::NotResolved
                                     | Verdict::NotComparable => Tone::Plain,

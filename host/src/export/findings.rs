@@ -43,6 +43,15 @@ impl fmt::Display for Warning {
                 words::verdict(*verdict, *horizon),
                 words::ratio_of(*ratio, *ci_low, *ci_high, 2)
             ),
+            Warning::OtherWork { condition, state } => write!(
+                f,
+                "{} The verdicts hold for this condition; on a quiet machine they may differ, even in sign (docs/why-the-answer-depends.md).",
+                super::conditions::measured_in(condition, state)
+            ),
+            Warning::ConditionChanged { parts } => {
+                let parts: Vec<_> = parts.iter().map(|p| (p.condition.clone(), p.blocks.clone(), p.state)).collect();
+                write!(f, "{}", super::conditions::changed(&parts))
+            }
             Warning::AutoBudgetSpent { stop, reps, max_reps, max_seconds, unsettled } => {
                 let budget = match stop {
                     AutoStop::BudgetReps => format!("The rep budget ({max_reps} reps)"),
@@ -79,6 +88,9 @@ impl fmt::Display for Note {
                     "Time before the request reached the sink, median per upload: {}. That is the browser preparing and handing over the body; a web app waits for it too, so the page time is the figure.",
                     parts.join(", ")
                 )
+            }
+            Note::MeasuredIn { condition, state } => {
+                write!(f, "{}", super::conditions::measured_in(condition, state))
             }
             Note::IntegrityReason {
                 arm,

@@ -4,6 +4,7 @@
 //! and CSV its samples, one row each.
 
 pub mod compared;
+pub mod conditions;
 pub mod csv;
 pub mod document;
 pub mod findings;

@@ -47,6 +47,7 @@ pub fn verdict(v: Verdict, horizon: f64) -> String {
         Verdict::Same => format!("same within ±{}%", percent(horizon)),
         Verdict::NotResolved => "not resolved".into(),
         Verdict::NotComparable => "not comparable".into(),
+        Verdict::Depends => "depends".into(),
     }
 }
 
@@ -63,8 +64,12 @@ pub fn ratio_of(ratio: f64, lo: Option<f64>, hi: Option<f64>, digits: usize) -> 
     }
 }
 
-/// "1.26x [1.18–1.36] faster".
+/// "1.26x [1.18–1.36] faster"; with parts (per condition, or blocks that parted),
+/// "depends: 0.70x [0.65–0.76] slower when quiet; 1.61x [1.20–2.28] faster with …".
 pub fn comparison(c: &Comparison) -> String {
+    if !c.parts.is_empty() {
+        return super::conditions::comparison_text(c, 2);
+    }
     format!("{} {}", ratio(c, 2), verdict(c.verdict, c.horizon))
 }
 
@@ -197,6 +202,8 @@ mod tests {
             ci_high: ci.map(|c| c.1),
             horizon,
             verdict,
+            blocks: None,
+            parts: Vec::new(),
         }
     }
 

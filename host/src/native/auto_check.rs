@@ -32,6 +32,10 @@ pub fn handle(session: &mut Session, run_id: String, reps_done: u32) -> Outgoing
         }
     };
     let decision = decide(&run, reps_done, chrono::Utc::now());
+    if decision.stop.is_none() {
+        // The next rep is `reps_done`: its block's load is on before it begins.
+        super::run_conditions::before_rep(session, &run_id, reps_done);
+    }
     let reason = decision.reason();
     log::info!("auto-check {run_id} after {reps_done} reps: {reason}");
     Outgoing::AutoDecision {
@@ -104,10 +108,12 @@ pub fn decide(
     reps_done: u32,
     now: chrono::DateTime<chrono::Utc>,
 ) -> Decision {
-    // A run without an auto budget has nothing to add: its reps are spent.
+    // A run without an auto budget (a page of a `--load` plan asks before every rep,
+    // so the block's load is on in time) goes on to its reps, then stops.
     let Some(budget) = run.run.plan.as_ref().and_then(|p| p.auto) else {
+        let left = run.run.plan.as_ref().is_some_and(|p| reps_done < p.reps);
         return Decision {
-            stop: Some(AutoStop::BudgetReps),
+            stop: (!left).then_some(AutoStop::BudgetReps),
             unsettled: vec![],
             progress: AutoProgress::default(),
         };

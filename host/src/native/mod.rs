@@ -5,6 +5,7 @@ pub mod auto_check;
 mod error_report;
 mod hello;
 mod job_run;
+mod run_conditions;
 mod run_finished;
 mod run_started;
 mod samples;
@@ -48,6 +49,11 @@ pub struct Session {
     pub job: Option<job_run::JobRun>,
     /// Runs that upload to a sink elsewhere: the records are claimed from it.
     pub remote: std::collections::HashMap<String, crate::sink::remote_ledger::RemoteLedger>,
+    /// The processes whose CPU is this session's runs' own (`conditions::native_roots`,
+    /// or `serve`'s own process).
+    pub own_processes: Vec<u32>,
+    /// Each running run's sampler and load (`run_conditions.rs`).
+    pub conditions: std::collections::HashMap<String, run_conditions::RunConditions>,
 }
 
 /// Set when the session serves a job of `unobserved run`: where to tell it that the
@@ -106,6 +112,8 @@ pub fn main(caller: Caller) -> i32 {
         started: Default::default(),
         job: None,
         remote: Default::default(),
+        own_processes: crate::conditions::native_roots(),
+        conditions: Default::default(),
     };
     serve(
         &mut session,

@@ -56,6 +56,7 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
         reason.as_deref().map(Clipped)
     );
     // After the last upload, before the end: `unobserved run` ends the browser at it.
+    super::run_conditions::finish(session, &run_id);
     let machine = super::job_run::end(&mut session.job, &run_id);
     let record = Record::RunEnd {
         run_id: run_id.clone(),

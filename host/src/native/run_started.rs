@@ -13,7 +13,10 @@ use std::collections::BTreeMap;
 
 pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
     // A popup's plan is held to the same rules as the CLI's, before anything is started
-    // or stored.
+    // or stored. Every run now is split into blocks (issue 36).
+    run.plan
+        .block_reps
+        .get_or_insert(crate::model::DEFAULT_BLOCK_REPS);
     if let Err(e) = run.plan.validate() {
         return Outgoing::invalid_plan(&e, MessageType::RunStarted);
     }
@@ -35,12 +38,14 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
     let ceilings = ceilings(session, &run.plan, remote.as_mut());
     let (planned, measured_uploads) = (run.plan.arms(), run.plan.measured_uploads());
     let book = crate::verify::fit::RunBook::new(run.plan.clone());
+    let plan = run.plan.clone();
     let upload_urls = upload_urls(session, remote.as_ref());
     let record = run_record(run, &ceilings, interleaved.clone());
     match session.store.append(&[record, Record::Machine(machine)]) {
         Ok(()) => {
             log::info!("run {run_id} started; ceilings {ceilings:?}");
             session.started.insert(run_id.clone(), book);
+            super::run_conditions::start(session, &run_id, &plan);
             if let Some(ledger) = remote {
                 session.remote.insert(run_id.clone(), ledger);
             }

@@ -14,6 +14,8 @@ fn session(dir: &std::path::Path) -> Session {
         started: [("r1".to_owned(), RunBook::new(plan(false)))].into(),
         job: None,
         remote: Default::default(),
+        own_processes: crate::conditions::this_process(),
+        conditions: Default::default(),
     }
 }
 
@@ -393,10 +395,11 @@ fn run_lifecycle_is_recorded() {
         [
             json!("run"),
             json!("machine"),
+            json!("conditions"),
             json!("machine"),
             json!("run_end")
         ],
-        "a calibration at the start and at the end, and exactly one end, the first"
+        "a calibration at the start and at the end, the block's conditions, and exactly one end, the first"
     );
     let moments: Vec<_> = s
         .store

@@ -47,6 +47,15 @@ pub enum Warning {
         ci_low: Option<f64>,
         ci_high: Option<f64>,
     },
+    /// Other work loaded the machine while the run measured (every block alike): the
+    /// verdicts hold for that condition, not for a quiet machine.
+    OtherWork {
+        condition: crate::domain::conditions::Condition,
+        state: crate::domain::conditions::MachineState,
+    },
+    /// The run's blocks were measured in more than one condition: its comparisons are
+    /// given per condition, each part with its blocks.
+    ConditionChanged { parts: Vec<ConditionPart> },
     /// An auto-sampled run stopped on a budget before every comparison settled.
     AutoBudgetSpent {
         stop: AutoStop,
@@ -63,12 +72,26 @@ pub enum Warning {
 pub enum Note {
     /// Per arm, the median time before the request reached the sink, of the page time.
     BrowserTime { arms: Vec<BrowserTime> },
+    /// The one condition every block of the run was measured in (quiet, or the run's
+    /// own generated load), and what the machine did.
+    MeasuredIn {
+        condition: crate::domain::conditions::Condition,
+        state: crate::domain::conditions::MachineState,
+    },
     /// Why an arm's bytes did not arrive intact, where the tool can explain it.
     IntegrityReason {
         arm: String,
         integrity: crate::stats::integrity::IntegrityStatus,
         why: crate::stats::integrity::IntegrityWhy,
     },
+}
+
+/// The blocks of a run measured in one condition, and what the machine did over them.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct ConditionPart {
+    pub condition: crate::domain::conditions::Condition,
+    pub blocks: Vec<u32>,
+    pub state: crate::domain::conditions::MachineState,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]

@@ -33,7 +33,7 @@ impl RunsCompared {
                     let c = &c.comparison;
                     match (c.verdict, c.ci_low, c.ci_high) {
                         (Verdict::Slower, _, Some(hi)) if hi < bound => Ok(true),
-                        (Verdict::NotComparable, ..) => Err(()),
+                        (Verdict::NotComparable | Verdict::Depends, ..) => Err(()),
                         (_, Some(lo), _) if lo >= bound => Ok(false),
                         _ => Err(()),
                     }

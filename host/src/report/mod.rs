@@ -5,6 +5,7 @@ pub mod across;
 pub mod analysis;
 pub mod auto_budget;
 pub mod chart_scale;
+pub mod conditions;
 pub mod findings;
 pub mod gate;
 pub mod machine_check;
@@ -121,6 +122,10 @@ pub struct RunMeta {
     /// `compare` checks before it sets two runs side by side.
     #[serde(skip_serializing_if = "crate::machine::Machine::is_empty")]
     pub machine: crate::machine::Machine,
+    /// Each block of the run and what the machine did meanwhile (`conditions/`), in
+    /// block order; empty for runs stored before conditions were recorded.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub blocks: Vec<crate::domain::conditions::BlockConditions>,
     /// The run took turns rep by rep with other builds' runs (`interleave.rs`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub interleaved: Option<crate::interleave::Interleaved>,
@@ -171,6 +176,7 @@ struct Gathered {
     samples: Vec<Sample>,
     machine: crate::machine::Machine,
     series: Option<crate::series::Series>,
+    blocks: Vec<crate::domain::conditions::BlockConditions>,
 }
 
 /// One run's records, grouped, with what lists and filters need (its `RunMeta`), and
@@ -328,6 +334,12 @@ fn gather(g: &mut Gathered, record: Record) {
         }
         Record::RunEnd { .. } => {}
         Record::Machine(m) => g.machine.add(&m),
+        Record::Conditions(c) => {
+            // One line per block; a repeated block keeps its first.
+            if !g.blocks.iter().any(|b| b.block == c.block.block) {
+                g.blocks.push(c.block);
+            }
+        }
         Record::Series(s) => g.series = Some(s.series),
         Record::SinkEvent { .. } => {}
     }
@@ -367,6 +379,11 @@ fn meta_of(run_id: String, g: &Gathered) -> RunMeta {
             .map(|s| s.transport_ceilings.clone())
             .unwrap_or_default(),
         machine: g.machine,
+        blocks: {
+            let mut b = g.blocks.clone();
+            b.sort_by_key(|b| b.block);
+            b
+        },
         interleaved: started.and_then(|s| s.interleaved.clone()),
         series: g.series.clone(),
         run_id,
@@ -396,6 +413,9 @@ fn build(run: RunMeta, samples: Vec<Sample>) -> RunReport {
         .collect();
     let verdicts = verdicts(&run, &summary, &samples);
     warnings.extend(verdicts.negative_control_warning());
+    let (condition_warning, condition_note) = conditions::findings(&run);
+    warnings.extend(condition_warning);
+    let notes: Vec<Note> = condition_note.into_iter().chain(notes).collect();
     let mut report = RunReport {
         phases: phases::by_arm(summary.iter().map(|a| &a.arm), &samples),
         encrypted: encrypted_rows(&summary, &samples),
@@ -470,11 +490,11 @@ fn verdicts(run: &RunMeta, summary: &[ArmSummary], samples: &[Sample]) -> Verdic
         .unwrap_or(compare::DEFAULT_HORIZON);
     let mut control = control_rows(samples, horizon);
     let mut comparisons = if control.is_empty() {
-        compare_arms(summary, samples, horizon)
+        compare_arms(run, summary, samples, horizon)
     } else {
         Vec::new()
     };
-    let mut transports = compare_transports(summary, samples, horizon);
+    let mut transports = compare_transports(run, summary, samples, horizon);
     if plan.is_some_and(|p| p.auto.is_some()) {
         // An --auto run's verdicts are only those its stopping rule settled.
         let settled = |v: Vec<Comparison>| v.into_iter().map(Comparison::as_auto_verdict).collect();
@@ -639,31 +659,35 @@ fn encrypted_rows(summary: &[ArmSummary], samples: &[Sample]) -> Vec<EncryptedRo
 }
 
 /// Every arm against its baseline (`Arm::baseline`), where the run has both.
-fn compare_arms(summary: &[ArmSummary], samples: &[Sample], horizon: f64) -> Vec<Comparison> {
-    compare_against(summary, samples, horizon, |a| {
+fn compare_arms(
+    run: &RunMeta,
+    summary: &[ArmSummary],
+    samples: &[Sample],
+    horizon: f64,
+) -> Vec<Comparison> {
+    compare_against(run, summary, samples, horizon, |a| {
         a.baseline().into_iter().collect()
     })
 }
 
 /// Each arm against every arm `baselines` names that the run has, joined on the arm.
 fn compare_against(
+    run: &RunMeta,
     summary: &[ArmSummary],
     samples: &[Sample],
     horizon: f64,
     baselines: impl Fn(&Arm) -> Vec<Arm>,
 ) -> Vec<Comparison> {
-    let speeds = |arm: &Arm| ok_speeds(samples, arm);
     let mut out = Vec::new();
     for a in summary {
         for wanted in baselines(&a.arm) {
-            let Some(base) = summary.iter().find(|b| b.arm == wanted) else {
+            if !summary.iter().any(|b| b.arm == wanted) {
                 continue;
-            };
-            out.extend(compare::compare(
-                Side::Arm { arm: a.arm.clone() },
-                &speeds(&a.arm),
-                Side::Arm { arm: wanted },
-                &speeds(&base.arm),
+            }
+            out.extend(conditions::compare_pair(
+                run,
+                samples,
+                (&a.arm, &wanted),
                 horizon,
             ));
         }
@@ -702,8 +726,13 @@ fn protocol_mismatches(samples: &[Sample]) -> Vec<ProtocolMismatch> {
 
 /// Every arm over a TLS transport against the same upload over each nearer transport
 /// the run has (`Transport::baselines`).
-fn compare_transports(summary: &[ArmSummary], samples: &[Sample], horizon: f64) -> Vec<Comparison> {
-    compare_against(summary, samples, horizon, Arm::transport_baselines)
+fn compare_transports(
+    run: &RunMeta,
+    summary: &[ArmSummary],
+    samples: &[Sample],
+    horizon: f64,
+) -> Vec<Comparison> {
+    compare_against(run, summary, samples, horizon, Arm::transport_baselines)
 }
 
 /// The throughput of an arm's intact uploads.

@@ -68,6 +68,8 @@ impl Served {
             started: Default::default(),
             job: None,
             remote: Default::default(),
+            own_processes: crate::conditions::this_process(),
+            conditions: Default::default(),
         };
         let state = Arc::new(Mutex::new(api::State::new(session, config.offer, tx)));
         api.attach(&state);

@@ -43,6 +43,14 @@ pub struct Comparison {
     #[schemars(extend("exclusiveMinimum" = 0))]
     pub horizon: f64,
     pub verdict: Verdict,
+    /// The blocks of the run the interval is over (`blocks.rs`: each block one figure);
+    /// absent when the samples were pooled (fewer than three blocks, or across runs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocks: Option<usize>,
+    /// Its parts, when the comparison was made per condition or its blocks disagreed:
+    /// each part's ratio, interval and verdict (`Verdict::Depends` says they disagree).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<super::blocks::Part>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -55,8 +63,12 @@ pub enum Verdict {
     /// The interval is too wide to say either.
     NotResolved,
     /// Across runs: the machine itself ran at another speed in one of them, beyond
-    /// its horizon (`report::machine_check`), so no verdict is given.
+    /// its horizon (`report::machine_check`), or the runs were measured under different
+    /// conditions, so no verdict is given.
     NotComparable,
+    /// Its parts (conditions, or blocks of a run) disagree beyond the horizon: faster in
+    /// one, not in another. Neither faster nor slower; `parts` has each part's figures.
+    Depends,
 }
 
 impl Verdict {
@@ -75,12 +87,30 @@ impl Comparison {
         if !self.settled() {
             self.verdict = Verdict::NotResolved;
         }
+        for part in &mut self.parts {
+            if !part.settled {
+                part.verdict = Verdict::NotResolved;
+            }
+        }
         self
     }
 
     /// Precise enough to stop adding reps: the interval lies entirely inside the
     /// horizon (the same) or entirely outside it (a difference larger than h).
     pub fn settled(&self) -> bool {
+        // Blocks that part stay apart however many more reps come; conditions are
+        // settled when each is (so each condition's own verdict is given).
+        let of_blocks =
+            |p: &super::blocks::Part| matches!(p.of, super::blocks::PartOf::Blocks { .. });
+        if self.verdict == Verdict::Depends && self.parts.iter().all(of_blocks) {
+            return true;
+        }
+        if !self.parts.is_empty() {
+            return self.parts.iter().all(|p| p.settled);
+        }
+        if self.blocks.is_some_and(|b| b < super::blocks::MIN_BLOCKS) {
+            return false;
+        }
         let (Some(lo), Some(hi)) = (self.ci_low, self.ci_high) else {
             return false;
         };
@@ -135,6 +165,8 @@ pub fn compare(
         ci_high: interval.map(|i| i.1.exp()),
         horizon,
         verdict,
+        blocks: None,
+        parts: Vec::new(),
     })
 }
 

@@ -8,7 +8,7 @@
 pub mod records;
 mod tail;
 
-pub use records::{Record, RunRecord};
+pub use records::{ConditionsRecord, Record, RunRecord};
 pub use tail::{LineTail, StoreTail};
 
 use crate::state;
