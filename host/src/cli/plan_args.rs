@@ -34,6 +34,12 @@ pub struct PlanArgs {
     /// Workloads always travel over h1.
     #[arg(long, value_delimiter = ',', value_enum)]
     pub transport: Vec<crate::arm::Transport>,
+    /// APIs every body kind uploads through, comma-separated and interleaved: fetch (the
+    /// default) and xhr (XMLHttpRequest with upload.onprogress listened to, as upload
+    /// libraries use it; not for ReadableStream, which XHR would send as text). Each xhr
+    /// arm is compared with its fetch twin.
+    #[arg(long, value_delimiter = ',', value_enum)]
+    pub api: Vec<crate::domain::workload::Api>,
     /// Sample automatically even with --reps (then the first N reps): keep adding
     /// interleaved reps until every ratio is settled (its 95% interval lies entirely
     /// inside or entirely outside ±--horizon), or until --max-reps or --max-time runs

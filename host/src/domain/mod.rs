@@ -5,9 +5,12 @@
 //! - `limits`: every number a plan, a page or a peer may give, and its bounds.
 //! - `received`: what the sink recorded of one upload (`Received`, its `ChunkTally`),
 //!   and what the host found when it looked (`Receipt`).
+//! - `workload`: workload modules (names, the contract, what a run records of one) and
+//!   the API a body arm uploads through.
 
 pub mod limits;
 pub mod received;
+pub mod workload;
 
 #[cfg(test)]
 mod tests {

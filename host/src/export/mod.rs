@@ -12,6 +12,7 @@ pub mod markdown;
 pub mod phases;
 pub mod table;
 pub mod timeline_svg;
+pub mod workloads;
 
 use crate::report::across::RunsCompared;
 use crate::report::RunReport;
