@@ -25,7 +25,7 @@ export async function debuggerAttached(tabId) {
   }
 }
 
-// What makes the difference (measured on Chromium 156, 32 MiB bodies, see README):
+// What makes the difference (measured on Chromium 156, 32 MiB bodies, see docs/positive-control.md):
 // with the Network domain enabled, Chromium copies a typed-array request body into the
 // `postData` of Network.requestWillBeSent whenever the body fits under maxPostDataSize,
 // and an unset (or 0) maxPostDataSize means no limit. That copy costs ~13x for

@@ -3,6 +3,7 @@
 import { api } from '../lib/api.js';
 import { HOST_NAME } from '../lib/defaults.js';
 import { disconnectFailure, replyFailure } from '../lib/host-failure.js';
+import { HOST_MESSAGE, HOST_REPLY } from '../lib/names.js';
 
 /** `failure` is a HOST_FAILURE kind; `code` the host's error number, if it answered one. */
 class HostError extends Error {
@@ -22,7 +23,7 @@ class NativeHost {
     this.port.onMessage.addListener((msg) => {
       const waiter = this.pending.shift();
       if (!waiter) return;
-      if (msg.type === 'error') waiter.reject(new HostError(`host error ${msg.code} (${msg.name}): ${msg.message}`, replyFailure(msg), msg.code));
+      if (msg.type === HOST_REPLY.error) waiter.reject(new HostError(`host error ${msg.code} (${msg.name}): ${msg.message}`, replyFailure(msg), msg.code));
       else waiter.resolve(msg);
     });
     this.port.onDisconnect.addListener((p) => {
@@ -57,6 +58,6 @@ class NativeHost {
 /** Connects and says hello; resolves with [host, helloReply]. */
 export async function connectHost(extensionVersion, browser) {
   const host = new NativeHost();
-  const reply = await host.request({ type: 'hello', extension_version: extensionVersion, browser });
+  const reply = await host.request({ type: HOST_MESSAGE.hello, extension_version: extensionVersion, browser });
   return [host, reply];
 }

@@ -7,8 +7,9 @@ import { describeBrowser } from '../lib/environment.js';
 import { toHex } from '../lib/bodies.js';
 import * as control from './debugger-control.js';
 import { SUMMARY_PAGE } from '../lib/defaults.js';
-import { EXTENSION, PAGE } from '../lib/page-protocol.js';
-import { RUN_STATUS, endAsRecorded, endAsSaid } from '../lib/run-end.js';
+import { createPageSession } from '../lib/page-session.js';
+import { HOST_MESSAGE, POPUP_PHASE, RUN_STATUS } from '../lib/names.js';
+import { endAsRecorded, endAsSaid } from '../lib/run-end.js';
 
 let active = null;
 
@@ -45,7 +46,7 @@ export async function startRun({ plan, source, runId, afterRun = 'close', sinkUr
       source,
       started_at: new Date().toISOString(),
     };
-    const started = await host.request({ type: 'run-started', run });
+    const started = await host.request({ type: HOST_MESSAGE.runStarted, run });
     const uploadUrl = sinkUrl || hello.sink.upload_url;
     if (sinkUrl && plan.workloads?.encrypted) {
       throw new Error('Encrypted workloads need the local sink: the key goes to it over native messaging, never over the network.');
@@ -56,7 +57,7 @@ export async function startRun({ plan, source, runId, afterRun = 'close', sinkUr
     if (plan.workloads?.encrypted) {
       const key = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, true, ['encrypt']);
       workloadKey = toHex(await crypto.subtle.exportKey('raw', key));
-      await host.request({ type: 'workload-key', run_id: run.run_id, key: workloadKey });
+      await host.request({ type: HOST_MESSAGE.workloadKey, run_id: run.run_id, key: workloadKey });
     }
     // Where each transport's uploads go: the TLS listeners the host started for this
     // run, and h1's sink (or the remote one).
@@ -64,10 +65,12 @@ export async function startRun({ plan, source, runId, afterRun = 'close', sinkUr
     const plannedArms = started.arms;
     const total = started.measured_uploads;
     const takeTurns = started.take_turns === true;
-    active = { host, run, uploadUrls, arms: plannedArms, total, takeTurns, afterRun, cameFrom: null, workloadKey, tabId: null, samples: [], finished: false, relayed: Promise.resolve(), stateWrites: Promise.resolve() };
-    host.onClose = (why, failure) => finish(RUN_STATUS.INCOMPLETE, `the native host went away: ${why}`, failure);
+    active = { host, run, uploadUrls, arms: plannedArms, total, takeTurns, afterRun, cameFrom: null, workloadKey, tabId: null, samples: [], finished: false, stateWrites: Promise.resolve() };
+    const session = pageSession(active);
+    active.session = session;
+    host.onClose = (why, failure) => session.end(RUN_STATUS.incomplete, `the native host went away: ${why}`, failure);
     await setRunState({
-      phase: 'running',
+      phase: POPUP_PHASE.running,
       run_id: run.run_id,
       browser: env.browser,
       done: 0,
@@ -86,7 +89,7 @@ export async function startRun({ plan, source, runId, afterRun = 'close', sinkUr
     return run.run_id;
   } catch (e) {
     active = null;
-    await setRunState({ phase: 'error', error: String(e?.message ?? e), failure: e?.failure ?? null, browser: env.browser });
+    await setRunState({ phase: POPUP_PHASE.error, error: String(e?.message ?? e), failure: e?.failure ?? null, browser: env.browser });
     throw e;
   }
 }
@@ -98,9 +101,9 @@ export function attachBenchPort(port) {
     return;
   }
   const run = active;
-  port.onMessage.addListener((msg) => onPageMessage(run, port, msg));
+  port.onMessage.addListener((msg) => run.session.handle(msg, (m) => port.postMessage(m)));
   port.onDisconnect.addListener(() => {
-    if (!run.finished) finish(RUN_STATUS.INCOMPLETE, 'the benchmark tab closed before the run finished');
+    run.session.end(RUN_STATUS.incomplete, 'the benchmark tab closed before the run finished');
   });
 }
 
@@ -113,94 +116,38 @@ function progress(run, patch) {
   return run.stateWrites;
 }
 
-/** The background's side of the page protocol: one handler per PAGE message. */
-const PAGE_HANDLERS = Object.freeze({
-  async [PAGE.ready](run, port) {
-    if (run.debuggerBefore === undefined) run.debuggerBefore = await control.debuggerAttached(run.tabId);
-    port.postMessage({ type: EXTENSION.plan, plan: run.run.plan, arms: run.arms, upload_urls: run.uploadUrls, run_id: run.run.run_id, workload_key: run.workloadKey, take_turns: run.takeTurns });
-  },
-  async [PAGE.setCondition](run, port, msg) {
-    let reply;
-    try {
-      if (!control.controlAvailable()) throw new Error(control.controlUnavailableReason());
-      if (msg.attached) await control.attach(run.tabId);
-      else await control.detach(run.tabId);
-      reply = { ok: true };
-    } catch (e) {
-      reply = { ok: false, error: String(e?.message ?? e) };
-    }
-    port.postMessage({ type: EXTENSION.conditionSet, request_id: msg.request_id, ...reply });
-  },
-  async [PAGE.progress](run, port, msg) {
-    await progress(run, { step: msg.step });
-  },
-  async [PAGE.sample](run, port, msg) {
-    const sample = { ...msg.sample, run_id: run.run.run_id, browser: run.run.browser, browser_version: run.run.browser_version, os: run.run.os, extension_version: run.run.extension_version };
-    // With the debugger permission (the control build), ask the browser itself whether
-    // anything is attached to the tab (DevTools, an automation client). The control's
-    // own attached half already says so.
-    if (sample.observed?.debugger_attached === undefined) {
-      const attached = await control.debuggerAttached(run.tabId);
-      if (attached !== null) sample.observed = { ...sample.observed, debugger_attached: attached };
-    }
-    run.samples.push(sample);
-    // Relayed one by one as they complete, so a crash loses none already relayed.
-    run.relayed = run.relayed.then(() => run.host.request({ type: 'samples', run_id: run.run.run_id, samples: [sample] }));
-    try {
-      await run.relayed;
-      await progress(run, { done: run.samples.length, samples: run.samples });
-    } catch (e) {
-      finish(RUN_STATUS.FAILED, `could not store a sample: ${e.message}`, e.failure ?? null);
-    }
-  },
-  async [PAGE.autoCheck](run, port, msg) {
-    // Every sample so far must be stored before the host judges them.
-    await run.relayed.catch(() => {});
-    let reply;
-    try {
-      const d = await run.host.request({ type: 'auto-check', run_id: run.run.run_id, reps_done: msg.reps_done });
-      reply = { more: d.more, reason: d.reason, progress: { settled: d.settled, comparisons: d.comparisons, seconds_left: d.seconds_left, settled_verdicts: d.settled_verdicts ?? [] } };
-      // Why --auto stopped, as the host typed it, for the run's end record.
-      run.autoStop = d.stop ?? null;
-      await progress(run, { auto: { reps_done: msg.reps_done, ...reply.progress } });
-    } catch (e) {
-      reply = { more: false, reason: `auto-check failed: ${e.message}` };
-    }
-    port.postMessage({ type: EXTENSION.autoDecision, request_id: msg.request_id, ...reply });
-  },
-  async [PAGE.turn](run, port, msg) {
-    // The previous rep's samples are stored before the next build's rep begins.
-    await run.relayed.catch(() => {});
-    let reply;
-    try {
-      await run.host.request({ type: 'turn', run_id: run.run.run_id });
-      reply = { ok: true };
-    } catch (e) {
-      reply = { ok: false, error: String(e?.message ?? e) };
-    }
-    port.postMessage({ type: EXTENSION.turnGiven, request_id: msg.request_id, ...reply });
-  },
-  async [PAGE.done](run, port, msg) {
-    await run.relayed.catch(() => {});
-    run.debuggerAfter = await control.debuggerAttached(run.tabId);
-    const reason = msg.auto_reason ? `auto: ${msg.auto_reason} after ${run.samples.length} samples` : null;
-    finish(RUN_STATUS.COMPLETE, reason, null, run.autoStop ?? null);
-  },
-  async [PAGE.failed](run, port, msg) {
-    finish(RUN_STATUS.FAILED, msg.error);
-  },
-});
-
-async function onPageMessage(run, port, msg) {
-  if (run !== active) return;
-  if (Object.hasOwn(PAGE_HANDLERS, msg?.type)) await PAGE_HANDLERS[msg.type](run, port, msg);
+/** The native port as the page session's transport: every message names the run. */
+function nativeTransport(run) {
+  return {
+    async send(type, fields) {
+      if (type === HOST_MESSAGE.runFinished && run.host.closed) {
+        // The host died mid-run: start a fresh one just to record how the run ended.
+        // Samples it acknowledged before dying are already on disk.
+        [run.host] = await connectHost(run.run.extension_version, run.run.browser);
+      }
+      return run.host.request({ type, run_id: run.run.run_id, ...fields });
+    },
+  };
 }
 
-async function finish(status, reason, failure = null, autoStop = null) {
-  const run = active;
-  if (!run || run.finished) return;
+/** The sample as the host gets it: the run's browser fields, and what the browser says is attached. */
+async function withRunFields(run, pageSample) {
+  const sample = { ...pageSample, run_id: run.run.run_id, browser: run.run.browser, browser_version: run.run.browser_version, os: run.run.os, extension_version: run.run.extension_version };
+  // With the debugger permission (the control build), ask the browser itself whether
+  // anything is attached to the tab (DevTools, an automation client). The control's
+  // own attached half already says so.
+  if (sample.observed?.debugger_attached === undefined) {
+    const attached = await control.debuggerAttached(run.tabId);
+    if (attached !== null) sample.observed = { ...sample.observed, debugger_attached: attached };
+  }
+  run.samples.push(sample);
+  return sample;
+}
+
+/** The popup's state as the run ends, before the host hears of it. */
+async function ending(run, { status, reason, failure }) {
   run.finished = true;
-  active = null;
+  if (active === run) active = null;
   await run.stateWrites;
   // The popup's state first: once the host has recorded the end, `unobserved run` may
   // end the browser at any moment, and a state left "running" would look orphaned.
@@ -218,23 +165,19 @@ async function finish(status, reason, failure = null, autoStop = null) {
     total: run.total,
     finished_at: new Date().toISOString(),
   });
+}
+
+/** The host's answer to the end: its analysis and how it recorded the run; then close up. */
+async function ended(run, { status, reason, reply, error }) {
   try {
-    const observation = { debugger_before: run.debuggerBefore ?? null, debugger_after: run.debuggerAfter ?? null };
-    const ending = { type: 'run-finished', run_id: run.run.run_id, status, reason, observation, auto_stop: autoStop };
-    if (run.host.closed) {
-      // The host died mid-run: start a fresh one just to record how the run ended.
-      // Samples it acknowledged before dying are already on disk.
-      const [fresh] = await connectHost(run.run.extension_version, run.run.browser);
-      run.host = fresh;
-    }
-    const reply = await run.host.request(ending);
+    if (error) throw error;
     // Ratios, intervals, verdicts and warnings come from the host's one analysis.
     if (reply?.analysis) await patchRunState({ analysis: reply.analysis });
     // How the host recorded the end decides what the popup says of it.
     const recorded = endAsRecorded(status, reply);
     if (recorded) await patchRunState(recorded);
   } catch (e) {
-    await patchRunState({ phase: 'error', error: `${reason ?? 'The run finished'}, but its end could not be recorded: ${e.message}`, failure: e.failure ?? null });
+    await patchRunState({ phase: POPUP_PHASE.error, error: `${reason ?? 'The run finished'}, but its end could not be recorded: ${e.message}`, failure: e.failure ?? null });
   }
   if (run.tabId !== null) leaveBenchTab(run).catch((e) => console.warn(`Unobserved: ${e.message}`));
   try {
@@ -243,6 +186,32 @@ async function finish(status, reason, failure = null, autoStop = null) {
   } catch {
     // already gone
   }
+}
+
+/** The background's side of the page session: the popup's state and the debugger. */
+function pageSession(run) {
+  return createPageSession(nativeTransport(run), {
+    async plan() {
+      if (run.debuggerBefore === undefined) run.debuggerBefore = await control.debuggerAttached(run.tabId);
+      return { plan: run.run.plan, arms: run.arms, upload_urls: run.uploadUrls, run_id: run.run.run_id, workload_key: run.workloadKey, take_turns: run.takeTurns };
+    },
+    async setCondition(attached) {
+      if (!control.controlAvailable()) throw new Error(control.controlUnavailableReason());
+      if (attached) await control.attach(run.tabId);
+      else await control.detach(run.tabId);
+    },
+    progress: (step) => progress(run, { step }),
+    sample: (sample) => withRunFields(run, sample),
+    stored: () => progress(run, { done: run.samples.length, samples: run.samples }),
+    autoProgress: (auto) => progress(run, { auto }),
+    ending: (end) => ending(run, end),
+    async observation(status) {
+      // After the page's last step, ask once more whether anything is attached.
+      const after = status === RUN_STATUS.complete ? await control.debuggerAttached(run.tabId) : null;
+      return { debugger_before: run.debuggerBefore ?? null, debugger_after: after };
+    },
+    ended: (end) => ended(run, end),
+  });
 }
 
 /** The benchmark tab after the run: a summary, the tab the user came from, or gone. */
@@ -264,12 +233,12 @@ async function leaveBenchTab(run) {
  */
 export async function recoverOrphanedRun() {
   const state = await getRunState();
-  if (state.phase !== 'running' || active) return;
+  if (state.phase !== POPUP_PHASE.running || active) return;
   const reason = 'the extension background stopped mid-run (the browser ended it or it crashed); the run is incomplete';
-  await setRunState({ ...state, phase: 'error', error: reason });
+  await setRunState({ ...state, phase: POPUP_PHASE.error, error: reason });
   try {
     const [host] = await connectHost(api.runtime.getManifest().version, state.browser);
-    await host.request({ type: 'run-finished', run_id: state.run_id, status: RUN_STATUS.INCOMPLETE, reason });
+    await host.request({ type: HOST_MESSAGE.runFinished, run_id: state.run_id, status: RUN_STATUS.incomplete, reason });
     host.disconnect();
   } catch (e) {
     console.warn(`Unobserved: could not record the orphaned run: ${e.message}`);

@@ -11,6 +11,7 @@ import { pacer, pending, workerSleep } from '../lib/pacing.js';
 import { settledText } from '../lib/format.js';
 import { BENCH_PORT, EXTENSION, FROM_EXTENSION, FROM_PAGE, PAGE } from '../lib/page-protocol.js';
 import { hostChannel } from './host-channel.js';
+import { CONDITION } from '../lib/names.js';
 const statusEl = document.getElementById('status');
 const logEl = document.getElementById('log');
 let started = false;
@@ -55,7 +56,7 @@ function log(line) {
 function observation(condition) {
   const o = { webdriver: navigator.webdriver === true };
   // In a control run the attached half is observed by construction: our own debugger.
-  if (condition) o.debugger_attached = condition === 'attached';
+  if (condition) o.debugger_attached = condition === CONDITION.attached;
   return o;
 }
 
@@ -72,8 +73,8 @@ function request(message) {
 }
 
 async function setCondition(condition) {
-  const reply = await request({ type: PAGE.setCondition, attached: condition === 'attached' });
-  if (!reply.ok) throw new Error(`could not ${condition === 'attached' ? 'attach' : 'detach'} the debugger: ${reply.error}`);
+  const reply = await request({ type: PAGE.setCondition, attached: condition === CONDITION.attached });
+  if (!reply.ok) throw new Error(`could not ${condition === CONDITION.attached ? 'attach' : 'detach'} the debugger: ${reply.error}`);
 }
 
 async function uploadOnce(kind, bytes, url) {
@@ -214,7 +215,7 @@ async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, 
     }
   }
   await state.digests.drain();
-  if (condition === 'attached') await setCondition('detached');
+  if (condition === CONDITION.attached) await setCondition(CONDITION.detached);
   show('Done. This tab will close.');
   post({ type: PAGE.done, auto_reason: state.autoReason });
 }

@@ -5,6 +5,7 @@ import { randomBytes, sha256Hex, toHex } from '../lib/bodies.js';
 import { mbps } from '../lib/pairing.js';
 import { newUploadId, streamUploadId, withUpload } from '../lib/upload-id.js';
 import { median } from '../lib/stats.js';
+import { SAMPLE_STATUS } from '../lib/names.js';
 
 /**
  * What a workload arm needs to run: its own fields (the host's typed arm) and the
@@ -105,7 +106,7 @@ export async function encryptedUpload(w, ctx) {
     sha256_sent: await digestOfDigests(sentShas),
     sha256_received: await digestOfDigests(receivedShas),
     intact,
-    status: intact ? 'ok' : 'corrupted',
+    status: intact ? SAMPLE_STATUS.ok : SAMPLE_STATUS.corrupted,
     error: intact ? null : `${chunks - tagsOk} bad tag(s), ${chunks - orderOk} out-of-order or repeated chunk(s)`,
     page_ms: totalMs,
     sink_ms: null,
@@ -140,7 +141,7 @@ export async function download(w, ctx) {
     sha256_sent: shaExpected,
     sha256_received: shaGot,
     intact,
-    status: intact ? 'ok' : 'corrupted',
+    status: intact ? SAMPLE_STATUS.ok : SAMPLE_STATUS.corrupted,
     error: intact ? null : `HTTP ${res.status}, ${got.length} bytes, hash ${shaGot === shaExpected ? 'matches' : 'differs'}`,
     page_ms: ms,
     sink_ms: null,
@@ -167,7 +168,7 @@ export async function parallel(w, ctx, bytes, sha) {
     sha256_sent: sha,
     sha256_received: intact ? sha : replies.find((r) => r?.sha256 !== sha)?.sha256 ?? null,
     intact,
-    status: intact ? 'ok' : 'corrupted',
+    status: intact ? SAMPLE_STATUS.ok : SAMPLE_STATUS.corrupted,
     error: intact ? null : 'a stream did not arrive whole',
     page_ms: ms,
     sink_ms: null,

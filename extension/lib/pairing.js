@@ -1,6 +1,7 @@
 // Pairs what the page meant to send with what the sink says it received, and gives the
 // sample a provisional status for the page's own log. The host decides the stored one:
 // it takes the received side from its sink's record under `upload_id`, never from here.
+import { SAMPLE_STATUS } from './names.js';
 
 /**
  * @param {object} a
@@ -25,7 +26,7 @@ export function pairSample({ body, rep, uploadId, bytesSent, shaSent, pageMs, re
     sha256_sent: shaSent,
     sha256_received: reply?.sha256 ?? null,
     intact: false,
-    status: 'error',
+    status: SAMPLE_STATUS.error,
     error: null,
     page_ms: pageMs ?? null,
     sink_ms: reply?.sink_ms ?? null,
@@ -40,16 +41,16 @@ export function pairSample({ body, rep, uploadId, bytesSent, shaSent, pageMs, re
   };
   if (error) {
     // fetch() rejected: the browser refused this kind of body (e.g. a stream over HTTP/1.1).
-    return { ...sample, status: 'unsupported', error };
+    return { ...sample, status: SAMPLE_STATUS.unsupported, error };
   }
   if (httpStatus !== 200 || !reply) {
-    return { ...sample, status: 'error', error: `sink answered HTTP ${httpStatus}${reply?.error ? `: ${reply.error}` : ''}` };
+    return { ...sample, status: SAMPLE_STATUS.error, error: `sink answered HTTP ${httpStatus}${reply?.error ? `: ${reply.error}` : ''}` };
   }
   const intact = reply.bytes === bytesSent && reply.sha256 === shaSent;
   if (!intact) {
-    return { ...sample, status: 'corrupted', error: `sent ${bytesSent} bytes, the sink received ${reply.bytes} with a different SHA-256` };
+    return { ...sample, status: SAMPLE_STATUS.corrupted, error: `sent ${bytesSent} bytes, the sink received ${reply.bytes} with a different SHA-256` };
   }
-  return { ...sample, intact: true, status: 'ok', mbps: mbps(bytesSent, pageMs) };
+  return { ...sample, intact: true, status: SAMPLE_STATUS.ok, mbps: mbps(bytesSent, pageMs) };
 }
 
 export function mbps(bytes, ms) {

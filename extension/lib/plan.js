@@ -7,6 +7,8 @@
 // A control plan (the positive control) runs every rep twice: once with a debugger
 // attached to the benchmark tab and once with nothing attached. Which condition goes
 // first alternates from rep to rep, so neither always runs warm or cold.
+import { CONDITION } from './names.js';
+
 export function buildSteps(arms, { reps, warmup, control = false }) {
   const steps = [];
   for (let w = 0; w < warmup; w++) steps.push(...repSteps(arms, 'warmup', w, control));
@@ -20,7 +22,7 @@ export function stepsForRep(arms, { control = false }, rep) {
 }
 
 function repSteps(arms, phase, rep, control) {
-  const conditions = !control ? [null] : rep % 2 === 0 ? ['attached', 'detached'] : ['detached', 'attached'];
+  const conditions = !control ? [null] : rep % 2 === 0 ? [CONDITION.attached, CONDITION.detached] : [CONDITION.detached, CONDITION.attached];
   return conditions.flatMap((condition) =>
     arms.map(({ arm, label }) => ({ phase, rep, label, arm: condition ? { ...arm, condition } : arm })),
   );

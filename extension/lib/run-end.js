@@ -1,28 +1,20 @@
-/**
- * How a run ended, as the popup shows it. The host's record decides: a run the page
- * called complete is shown as the host recorded it (incomplete when the store holds
- * fewer samples than the plan needs, PROTOCOL.md `run-finished`).
- */
-
-/** The run statuses `run-finished` carries (the host's `RunStatus`). */
-export const RUN_STATUS = Object.freeze({
-  COMPLETE: 'complete',
-  INCOMPLETE: 'incomplete',
-  FAILED: 'failed',
-});
+// How a run ended, as the popup shows it. The host's record decides: a run the page
+// called complete is shown as the host recorded it (incomplete when the store holds
+// fewer samples than the plan needs, PROTOCOL.md `run-finished`).
+import { POPUP_PHASE, RUN_STATUS } from './names.js';
 
 /** The popup's phase before the host answers: the page's own word. */
 export function endAsSaid(status, reason) {
-  return status === RUN_STATUS.COMPLETE ? { phase: 'done', error: null } : { phase: 'error', error: reason };
+  return status === RUN_STATUS.complete ? { phase: POPUP_PHASE.done, error: null } : { phase: POPUP_PHASE.error, error: reason };
 }
 
 /** The popup's phase once the host has answered, or null when it agrees. */
 export function endAsRecorded(status, reply) {
   const recorded = reply?.status;
   if (!recorded || recorded === status) return null;
-  if (recorded === RUN_STATUS.COMPLETE) return { phase: 'done', error: null };
+  if (recorded === RUN_STATUS.complete) return { phase: POPUP_PHASE.done, error: null };
   return {
-    phase: 'error',
+    phase: POPUP_PHASE.error,
     error: `The host recorded this run as ${recorded}: it stored fewer samples than the plan needs.`,
   };
 }

@@ -5,6 +5,7 @@ import { explainRunError, progressBar, progressText } from '../lib/format.js';
 import { drawResult } from '../lib/result-view.js';
 import { describeBrowser, isChromiumFamily } from '../lib/environment.js';
 import { MESSAGE } from '../lib/messages.js';
+import { POPUP_PHASE } from '../lib/names.js';
 
 const $ = (id) => document.getElementById(id);
 /** `problem` is `{ error, failure }` (failure: a HOST_FAILURE kind, when the host is the cause). */
@@ -17,7 +18,7 @@ function showProblem(problem, browser) {
 }
 
 function render(state, browser) {
-  const running = state.phase === 'running';
+  const running = state.phase === POPUP_PHASE.running;
   $('run').disabled = running;
   $('control').disabled = running || !controlPossible;
   $('run').textContent = running ? 'Running…' : 'Run';
@@ -29,7 +30,7 @@ function render(state, browser) {
     $('progress-text').textContent = progressText(state);
   }
   $('problem').hidden = true;
-  if (state.phase === 'error') showProblem(state, state.browser || browser);
+  if (state.phase === POPUP_PHASE.error) showProblem(state, state.browser || browser);
   // Every figure, verdict and reason comes from the host's one analysis of the stored run.
   drawResult($('result'), state);
 }
@@ -46,10 +47,10 @@ async function main() {
   const env = await describeBrowser(api);
   const required = api.runtime.getManifest().permissions ?? [];
   controlPossible = isChromiumFamily(env.browser) && required.includes('debugger');
-  const read = async () => (await api.storage.local.get('runState')).runState ?? { phase: 'idle' };
+  const read = async () => (await api.storage.local.get('runState')).runState ?? { phase: POPUP_PHASE.idle };
   render(await read(), env.browser);
   api.storage.onChanged.addListener(async (changes) => {
-    if (changes.runState) render(changes.runState.newValue ?? { phase: 'idle' }, env.browser);
+    if (changes.runState) render(changes.runState.newValue ?? { phase: POPUP_PHASE.idle }, env.browser);
   });
   const start = async (control) => {
     $('run').disabled = true;

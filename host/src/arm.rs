@@ -148,6 +148,7 @@ impl Transport {
     Serialize,
     Deserialize,
     strum::IntoStaticStr,
+    strum::EnumIter,
     schemars::JsonSchema,
 )]
 #[serde(rename_all = "lowercase")]

@@ -1,4 +1,4 @@
-//! Exit codes of the command line, documented in `unobserved --help` and the README.
+//! Exit codes of the command line, documented in `unobserved --help` and docs/command-reference.md.
 //! Below `cli` and `run`, so a run's signal handling names them without reaching up.
 
 pub const OK: i32 = 0;

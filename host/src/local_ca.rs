@@ -72,7 +72,7 @@ pub fn session_leaf() -> Result<LocalCert, String> {
         (Ok(cert_pem), Ok(key_pem)) => LocalCert { cert_pem, key_pem },
         (Err((p, e)), _) | (_, Err((p, e))) => {
             return Err(format!(
-                "this browser has no local HTTPS: {} ({e}). Run `unobserved install --local-https` once (README: Local HTTPS), or measure TLS transports with `unobserved run --transport`",
+                "this browser has no local HTTPS: {} ({e}). Run `unobserved install --local-https` once (docs/transports.md: Local HTTPS), or measure TLS transports with `unobserved run --transport`",
                 p.display()
             ))
         }

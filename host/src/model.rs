@@ -20,6 +20,7 @@ use strum::IntoEnumIterator;
     Serialize,
     Deserialize,
     strum::IntoStaticStr,
+    strum::EnumIter,
     schemars::JsonSchema,
 )]
 #[serde(rename_all = "lowercase")]
@@ -347,7 +348,9 @@ impl Workloads {
 }
 
 /// Why `--auto` stopped adding reps (or rounds, across browsers).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, strum::EnumIter, schemars::JsonSchema,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum AutoStop {
     /// Every comparison's interval lies entirely inside or outside the horizon.
@@ -556,6 +559,7 @@ pub struct RunInfo {
     Serialize,
     Deserialize,
     strum::IntoStaticStr,
+    strum::EnumIter,
     schemars::JsonSchema,
 )]
 #[serde(rename_all = "kebab-case")]

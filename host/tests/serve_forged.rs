@@ -141,7 +141,7 @@ fn finish_after(serve: &Serve, reps: &[u32]) -> Value {
     send_samples(serve, &run, &key, &samples);
     let r = serve.call(
         "POST",
-        &format!("runs/{run}/finish"),
+        &format!("runs/{run}/run-finished"),
         Some(&json!({"key": key, "status": "complete"})),
     );
     assert_eq!(r.status, 200, "{r:?}");

@@ -66,7 +66,7 @@ fn a_page_can_start_only_the_offered_plan_and_write_only_its_own_run() {
         );
         let r = serve.call(
             "POST",
-            &format!("runs/{run}/finish"),
+            &format!("runs/{run}/run-finished"),
             Some(&json!({"key": key, "status": "complete"})),
         );
         assert_eq!(r.status, 404, "{r:?}");

@@ -93,7 +93,7 @@ open_popup
 shot popup-control-result
 key Escape
 
-# 4. Local HTTPS, as README "Local HTTPS in your everyday browser" says: install it,
+# 4. Local HTTPS, as docs/transports.md "Local HTTPS in your everyday browser" says: install it,
 #    restart the browser, tick h2 under Options, Run. A ReadableStream then travels over
 #    HTTP/2 to the host's TLS sink, whose certificate this profile trusts only through
 #    the local CA in this HOME's NSS database (no certificate flag on the command line).

@@ -93,7 +93,7 @@ fn plan_local_https(
         .map(|b| b.key.to_owned())
         .collect();
     if users.is_empty() {
-        return Err(super::usage::usage("--local-https is for Chromium-family browsers; Firefox keeps its own certificates (README: Local HTTPS)"));
+        return Err(super::usage::usage("--local-https is for Chromium-family browsers; Firefox keeps its own certificates (docs/transports.md: Local HTTPS)"));
     }
     let (cert_path, key_path) = (
         local_ca::cert_path(&layout.state_dir),

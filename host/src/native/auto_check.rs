@@ -4,15 +4,15 @@
 
 use super::{invalid_run_id, unknown_run, Session};
 use crate::model::{valid_run_id, AutoBudget, AutoStop};
-use crate::protocol::{ErrorCode, Outgoing};
+use crate::protocol::{ErrorCode, MessageType, Outgoing};
 use crate::report;
 
 pub fn handle(session: &mut Session, run_id: String, reps_done: u32) -> Outgoing {
     if !valid_run_id(&run_id) {
-        return invalid_run_id(&run_id, "auto-check");
+        return invalid_run_id(&run_id, MessageType::AutoCheck);
     }
     if !session.started.contains(&run_id) {
-        return unknown_run(&run_id, "auto-check");
+        return unknown_run(&run_id, MessageType::AutoCheck);
     }
     let run = match report::load_run(&session.store, &run_id, report::TimelinePoints::Drop) {
         Ok(Some(run)) => run,
@@ -20,14 +20,14 @@ pub fn handle(session: &mut Session, run_id: String, reps_done: u32) -> Outgoing
             return Outgoing::error(
                 ErrorCode::InvalidField,
                 format!("no run {run_id:?} in the store"),
-                Some("auto-check"),
+                Some(MessageType::AutoCheck.into()),
             )
         }
         Err(e) => {
             return Outgoing::error(
                 ErrorCode::StoreFailed,
                 format!("cannot read the store: {e}"),
-                Some("auto-check"),
+                Some(MessageType::AutoCheck.into()),
             )
         }
     };

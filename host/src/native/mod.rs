@@ -14,7 +14,7 @@ mod workload_key;
 
 use crate::mode::Caller;
 use crate::protocol::{
-    parse_incoming, read_frame, write_frame, ErrorCode, FrameError, Incoming, Outgoing,
+    parse_incoming, read_frame, write_frame, ErrorCode, FrameError, Incoming, MessageType, Outgoing,
 };
 use crate::sink::{Sink, SinkConfig, SinkEvent};
 use crate::store::{records::now, Record, Store};
@@ -229,27 +229,27 @@ fn send(output: &mut impl Write, reply: &Outgoing) -> std::io::Result<()> {
     write_frame(output, &bytes)
 }
 
-fn invalid_run_id(run_id: &str, in_reply_to: &str) -> Outgoing {
+fn invalid_run_id(run_id: &str, in_reply_to: MessageType) -> Outgoing {
     Outgoing::error(
         ErrorCode::InvalidRunId,
         format!(
             "run id {:?} must be 1-64 letters, digits, '-' or '_'",
             Clipped(run_id)
         ),
-        Some(in_reply_to),
+        Some(in_reply_to.into()),
     )
 }
 
 /// Refuses a run-scoped message for a run this session did not start (error 15).
-fn unknown_run(run_id: &str, in_reply_to: &str) -> Outgoing {
+fn unknown_run(run_id: &str, in_reply_to: MessageType) -> Outgoing {
     Outgoing::error(
         ErrorCode::UnknownRun,
         format!("run {run_id:?} was not started in this session; nothing was stored"),
-        Some(in_reply_to),
+        Some(in_reply_to.into()),
     )
 }
 
-fn store_failed(e: std::io::Error, in_reply_to: &str) -> Outgoing {
+fn store_failed(e: std::io::Error, in_reply_to: MessageType) -> Outgoing {
     log::error!("store write failed: {e}");
     if let Some(job) = STORE_FAILURE_SIGNAL.get() {
         signal_store_failure(job, &e);
@@ -257,7 +257,7 @@ fn store_failed(e: std::io::Error, in_reply_to: &str) -> Outgoing {
     Outgoing::error(
         ErrorCode::StoreFailed,
         format!("could not store (nothing was written): {e}"),
-        Some(in_reply_to),
+        Some(in_reply_to.into()),
     )
 }
 

@@ -2,7 +2,7 @@
 
 use super::{invalid_run_id, store_failed, unknown_run, Session};
 use crate::model::{valid_run_id, AutoStop, RunStatus};
-use crate::protocol::Outgoing;
+use crate::protocol::{MessageType, Outgoing};
 use crate::store::{records::now, Record};
 use crate::untrusted::Clipped;
 
@@ -24,7 +24,7 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
         auto_stop,
     } = ending;
     if !valid_run_id(&run_id) {
-        return invalid_run_id(&run_id, "run-finished");
+        return invalid_run_id(&run_id, MessageType::RunFinished);
     }
     // A run ends once. A second end (e.g. a restarted background that thinks the run was
     // orphaned) must not overwrite how it really ended. That background may end a run
@@ -32,7 +32,7 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
     let stored = Stored::scan(session, &run_id);
     if let Ok(Stored { begun: false, .. }) = stored {
         if !session.started.contains(&run_id) {
-            return unknown_run(&run_id, "run-finished");
+            return unknown_run(&run_id, MessageType::RunFinished);
         }
     }
     if let Ok(Stored { ended: true, .. }) = stored {
@@ -79,7 +79,7 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
                 analysis,
             }
         }
-        Err(e) => store_failed(e, "run-finished"),
+        Err(e) => store_failed(e, MessageType::RunFinished),
     }
 }
 

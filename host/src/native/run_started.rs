@@ -5,7 +5,7 @@ use super::{invalid_run_id, store_failed, Session};
 use crate::arm::Transport;
 use crate::model::{valid_run_id, RunInfo};
 use crate::protocol::messages::PlannedArm;
-use crate::protocol::{ErrorCode, Outgoing};
+use crate::protocol::{ErrorCode, MessageType, Outgoing};
 use crate::sink::remote::SinkUrl;
 use crate::sink::remote_ledger::RemoteLedger;
 use crate::store::{records::now, Record, RunRecord};
@@ -14,17 +14,16 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
     // A popup's plan is held to the same rules as the CLI's, before anything is started
     // or stored.
     if let Err(e) = run.plan.validate() {
-        return Outgoing::invalid_plan(&e, "run-started");
+        return Outgoing::invalid_plan(&e, MessageType::RunStarted);
     }
     if !valid_run_id(&run.run_id) {
-        return invalid_run_id(&run.run_id, "run-started");
+        return invalid_run_id(&run.run_id, MessageType::RunStarted);
     }
     let run_id = run.run_id.clone();
     if let Err(why) = start_tls_sinks(session, &run.plan.transports) {
-        return Outgoing::error(
+        return refused(
             ErrorCode::TransportUnavailable,
             format!("{why}; nothing was recorded"),
-            Some("run-started"),
         );
     }
     // A refusal comes before the turn and the calibration: a refused build must not
@@ -37,9 +36,7 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
     // Before the ceiling probe, which would otherwise be the load it measures.
     let (machine, interleaved) = match super::job_run::start(&mut session.job, &run_id) {
         Ok(started) => started,
-        Err(e) => {
-            return Outgoing::error(ErrorCode::TurnFailed, e.to_string(), Some("run-started"))
-        }
+        Err(e) => return refused(ErrorCode::TurnFailed, e.to_string()),
     };
     let ceiling = (!remote)
         .then(|| own_ceiling(session, run.plan.size_bytes))
@@ -83,8 +80,13 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
                 take_turns: interleaved.is_some(),
             }
         }
-        Err(e) => store_failed(e, "run-started"),
+        Err(e) => store_failed(e, MessageType::RunStarted),
     }
+}
+
+/// An error in reply to `run-started`.
+fn refused(code: ErrorCode, message: String) -> Outgoing {
+    Outgoing::error(code, message, Some(MessageType::RunStarted.into()))
 }
 
 /// The local sink's receive ceiling at the plan's body size (a remote sink's is not ours
@@ -107,16 +109,14 @@ fn remote_ledger(run: &mut RunInfo, remote: bool) -> Result<Option<RemoteLedger>
     match url.map(serde_json::from_value::<SinkUrl>) {
         Some(Ok(url)) => match url.unclaimable() {
             None => Ok(Some(RemoteLedger::new(url))),
-            Some(why) => Err(Box::new(Outgoing::error(
+            Some(why) => Err(Box::new(refused(
                 ErrorCode::SinkUnavailable,
                 format!("{why}; nothing was recorded"),
-                Some("run-started"),
             ))),
         },
-        _ => Err(Box::new(Outgoing::error(
+        _ => Err(Box::new(refused(
             ErrorCode::InvalidField,
-            "a run on a remote sink names its upload URL in sink_url; nothing was recorded",
-            Some("run-started"),
+            "a run on a remote sink names its upload URL in sink_url; nothing was recorded".into(),
         ))),
     }
 }

@@ -4,16 +4,16 @@
 
 use super::{invalid_run_id, store_failed, unknown_run, Session};
 use crate::model::{valid_run_id, Sample};
-use crate::protocol::{ErrorCode, Outgoing};
+use crate::protocol::{ErrorCode, MessageType, Outgoing};
 use crate::store::Record;
 use crate::untrusted::Clipped;
 
 pub fn handle(session: &mut Session, run_id: String, samples: Vec<Sample>) -> Outgoing {
     if !valid_run_id(&run_id) {
-        return invalid_run_id(&run_id, "samples");
+        return invalid_run_id(&run_id, MessageType::Samples);
     }
     if !session.started.contains(&run_id) {
-        return unknown_run(&run_id, "samples");
+        return unknown_run(&run_id, MessageType::Samples);
     }
     if let Some(stray) = samples.iter().find(|s| s.run_id != run_id) {
         return Outgoing::error(
@@ -22,7 +22,7 @@ pub fn handle(session: &mut Session, run_id: String, samples: Vec<Sample>) -> Ou
                 "a sample belongs to run {:?}, not {run_id:?}; nothing was stored",
                 Clipped(stray.run_id.as_str())
             ),
-            Some("samples"),
+            Some(MessageType::Samples.into()),
         );
     }
     let count = samples.len();
@@ -36,6 +36,6 @@ pub fn handle(session: &mut Session, run_id: String, samples: Vec<Sample>) -> Ou
             log::info!("stored {count} sample(s) of run {run_id}");
             Outgoing::SamplesAck { run_id, count }
         }
-        Err(e) => store_failed(e, "samples"),
+        Err(e) => store_failed(e, MessageType::Samples),
     }
 }

@@ -4,18 +4,22 @@
 
 use super::{invalid_run_id, job_run, unknown_run, Session};
 use crate::model::valid_run_id;
-use crate::protocol::{ErrorCode, Outgoing};
+use crate::protocol::{ErrorCode, MessageType, Outgoing};
 
 pub fn handle(session: &mut Session, run_id: String) -> Outgoing {
     if !valid_run_id(&run_id) {
-        return invalid_run_id(&run_id, "turn");
+        return invalid_run_id(&run_id, MessageType::Turn);
     }
     if !session.started.contains(&run_id) {
-        return unknown_run(&run_id, "turn");
+        return unknown_run(&run_id, MessageType::Turn);
     }
     if let Some((_, gate)) = job_run::of(&mut session.job, &run_id).and_then(|j| j.turns.as_mut()) {
         if let Err(e) = gate.take_next() {
-            return Outgoing::error(ErrorCode::TurnFailed, e.to_string(), Some("turn"));
+            return Outgoing::error(
+                ErrorCode::TurnFailed,
+                e.to_string(),
+                Some(MessageType::Turn.into()),
+            );
         }
     }
     Outgoing::Turn { run_id }

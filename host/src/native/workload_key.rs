@@ -4,14 +4,14 @@
 
 use super::{invalid_run_id, unknown_run, Session};
 use crate::model::valid_run_id;
-use crate::protocol::{ErrorCode, Outgoing};
+use crate::protocol::{ErrorCode, MessageType, Outgoing};
 
 pub fn handle(session: &mut Session, run_id: String, key: String) -> Outgoing {
     if !valid_run_id(&run_id) {
-        return invalid_run_id(&run_id, "workload-key");
+        return invalid_run_id(&run_id, MessageType::WorkloadKey);
     }
     if !session.started.contains(&run_id) {
-        return unknown_run(&run_id, "workload-key");
+        return unknown_run(&run_id, MessageType::WorkloadKey);
     }
     let Some(key) = hex::decode(&key)
         .ok()
@@ -20,7 +20,7 @@ pub fn handle(session: &mut Session, run_id: String, key: String) -> Outgoing {
         return Outgoing::error(
             ErrorCode::InvalidField,
             "key must be 64 hex digits (AES-256)",
-            Some("workload-key"),
+            Some(MessageType::WorkloadKey.into()),
         );
     };
     session.sink.chunks().set_key(&run_id, key);

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, strum::EnumIter)]
 #[serde(rename_all = "kebab-case")]
 pub enum ErrorCode {
     FrameTooLarge = 1,
@@ -35,6 +35,11 @@ pub enum ErrorCode {
 impl ErrorCode {
     pub fn number(self) -> u32 {
         self as u32
+    }
+
+    /// As it travels in an error reply's `code`: its number.
+    pub fn serialize_number<S: serde::Serializer>(code: &Self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_u32(code.number())
     }
 
     /// The kebab-case name that travels beside the number, for humans reading logs.

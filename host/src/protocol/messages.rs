@@ -1,12 +1,14 @@
 //! Typed native messages. Incoming ones are parsed in steps so that each kind of bad
 //! input maps to its own numbered error instead of one generic "parse failed".
 
+use super::names::{InReplyTo, MessageType, ReplyType};
 use super::ErrorCode;
 use crate::model::{Job, RunInfo, RunStatus, Sample};
 use crate::plan_limits::PlanError;
 use crate::untrusted::Clipped;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use strum::IntoEnumIterator;
 
 /// Browser to host.
 #[derive(Debug, Deserialize)]
@@ -58,16 +60,21 @@ pub enum Incoming {
     },
 }
 
-pub const INCOMING_TYPES: [&str; 8] = [
-    "hello",
-    "run-started",
-    "samples",
-    "run-finished",
-    "error",
-    "auto-check",
-    "workload-key",
-    "turn",
-];
+impl Incoming {
+    /// The message's `type`.
+    pub fn kind(&self) -> MessageType {
+        match self {
+            Incoming::Hello { .. } => MessageType::Hello,
+            Incoming::RunStarted { .. } => MessageType::RunStarted,
+            Incoming::Samples { .. } => MessageType::Samples,
+            Incoming::RunFinished { .. } => MessageType::RunFinished,
+            Incoming::Error { .. } => MessageType::Error,
+            Incoming::WorkloadKey { .. } => MessageType::WorkloadKey,
+            Incoming::AutoCheck { .. } => MessageType::AutoCheck,
+            Incoming::Turn { .. } => MessageType::Turn,
+        }
+    }
+}
 
 /// Host to browser.
 #[derive(Debug, Serialize)]
@@ -127,14 +134,15 @@ pub enum Outgoing {
         progress: crate::native::auto_check::AutoProgress,
     },
     Error {
-        code: u32,
+        #[serde(serialize_with = "ErrorCode::serialize_number")]
+        code: ErrorCode,
         name: String,
         message: String,
         /// Which rule, for errors that have several (error 16: the plan's).
         #[serde(skip_serializing_if = "Option::is_none")]
         kind: Option<&'static str>,
         #[serde(skip_serializing_if = "Option::is_none")]
-        in_reply_to: Option<String>,
+        in_reply_to: Option<InReplyTo>,
     },
 }
 
@@ -153,22 +161,41 @@ pub struct PlannedArm {
 }
 
 impl Outgoing {
-    pub fn error(code: ErrorCode, message: impl Into<String>, in_reply_to: Option<&str>) -> Self {
+    /// The reply's `type`.
+    pub fn kind(&self) -> ReplyType {
+        match self {
+            Outgoing::Hello { .. } => ReplyType::Hello,
+            Outgoing::RunStarted { .. } => ReplyType::RunStarted,
+            Outgoing::SamplesAck { .. } => ReplyType::SamplesAck,
+            Outgoing::RunFinished { .. } => ReplyType::RunFinished,
+            Outgoing::ErrorLogged => ReplyType::ErrorLogged,
+            Outgoing::WorkloadKey { .. } => ReplyType::WorkloadKey,
+            Outgoing::Turn { .. } => ReplyType::Turn,
+            Outgoing::AutoDecision { .. } => ReplyType::AutoDecision,
+            Outgoing::Error { .. } => ReplyType::Error,
+        }
+    }
+
+    pub fn error(
+        code: ErrorCode,
+        message: impl Into<String>,
+        in_reply_to: Option<InReplyTo>,
+    ) -> Self {
         Outgoing::Error {
-            code: code.number(),
+            code,
             name: code.name(),
             message: message.into(),
             kind: None,
-            in_reply_to: in_reply_to.map(str::to_owned),
+            in_reply_to,
         }
     }
 
     /// Error 16: the plan cannot run, with the rule it breaks as `kind`.
-    pub fn invalid_plan(e: &PlanError, in_reply_to: &str) -> Self {
+    pub fn invalid_plan(e: &PlanError, in_reply_to: MessageType) -> Self {
         let mut error = Outgoing::error(
             ErrorCode::InvalidPlan,
             format!("{e}; nothing was recorded"),
-            Some(in_reply_to),
+            Some(in_reply_to.into()),
         );
         if let Outgoing::Error { kind, .. } = &mut error {
             *kind = Some(e.kind());
@@ -183,7 +210,7 @@ pub struct BadMessage {
     pub code: ErrorCode,
     pub message: String,
     /// The `type` the message claimed, when it had one.
-    pub message_type: Option<String>,
+    pub message_type: Option<InReplyTo>,
     /// A plan that names a body kind this host does not know cannot be read as a Plan:
     /// it is refused as the invalid plan it is (error 16), not as a malformed field.
     pub plan_error: Option<PlanError>,
@@ -192,22 +219,18 @@ pub struct BadMessage {
 impl BadMessage {
     pub fn reply(&self) -> Outgoing {
         match &self.plan_error {
-            Some(e) => Outgoing::invalid_plan(e, "run-started"),
-            None => Outgoing::error(
-                self.code,
-                self.message.clone(),
-                self.message_type.as_deref(),
-            ),
+            Some(e) => Outgoing::invalid_plan(e, MessageType::RunStarted),
+            None => Outgoing::error(self.code, self.message.clone(), self.message_type.clone()),
         }
     }
 }
 
 impl BadMessage {
-    fn new(code: ErrorCode, message: String, message_type: Option<&str>) -> BadMessage {
+    fn new(code: ErrorCode, message: String, message_type: Option<InReplyTo>) -> BadMessage {
         BadMessage {
             code,
             message,
-            message_type: message_type.map(str::to_owned),
+            message_type,
             plan_error: None,
         }
     }
@@ -215,7 +238,7 @@ impl BadMessage {
 
 /// A message's `type`, looked up while the parser still holds it, so that an unknown
 /// one (64 MiB of name, or an escaped name's decoded copy) is never copied whole.
-struct Kind(Result<&'static str, BadMessage>);
+struct Kind(Result<MessageType, BadMessage>);
 
 impl<'de> Deserialize<'de> for Kind {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Kind, D::Error> {
@@ -233,22 +256,19 @@ impl<'de> Deserialize<'de> for Kind {
     }
 }
 
-fn known_kind(claimed: &str) -> Result<&'static str, BadMessage> {
-    INCOMING_TYPES
-        .iter()
-        .find(|&&t| t == claimed)
-        .copied()
-        .ok_or_else(|| {
-            let claimed = Clipped(claimed);
-            BadMessage::new(
-                ErrorCode::UnknownType,
-                format!(
-                    "unknown message type {claimed:?}; expected one of {}",
-                    INCOMING_TYPES.join(", ")
-                ),
-                Some(&claimed.to_string()),
-            )
-        })
+fn known_kind(claimed: &str) -> Result<MessageType, BadMessage> {
+    claimed.parse().map_err(|_| {
+        let claimed = Clipped(claimed);
+        let known: Vec<&str> = MessageType::iter().map(MessageType::as_str).collect();
+        BadMessage::new(
+            ErrorCode::UnknownType,
+            format!(
+                "unknown message type {claimed:?}; expected one of {}",
+                known.join(", ")
+            ),
+            Some(InReplyTo::Unknown(claimed.to_string())),
+        )
+    })
 }
 
 pub fn parse_incoming(bytes: &[u8]) -> Result<Incoming, BadMessage> {
@@ -287,15 +307,16 @@ pub fn parse_incoming(bytes: &[u8]) -> Result<Incoming, BadMessage> {
     };
     let kind = kind?;
     // Each kind has a size it never needs to exceed; parsing stays proportionate.
-    let cap = max_bytes(kind);
+    let cap = kind.max_bytes();
     if bytes.len() > cap {
         return Err(bad(
             ErrorCode::InvalidField,
             format!(
-                "a {kind:?} message may be at most {cap} bytes, not {}",
+                "a {:?} message may be at most {cap} bytes, not {}",
+                kind.as_str(),
                 bytes.len()
             ),
-            Some(kind),
+            Some(kind.into()),
         ));
     }
     serde_json::from_str(text).map_err(|e| unparsed(text, kind, e))
@@ -303,8 +324,8 @@ pub fn parse_incoming(bytes: &[u8]) -> Result<Incoming, BadMessage> {
 
 /// Why a message of a known type did not parse: a plan naming an unknown body kind is
 /// an invalid plan (16), anything else a bad field (8).
-fn unparsed(text: &str, kind: &str, e: serde_json::Error) -> BadMessage {
-    let plan_error = (kind == "run-started")
+fn unparsed(text: &str, kind: MessageType, e: serde_json::Error) -> BadMessage {
+    let plan_error = (kind == MessageType::RunStarted)
         .then(|| unknown_body(text))
         .flatten();
     BadMessage {
@@ -313,8 +334,8 @@ fn unparsed(text: &str, kind: &str, e: serde_json::Error) -> BadMessage {
             None => ErrorCode::InvalidField,
         },
         // serde's errors quote the offending value, which may be megabytes long.
-        message: format!("bad {kind:?} message: {}", Clipped(&e)),
-        message_type: Some(kind.to_owned()),
+        message: format!("bad {:?} message: {}", kind.as_str(), Clipped(&e)),
+        message_type: Some(kind.into()),
         plan_error,
     }
 }
@@ -328,15 +349,6 @@ fn unknown_body(text: &str) -> Option<PlanError> {
         .filter_map(Value::as_str)
         .find(|b| b.parse::<crate::arm::BodyKind>().is_err())
         .map(|body| PlanError::UnknownBody { body: body.into() })
-}
-
-/// The largest frame each kind of message may be. Samples come one per message from the
-/// extension (about 1 KiB each); 4 MiB leaves room for thousands in one batch.
-pub fn max_bytes(kind: &str) -> usize {
-    match kind {
-        "samples" | "run-started" => 4 << 20,
-        _ => 64 << 10,
-    }
 }
 
 #[cfg(test)]
@@ -395,7 +407,7 @@ mod tests {
     #[test]
     fn wrong_field_type_names_the_message() {
         let e = parse_incoming(br#"{"type":"samples","run_id":"r","samples":"lots"}"#).unwrap_err();
-        assert_eq!(e.message_type.as_deref(), Some("samples"));
+        assert_eq!(e.message_type, Some(MessageType::Samples.into()));
         assert!(e.message.contains("samples"), "{}", e.message);
     }
 
@@ -411,14 +423,19 @@ mod tests {
             let e = parse_incoming(frame.as_bytes()).unwrap_err();
             assert_eq!(e.code, code);
             assert!(e.message.len() < 2048, "{} bytes", e.message.len());
-            assert!(e.message_type.map_or(0, |t| t.len()) < 1024);
+            let said = serde_json::to_value(e.message_type).unwrap();
+            assert!(said.as_str().map_or(0, str::len) < 1024);
         }
     }
 
     #[test]
     fn error_replies_carry_number_and_name() {
-        let v = serde_json::to_value(Outgoing::error(ErrorCode::UnknownType, "nope", Some("x")))
-            .unwrap();
+        let v = serde_json::to_value(Outgoing::error(
+            ErrorCode::UnknownType,
+            "nope",
+            Some(InReplyTo::Unknown("x".into())),
+        ))
+        .unwrap();
         assert_eq!(v["type"], "error");
         assert_eq!(v["code"], 7);
         assert_eq!(v["name"], "unknown-type");

@@ -4,7 +4,9 @@
 pub mod errors;
 pub mod framing;
 pub mod messages;
+pub mod names;
 
 pub use errors::ErrorCode;
 pub use framing::{read_frame, write_frame, FrameError, MAX_INCOMING, MAX_OUTGOING};
 pub use messages::{parse_incoming, Incoming, Outgoing};
+pub use names::{InReplyTo, MessageType, ReplyType};

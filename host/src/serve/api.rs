@@ -10,7 +10,7 @@ use super::user_agent::{self, Hints};
 use super::Ended;
 use crate::model::{RunInfo, RunStatus};
 use crate::native::Session;
-use crate::protocol::{ErrorCode, Incoming, Outgoing};
+use crate::protocol::{ErrorCode, Incoming, MessageType, Outgoing};
 use crate::sink::api::{Api, ApiReply, ApiRequest};
 use crate::store::{records::now, Record};
 use crate::untrusted::Clipped;
@@ -101,13 +101,12 @@ impl Api for ServeApi {
             || (cost == Cost::Start && !self.limits.allow(request.peer, Cost::Start))
         {
             return refusal(
-                429,
-                "rate-limited",
+                Refusal::RateLimited,
                 "too many requests from this address; wait a moment",
             );
         }
         let Some(state) = self.state.get().and_then(Weak::upgrade) else {
-            return refusal(503, "stopping", "serve is stopping");
+            return refusal(Refusal::Stopping, "serve is stopping");
         };
         let mut state = state.lock().unwrap();
         route(&mut state, &request)
@@ -119,12 +118,23 @@ fn route(state: &mut State, request: &ApiRequest) -> ApiReply {
     match (&request.method, parts.as_slice()) {
         (&Method::GET, ["offer"]) => offer(state),
         (&Method::POST, ["start"]) => start(state, request),
-        (&Method::POST, ["runs", run_id, what]) => match body::<Keyed>(&request.body) {
-            Ok(keyed) => run_message(state, run_id, what, keyed),
-            Err(reply) => reply,
-        },
-        _ => refusal(404, "not-found", "no such page message"),
+        (&Method::POST, ["runs", run_id, what]) => {
+            let Some(what) = over_http(what) else {
+                return refusal(Refusal::NotFound, "no such page message");
+            };
+            match body::<Keyed>(&request.body) {
+                Ok(keyed) => run_message(state, run_id, what, keyed),
+                Err(reply) => reply,
+            }
+        }
+        _ => refusal(Refusal::NotFound, "no such page message"),
     }
+}
+
+/// A run message a page may send over HTTP, named as on the native port.
+fn over_http(name: &str) -> Option<MessageType> {
+    let what = name.parse().ok()?;
+    MessageType::OVER_HTTP.contains(&what).then_some(what)
 }
 
 /// What the page may start: the plan (to show it), and how it starts.
@@ -151,8 +161,7 @@ fn start(state: &mut State, request: &ApiRequest) -> ApiReply {
     };
     if state.taken {
         return refusal(
-            409,
-            "offer-taken",
+            Refusal::OfferTaken,
             "the run this page was opened for has already started; nothing else is offered",
         );
     }
@@ -265,7 +274,7 @@ enum PageEnd {
     Failed,
 }
 
-fn run_message(state: &mut State, run_id: &str, what: &str, keyed: Keyed) -> ApiReply {
+fn run_message(state: &mut State, run_id: &str, what: MessageType, keyed: Keyed) -> ApiReply {
     // The same answer for a run never started and a key that is not its own.
     let Some(run) = state
         .runs
@@ -278,23 +287,23 @@ fn run_message(state: &mut State, run_id: &str, what: &str, keyed: Keyed) -> Api
                 "run {:?} was not started by this page; nothing was stored",
                 Clipped(run_id)
             ),
-            Some(what),
+            Some(what.into()),
         ));
     };
     let env = run.env.clone();
     let message = match what {
-        "samples" => match samples_of(run_id, &env, keyed.samples) {
+        MessageType::Samples => match samples_of(run_id, &env, keyed.samples) {
             Ok(samples) => Incoming::Samples {
                 run_id: run_id.to_owned(),
                 samples,
             },
             Err(reply) => return reply,
         },
-        "auto-check" => Incoming::AutoCheck {
+        MessageType::AutoCheck => Incoming::AutoCheck {
             run_id: run_id.to_owned(),
             reps_done: keyed.reps_done,
         },
-        "finish" => {
+        MessageType::RunFinished => {
             let status = match keyed.status {
                 Some(PageEnd::Complete) => RunStatus::Complete,
                 Some(PageEnd::Incomplete) => RunStatus::Incomplete,
@@ -308,7 +317,7 @@ fn run_message(state: &mut State, run_id: &str, what: &str, keyed: Keyed) -> Api
                 auto_stop: keyed.auto_stop,
             }
         }
-        _ => return refusal(404, "not-found", "no such page message"),
+        _ => return refusal(Refusal::NotFound, "no such page message"),
     };
     let reply = crate::native::dispatch(&mut state.session, message);
     if let (Outgoing::RunFinished { status, .. }, Some(run)) = (&reply, state.runs.get_mut(run_id))
@@ -337,7 +346,7 @@ fn samples_of(
         .into_iter()
         .map(|mut s| {
             let Some(object) = s.as_object_mut() else {
-                return Err(refusal(400, "invalid-field", "a sample must be an object"));
+                return Err(refusal(Refusal::InvalidField, "a sample must be an object"));
             };
             object.insert("run_id".into(), run_id.into());
             for (k, v) in [
@@ -352,7 +361,7 @@ fn samples_of(
                 answer(Outgoing::error(
                     ErrorCode::InvalidField,
                     format!("a sample could not be read: {}", Clipped(&e.to_string())),
-                    Some("samples"),
+                    Some(MessageType::Samples.into()),
                 ))
             })
         })
@@ -379,10 +388,34 @@ fn ok(body: Value) -> ApiReply {
     ApiReply { status: 200, body }
 }
 
-/// A refusal of serve's own (the native errors have their codes; these have names).
-fn refusal(status: u16, name: &str, message: &str) -> ApiReply {
+/// serve's own refusals (the native errors have their codes; these have names), each
+/// with its HTTP status (PROTOCOL.md, "Page ↔ host over HTTP").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr, strum::EnumIter)]
+#[strum(serialize_all = "kebab-case")]
+pub enum Refusal {
+    RateLimited,
+    OfferTaken,
+    NotFound,
+    InvalidField,
+    Stopping,
+}
+
+impl Refusal {
+    pub fn status(self) -> u16 {
+        match self {
+            Refusal::RateLimited => 429,
+            Refusal::OfferTaken => 409,
+            Refusal::NotFound => 404,
+            Refusal::InvalidField => 400,
+            Refusal::Stopping => 503,
+        }
+    }
+}
+
+fn refusal(why: Refusal, message: &str) -> ApiReply {
+    let name: &'static str = why.into();
     ApiReply {
-        status,
+        status: why.status(),
         body: json!({"type": "error", "name": name, "message": message}),
     }
 }
@@ -390,18 +423,12 @@ fn refusal(status: u16, name: &str, message: &str) -> ApiReply {
 /// A native reply as an HTTP answer: errors get the status that fits their code.
 fn answer(reply: Outgoing) -> ApiReply {
     let status = match &reply {
-        Outgoing::Error { code, .. } => {
-            let is = |c: ErrorCode| *code == c.number();
-            if is(ErrorCode::UnknownRun) {
-                404
-            } else if is(ErrorCode::StoreFailed) {
-                500
-            } else if is(ErrorCode::TransportUnavailable) {
-                503
-            } else {
-                400
-            }
-        }
+        Outgoing::Error { code, .. } => match code {
+            ErrorCode::UnknownRun => 404,
+            ErrorCode::StoreFailed => 500,
+            ErrorCode::TransportUnavailable => 503,
+            _ => 400,
+        },
         _ => 200,
     };
     ApiReply {

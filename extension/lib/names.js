@@ -1,0 +1,97 @@
+// The names that travel between the extension and the host, as constants: every host
+// message, every reply, sample status, run status, debugger condition, auto stop and
+// host error. The host's enums are the source (host/src/protocol/names.rs writes
+// tests/fixtures/names.json from them); extension/tests/names.test.js checks that each
+// group here holds exactly the fixture's names, so neither side can rename one alone.
+// POPUP_PHASE is the extension's own (the popup's state), not the host's.
+
+/** The `type` of every message the extension sends the native host (PROTOCOL.md). */
+export const HOST_MESSAGE = Object.freeze({
+  hello: 'hello',
+  runStarted: 'run-started',
+  samples: 'samples',
+  runFinished: 'run-finished',
+  error: 'error',
+  autoCheck: 'auto-check',
+  workloadKey: 'workload-key',
+  turn: 'turn',
+});
+
+/** The `type` of every reply the host sends back. */
+export const HOST_REPLY = Object.freeze({
+  hello: 'hello',
+  runStarted: 'run-started',
+  samplesAck: 'samples-ack',
+  runFinished: 'run-finished',
+  errorLogged: 'error-logged',
+  workloadKey: 'workload-key',
+  turn: 'turn',
+  autoDecision: 'auto-decision',
+  error: 'error',
+});
+
+/** The run messages `unobserved serve` carries over HTTP (`/serve/<token>/runs/<id>/<name>`). */
+export const SERVE_MESSAGE = Object.freeze({
+  samples: HOST_MESSAGE.samples,
+  autoCheck: HOST_MESSAGE.autoCheck,
+  runFinished: HOST_MESSAGE.runFinished,
+});
+
+/** A sample's `status`. */
+export const SAMPLE_STATUS = Object.freeze({
+  ok: 'ok',
+  corrupted: 'corrupted',
+  unsupported: 'unsupported',
+  aborted: 'aborted',
+  error: 'error',
+});
+
+/** How a run ended (`run-finished`'s `status`; the last two are `unobserved run`'s to say). */
+export const RUN_STATUS = Object.freeze({
+  complete: 'complete',
+  incomplete: 'incomplete',
+  failed: 'failed',
+  stopped: 'stopped',
+  timedOut: 'timed-out',
+});
+
+/** The positive control's two halves (an arm's `condition`). */
+export const CONDITION = Object.freeze({
+  attached: 'attached',
+  detached: 'detached',
+});
+
+/** Why an auto-sampled run stopped (`auto-decision`'s `stop`). */
+export const AUTO_STOP = Object.freeze({
+  settled: 'settled',
+  budgetReps: 'budget-reps',
+  budgetTime: 'budget-time',
+});
+
+/** The `name` of each numbered host error (PROTOCOL.md, error codes). */
+export const HOST_ERROR = Object.freeze({
+  frameTooLarge: 'frame-too-large',
+  zeroLength: 'zero-length',
+  truncatedFrame: 'truncated-frame',
+  invalidUtf8: 'invalid-utf8',
+  invalidJson: 'invalid-json',
+  missingType: 'missing-type',
+  unknownType: 'unknown-type',
+  invalidField: 'invalid-field',
+  replyTooLarge: 'reply-too-large',
+  storeFailed: 'store-failed',
+  invalidRunId: 'invalid-run-id',
+  sinkUnavailable: 'sink-unavailable',
+  transportUnavailable: 'transport-unavailable',
+  unknownRun: 'unknown-run',
+  invalidPlan: 'invalid-plan',
+  turnFailed: 'turn-failed',
+});
+
+/** The popup's `runState.phase`. */
+export const POPUP_PHASE = Object.freeze({
+  idle: 'idle',
+  running: 'running',
+  done: 'done',
+  error: 'error',
+});
