@@ -86,6 +86,7 @@ export const HOST_ERROR = Object.freeze({
   unknownRun: 'unknown-run',
   invalidPlan: 'invalid-plan',
   turnFailed: 'turn-failed',
+  moduleUnavailable: 'module-unavailable',
 });
 
 /** The popup's `runState.phase`. */

@@ -142,3 +142,146 @@ fn an_unreachable_sink_fails_before_launch_with_exit_1() {
         "a browser was launched for an unreachable sink"
     );
 }
+
+/// Every bad `--script`, `--api`, `--baseline` and `workload` input: exit 2, its own
+/// words, and no browser started.
+#[test]
+fn bad_workload_modules_and_apis_exit_2_before_any_browser_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = |name: &str, body: &[u8]| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, body).unwrap();
+        p.display().to_string()
+    };
+    let good = format!(
+        "a={}",
+        file(
+            "a.mjs",
+            b"export const unobserved = 1;\nexport default async () => {};\n"
+        )
+    );
+    let png = format!("p={}", file("x.png", &[0x89, b'P', b'N', b'G', 0xff, 0]));
+    let cjs = format!("c={}", file("c.js", b"module.exports = async () => {};"));
+    let v2 = format!(
+        "v={}",
+        file("v2.mjs", b"export const unobserved = 2; export default 1;")
+    );
+    let folder = format!("d={}", dir.path().display());
+    let blob = good.replacen("a=", "Blob=", 1);
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["run", "--script", "noequals"], "NAME=PATH"),
+        (vec!["run", "--script", "1x=a.mjs"], "module name"),
+        (
+            vec!["run", "--script", "a=/nonexistent/a.mjs"],
+            "does not exist",
+        ),
+        (vec!["run", "--script", &folder], "not a file"),
+        (vec!["run", "--script", &png], "not UTF-8"),
+        (vec!["run", "--script", &cjs], "no `export`"),
+        (vec!["run", "--script", &v2], "contract 2"),
+        (vec!["run", "--script", &blob], "built-in arm"),
+        (
+            vec!["run", "--script", &good, "--script", &good],
+            "named twice",
+        ),
+        (vec!["run", "--baseline", "a"], "--script"),
+        (
+            vec!["run", "--script", &good, "--baseline", "b"],
+            "none of the plan's modules",
+        ),
+        (vec!["run", "--fail-if-slower", "10"], "--baseline"),
+        (
+            vec!["run", "--script", &good, "--module-timeout", "0"],
+            "timeout",
+        ),
+        (
+            vec!["run", "--api", "xhr", "--bodies", "ReadableStream"],
+            "XHR",
+        ),
+        (vec!["run", "--api", "fetch,fetch"], "twice"),
+        (vec!["run", "--api", "beacon"], "beacon"),
+        (
+            vec![
+                "run",
+                "--script",
+                &good,
+                "--sink-url",
+                "http://127.0.0.1:1/upload/abc",
+            ],
+            "local sink",
+        ),
+        (
+            vec!["run", "--browser", "webkit", "--script", &good],
+            "--script",
+        ),
+        (
+            vec!["workload", "add", "x", "/nonexistent/x.mjs"],
+            "does not exist",
+        ),
+        (
+            vec!["workload", "add", "1x", "/nonexistent/x.mjs"],
+            "module name",
+        ),
+        (vec!["workload", "remove", "never"], "no module named never"),
+    ];
+    for (args, says) in &cases {
+        let fake = Fake::new();
+        let (code, stderr) = fake.run(args);
+        assert_eq!(code, Some(2), "{args:?} exited {code:?}: {stderr}");
+        assert!(
+            stderr.contains(says),
+            "{args:?} should say {says:?}: {stderr}"
+        );
+        assert!(
+            !fake.launched(),
+            "{args:?} launched a browser before failing"
+        );
+    }
+}
+
+/// `workload add`, `list` and `remove` against a real state dir, and a changed file seen.
+#[test]
+fn workload_add_list_and_remove() {
+    let fake = Fake::new();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("up.mjs");
+    std::fs::write(
+        &path,
+        "export const unobserved = 1;\nexport default async () => {};\n",
+    )
+    .unwrap();
+    let path = path.display().to_string();
+    let out = |args: &[&str]| {
+        let o = Command::new(BIN)
+            .args(args)
+            .env("UNOBSERVED_STATE_DIR", fake.dir.path().join("state"))
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&o.stdout).into_owned();
+        (
+            o.status.code(),
+            text,
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let (code, text, _) = out(&["workload", "add", "up", &path]);
+    assert_eq!(code, Some(0), "{text}");
+    let (code, _, err) = out(&["workload", "add", "up", &path]);
+    assert_eq!(code, Some(2), "added twice: {err}");
+    let (_, listed, _) = out(&["workload", "list", "--json"]);
+    let listed: serde_json::Value = serde_json::from_str(&listed).unwrap();
+    assert_eq!(listed[0]["module"]["name"], "up");
+    assert_eq!(listed[0]["now"]["state"], "unchanged");
+    std::fs::write(
+        &path,
+        "export const unobserved = 1;\nexport default async () => 1;\n",
+    )
+    .unwrap();
+    let (_, listed, _) = out(&["workload", "list", "--json"]);
+    let listed: serde_json::Value = serde_json::from_str(&listed).unwrap();
+    assert_eq!(listed[0]["now"]["state"], "changed", "{listed:#}");
+    let (code, _, _) = out(&["workload", "remove", "up"]);
+    assert_eq!(code, Some(0));
+    let (_, listed, _) = out(&["workload", "list", "--json"]);
+    assert_eq!(listed.trim(), "[]");
+}

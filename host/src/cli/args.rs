@@ -207,6 +207,10 @@ pub struct RunArgs {
     /// Without --bodies, a run of modules has no body-kind arms.
     #[arg(long = "script", value_name = "NAME=PATH", value_parser = parse_script)]
     pub scripts: Vec<ScriptArg>,
+    /// Seconds one module upload may take; then it is aborted (its signal fires) and
+    /// stored as a failure.
+    #[arg(long, value_name = "SECS", requires = "scripts")]
+    pub module_timeout: Option<u32>,
     /// The arm every other is compared with: a --script NAME.
     #[arg(long, value_name = "NAME")]
     pub baseline: Option<String>,

@@ -62,7 +62,7 @@ pub struct PlanArgs {
 
 impl PlanArgs {
     /// The plan these flags describe, before it is checked. Without --bodies: all four
-    /// kinds, or none when `workloads` carry the run.
+    /// kinds, or none when `workloads` (or modules) carry the run.
     pub fn plan(&self, workloads: bool) -> Plan {
         let bodies = match &self.bodies {
             Some(b) => b.clone(),
@@ -77,6 +77,7 @@ impl PlanArgs {
             auto: self.auto_budget(),
             horizon: Some(self.horizon / 100.0),
             transports: self.transport.clone(),
+            apis: self.api.clone(),
             ..Plan::default()
         }
     }
@@ -125,5 +126,11 @@ fn flag_of(e: &PlanError) -> &'static str {
         PlanError::HorizonOutOfRange { .. } => "--horizon",
         PlanError::AutoRepsOutOfRange { .. } => "--max-reps",
         PlanError::AutoSecondsOutOfRange { .. } => "--max-time",
+        PlanError::RepeatedApi { .. } | PlanError::XhrWithoutBodies => "--api",
+        PlanError::RepeatedModule { .. }
+        | PlanError::TooManyModules { .. }
+        | PlanError::ModuleNameTaken { .. } => "--script",
+        PlanError::BaselineNotAModule { .. } => "--baseline",
+        PlanError::ModuleTimeoutOutOfRange { .. } => "--module-timeout",
     }
 }

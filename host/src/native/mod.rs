@@ -5,6 +5,7 @@ pub mod auto_check;
 mod error_report;
 mod hello;
 mod job_run;
+mod modules;
 mod run_finished;
 mod run_started;
 mod samples;
@@ -47,6 +48,10 @@ pub struct Session {
     pub job: Option<job_run::JobRun>,
     /// Runs that upload to a sink elsewhere: the records are claimed from it.
     pub remote: std::collections::HashMap<String, crate::sink::remote_ledger::RemoteLedger>,
+    /// The claimed job's `--script` modules (names and paths), kept from the page.
+    pub job_modules: Vec<crate::model::JobModule>,
+    /// The state dir, where registered modules are listed (`modules::registry`).
+    pub state_dir: Option<PathBuf>,
 }
 
 /// Set when the session serves a job of `unobserved run`: where to tell it that the
@@ -105,6 +110,8 @@ pub fn main(caller: Caller) -> i32 {
         started: Default::default(),
         job: None,
         remote: Default::default(),
+        job_modules: Vec::new(),
+        state_dir: Some(state_dir.clone()),
     };
     serve(
         &mut session,

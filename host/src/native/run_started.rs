@@ -33,6 +33,10 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
         Ok(ledger) => ledger,
         Err(refused) => return *refused,
     };
+    if let Err(refused) = super::modules::prepare(session, &mut run, remote) {
+        return *refused;
+    }
+    let module_seed = run.plan.module_seed.clone();
     // Before the ceiling probe, which would otherwise be the load it measures.
     let (machine, interleaved) = match super::job_run::start(&mut session.job, &run_id) {
         Ok(started) => started,
@@ -78,6 +82,7 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
                 measured_uploads,
                 upload_urls,
                 take_turns: interleaved.is_some(),
+                module_seed,
             }
         }
         Err(e) => store_failed(e, MessageType::RunStarted),

@@ -13,6 +13,8 @@ fn session(dir: &std::path::Path) -> Session {
         started: ["r1".to_owned()].into(),
         job: None,
         remote: Default::default(),
+        job_modules: Vec::new(),
+        state_dir: None,
     }
 }
 

@@ -30,6 +30,10 @@ pub enum ErrorCode {
     /// `turn`: an interleaved build's turn did not come (the turns' folder failed, or the
     /// other builds held it past the wait).
     TurnFailed = 17,
+    /// `run-started`: a workload module of the plan could not be read for the run (not
+    /// registered, its file gone or no longer a module), or the run's sink is remote.
+    /// Nothing is stored.
+    ModuleUnavailable = 18,
 }
 
 impl ErrorCode {
@@ -75,6 +79,7 @@ mod tests {
             (UnknownRun, 15, "unknown-run"),
             (InvalidPlan, 16, "invalid-plan"),
             (TurnFailed, 17, "turn-failed"),
+            (ModuleUnavailable, 18, "module-unavailable"),
         ];
         for (code, number, name) in published {
             assert_eq!((code.number(), code.name()), (number, name.to_owned()));

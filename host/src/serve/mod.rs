@@ -68,6 +68,8 @@ impl Served {
             started: Default::default(),
             job: None,
             remote: Default::default(),
+            job_modules: Vec::new(),
+            state_dir: crate::state::state_dir().ok(),
         };
         let state = Arc::new(Mutex::new(api::State::new(session, config.offer, tx)));
         api.attach(&state);

@@ -37,6 +37,7 @@ pub(crate) fn sample(run_id: &str, body: &str, rep: u32, mbps: f64) -> Sample {
         page_timing: None,
         observed: Observation::default(),
         chunk_tally: None,
+        parts: None,
         extra: Default::default(),
     }
 }
