@@ -10,16 +10,12 @@ import { SUMMARY_PAGE } from '../lib/defaults.js';
 import { createPageSession } from '../lib/page-session.js';
 import { HOST_MESSAGE, POPUP_PHASE, RUN_STATUS } from '../lib/names.js';
 import { endAsRecorded, endAsSaid } from '../lib/run-end.js';
+import { newRunId } from '../lib/run-id.js';
 
 let active = null;
 
 export function isRunning() {
   return active !== null;
-}
-
-function newRunId() {
-  const t = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-  return `${t}-${crypto.getRandomValues(new Uint16Array(1))[0].toString(16).padStart(4, '0')}`;
 }
 
 /**
@@ -47,7 +43,6 @@ export async function startRun({ plan, source, runId, afterRun = 'close', sinkUr
       started_at: new Date().toISOString(),
     };
     const started = await host.request({ type: HOST_MESSAGE.runStarted, run });
-    const uploadUrl = sinkUrl || hello.sink.upload_url;
     if (sinkUrl && plan.workloads?.encrypted) {
       throw new Error('Encrypted workloads need the local sink: the key goes to it over native messaging, never over the network.');
     }
@@ -61,8 +56,9 @@ export async function startRun({ plan, source, runId, afterRun = 'close', sinkUr
       await host.request({ type: HOST_MESSAGE.workloadKey, run_id: run.run_id, key: workloadKey });
     }
     // Where each transport's uploads go: the TLS listeners the host started for this
-    // run, and h1's sink (or the remote one).
-    const uploadUrls = { ...started.upload_urls, h1: uploadUrl };
+    // run and h1's local sink, or the remote sink under its URL's transport, without
+    // the pin its URL carries (the host checked that one).
+    const uploadUrls = sinkUrl ? started.upload_urls : { ...started.upload_urls, h1: hello.sink.upload_url };
     const plannedArms = started.arms;
     const total = started.measured_uploads;
     const takeTurns = started.take_turns === true;

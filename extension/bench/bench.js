@@ -107,11 +107,16 @@ async function uploadOnce(kind, bytes, url, api) {
   }
 }
 
-/** Every step of the plan; with --auto, more reps for as long as the host says so. */
+/**
+ * Every step of the plan; with --auto, more reps for as long as the host says so. A plan
+ * that alternates loads (`--load none,cpu`) asks before every rep, so the host switches
+ * a block's load on or off before its first upload.
+ */
 async function* planSteps(plan, arms, state) {
-  yield* buildSteps(arms, plan);
-  if (!plan.auto) return;
-  for (let rep = plan.reps; ; rep++) {
+  const everyRep = (plan.loads?.length ?? 0) > 1;
+  yield* buildSteps(arms, everyRep ? { ...plan, reps: 1 } : plan);
+  if (!plan.auto && !everyRep) return;
+  for (let rep = everyRep ? 1 : plan.reps; ; rep++) {
     // The host judges stored samples: every digest of the rep first.
     await state.digests.drain();
     const decision = await request({ type: PAGE.autoCheck, reps_done: rep });
@@ -198,8 +203,10 @@ async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, 
     if (!uploadUrls[t]) throw new Error(`the plan uploads over ${t}, but no ${t} sink was given; nothing was measured`);
     await checkSink(uploadUrls[t]);
   }
+  // Workloads travel over h1; a run on an https:// remote sink has none (the host
+  // refuses them there), and no h1 sink.
   const uploadUrl = uploadUrls.h1;
-  const ctx = { ...workloads.sinkRoutes(uploadUrl), uploadUrl, runId, key: null };
+  const ctx = { ...(uploadUrl ? workloads.sinkRoutes(uploadUrl) : {}), uploadUrl, runId, key: null };
   if (keyHex) {
     const raw = new Uint8Array(keyHex.match(/../g).map((h) => parseInt(h, 16)));
     ctx.key = await crypto.subtle.importKey('raw', raw, 'AES-GCM', false, ['encrypt']);

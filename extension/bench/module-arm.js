@@ -86,11 +86,13 @@ export async function runModule(loaded, { bytes, rep, routes, key, timeoutMs, bl
   });
   const t0 = performance.now();
   let error = loaded.error ?? null;
+  let failure = error ? { kind: 'not-loaded' } : null;
   if (!error) {
     try {
       await Promise.race([loaded.run(ctx), timedOut]);
     } catch (e) {
       error = `${e?.name ?? 'Error'}: ${e?.message ?? e}`;
+      failure = { kind: controller.signal.aborted ? 'timed-out' : 'threw' };
     }
   }
   const pageMs = performance.now() - t0;
@@ -100,6 +102,7 @@ export async function runModule(loaded, { bytes, rep, routes, key, timeoutMs, bl
   const refused = blocked.slice(before);
   if (refused.length > 0) {
     const { directive, url } = refused[0];
+    failure = { kind: 'blocked', directive, url };
     error = `blocked by the page's Content-Security-Policy (${directive}): ${url}; a module may reach only the run's sink (${error ?? 'the module did not fail'})`;
   }
   return {
@@ -110,7 +113,7 @@ export async function runModule(loaded, { bytes, rep, routes, key, timeoutMs, bl
     page_ms: pageMs,
     status: error ? 'error' : 'ok',
     error,
-    blocked: refused[0] ?? null,
+    module_failure: failure,
   };
 }
 

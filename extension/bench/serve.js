@@ -3,7 +3,7 @@
 // bench.js runs the uploads; host-channel.js carries its messages to the host.
 import { hostChannel } from './host-channel.js';
 import { drawResult } from '../lib/result-view.js';
-import { formatMbps } from '../lib/format.js';
+import { formatMbps } from '../lib/words.js';
 
 const $ = (id) => document.getElementById(id);
 const status = (text) => ($('status').textContent = text);

@@ -1,5 +1,6 @@
 // Names and defaults shared by every context.
 import { PLAN_LIMITS } from './plan-limits.js';
+import { parseSinkUrl, sinkTransport } from './sink-url.js';
 
 export const HOST_NAME = 'org.unobserved.host';
 // The body kinds and every plan limit come from the host's core (host/src/plan_limits.rs)
@@ -70,22 +71,72 @@ export function planFromOptions(options) {
   };
 }
 
+/**
+ * The plan's rules an option can break, by the host's own names (PlanError's kinds, error
+ * 16's `kind`): the generated module lists them, and extension/tests/defaults.test.js
+ * checks that each one here is there.
+ */
+export const PLAN_PROBLEM = Object.freeze({
+  sizeTooSmall: 'size-too-small',
+  sizeTooLarge: 'size-too-large',
+  repsOutOfRange: 'reps-out-of-range',
+  warmupOutOfRange: 'warmup-out-of-range',
+  autoSecondsOutOfRange: 'auto-seconds-out-of-range',
+  noArms: 'no-arms',
+});
+
+/** What only the options have: a plan has no sink URL or after-run choice. */
+export const OPTION_PROBLEM = Object.freeze({
+  noTransports: 'no-transports',
+  remoteSinkTransport: 'remote-sink-transport',
+  afterRun: 'after-run',
+  sinkUrl: 'sink-url',
+});
+
+/** Why these options cannot be saved, as `{ kind, limit? }`, one per broken rule. */
 export function validateOptions(o) {
-  const errors = [];
-  const size = LIMITS.size_bytes;
-  if (!within(size, sizeBytes(o.sizeMiB))) errors.push(`Body size must be between ${size.min / 1024} KiB and ${size.max / MIB} MiB.`);
-  if (!within(LIMITS.reps, o.reps)) errors.push(`Repetitions must be a whole number from ${LIMITS.reps.min} to ${LIMITS.reps.max}.`);
+  const problems = [];
+  const size = sizeBytes(o.sizeMiB);
+  if (!within(LIMITS.size_bytes, size)) {
+    problems.push({ kind: size < LIMITS.size_bytes.min || !Number.isFinite(size) ? PLAN_PROBLEM.sizeTooSmall : PLAN_PROBLEM.sizeTooLarge, limit: LIMITS.size_bytes });
+  }
+  if (!within(LIMITS.reps, o.reps)) problems.push({ kind: PLAN_PROBLEM.repsOutOfRange, limit: LIMITS.reps });
   if (o.auto && !within(LIMITS.auto_max_seconds, o.maxSeconds ?? DEFAULT_OPTIONS.maxSeconds)) {
-    errors.push(`The time budget must be a whole number of seconds from ${LIMITS.auto_max_seconds.min} to ${LIMITS.auto_max_seconds.max}.`);
+    problems.push({ kind: PLAN_PROBLEM.autoSecondsOutOfRange, limit: LIMITS.auto_max_seconds });
   }
-  if (!within(LIMITS.warmup, o.warmup)) errors.push(`Warm-up must be a whole number from ${LIMITS.warmup.min} to ${LIMITS.warmup.max}.`);
-  if (!Array.isArray(o.bodies) || o.bodies.length === 0) errors.push('Pick at least one body kind.');
+  if (!within(LIMITS.warmup, o.warmup)) problems.push({ kind: PLAN_PROBLEM.warmupOutOfRange, limit: LIMITS.warmup });
+  if (!Array.isArray(o.bodies) || o.bodies.length === 0) problems.push({ kind: PLAN_PROBLEM.noArms });
   const transports = o.transports ?? DEFAULT_OPTIONS.transports;
-  if (!Array.isArray(transports) || transports.length === 0) errors.push('Pick at least one transport.');
-  if (o.sinkUrl && transports.some((t) => t !== 'h1')) errors.push("A remote sink's transport is its URL's: keep only HTTP/1.1 in the clear, or clear the sink URL.");
-  if (o.afterRun !== undefined && !Object.hasOwn(AFTER_RUN, o.afterRun)) errors.push('Pick what the benchmark tab does after a run.');
-  if (o.sinkUrl && !/^https?:\/\/[^/]+\/upload\/[A-Za-z0-9]+$/.test(o.sinkUrl)) {
-    errors.push('Sink URL must look like http://HOST:PORT/upload/TOKEN (as printed by `unobserved sink`), or be empty.');
+  if (!Array.isArray(transports) || transports.length === 0) problems.push({ kind: OPTION_PROBLEM.noTransports });
+  // A remote sink's transport is its URL's: h2 for https (pinned TLS), h1 for http.
+  const over = o.sinkUrl ? sinkTransport(o.sinkUrl) : null;
+  if (over && transports.some((t) => t !== over)) problems.push({ kind: OPTION_PROBLEM.remoteSinkTransport, transport: over });
+  if (o.afterRun !== undefined && !Object.hasOwn(AFTER_RUN, o.afterRun)) problems.push({ kind: OPTION_PROBLEM.afterRun });
+  if (o.sinkUrl && !parseSinkUrl(o.sinkUrl)) problems.push({ kind: OPTION_PROBLEM.sinkUrl });
+  return problems;
+}
+
+/** A problem of validateOptions in the options page's words. */
+export function problemText({ kind, limit, transport }) {
+  switch (kind) {
+    case PLAN_PROBLEM.sizeTooSmall:
+    case PLAN_PROBLEM.sizeTooLarge:
+      return `Body size must be between ${limit.min / 1024} KiB and ${limit.max / MIB} MiB.`;
+    case PLAN_PROBLEM.repsOutOfRange:
+      return `Repetitions must be a whole number from ${limit.min} to ${limit.max}.`;
+    case PLAN_PROBLEM.autoSecondsOutOfRange:
+      return `The time budget must be a whole number of seconds from ${limit.min} to ${limit.max}.`;
+    case PLAN_PROBLEM.warmupOutOfRange:
+      return `Warm-up must be a whole number from ${limit.min} to ${limit.max}.`;
+    case PLAN_PROBLEM.noArms:
+      return 'Pick at least one body kind.';
+    case OPTION_PROBLEM.noTransports:
+      return 'Pick at least one transport.';
+    case OPTION_PROBLEM.remoteSinkTransport:
+      return `A remote sink's transport is its URL's: tick only ${transport} (${TRANSPORTS[transport]}) for this sink URL, or clear it.`;
+    case OPTION_PROBLEM.afterRun:
+      return 'Pick what the benchmark tab does after a run.';
+    default:
+      return 'Sink URL must be what `unobserved sink` printed: http://HOST:PORT/upload/TOKEN, or with --tls https://HOST:PORT/upload/TOKEN#sha256=… (the certificate it pins); or leave it empty.';
   }
-  return errors;
 }

@@ -1,16 +1,7 @@
+// Words and shapes for the popup, from the host's data. Pure, so the tests pin down what
+// the user reads. Figures and verdicts are written by lib/words.js, by the host's rules.
 import { HOST_FAILURE } from './host-failure.js';
-// Words and shapes for the popup. Pure, so the tests pin down what the user reads.
-
-export function formatMbps(v) {
-  if (v === null || v === undefined || !Number.isFinite(v)) return '–';
-  return v >= 100 ? Math.round(v).toLocaleString('en-US') : v.toFixed(1);
-}
-
-/** "702–1,036", or a single dash when there is no intact sample. */
-export function formatRange(min, max) {
-  if (!Number.isFinite(min) || !Number.isFinite(max)) return '–';
-  return `${formatMbps(min)}–${formatMbps(max)}`;
-}
+import { comparisonLine, formatComparison, formatMbps, formatRange, integrityDetail, integrityWord, legendText, sideLabel } from './words.js';
 
 export function progressText(state) {
   if (!state) return '';
@@ -32,7 +23,7 @@ export function progressText(state) {
  * left", from the host's auto-decision: a verdict is seen as soon as it stands.
  */
 export function settledText({ settled, comparisons, seconds_left: left, settled_verdicts: verdicts = [] }) {
-  const which = verdicts.length ? ` (${verdicts.join('; ')})` : '';
+  const which = verdicts.length ? ` (${verdicts.map(comparisonLine).join('; ')})` : '';
   return `${settled} of ${comparisons} comparisons settled${which} · ${left} s left`;
 }
 
@@ -47,9 +38,15 @@ export function progressBar(state) {
   return { value: budget.max_seconds - left, max: budget.max_seconds };
 }
 
+/** "1.05x [0.81–1.76] not resolved vs Uint8Array", "baseline", or a dash, as the reports' table says it. */
+export function versus(arm) {
+  if (arm.comparison) return `${formatComparison(arm.comparison)} vs ${sideLabel(arm.comparison.baseline)}`;
+  return arm.baseline ? 'baseline' : '–';
+}
+
 /**
  * The popup's table, as text cells with a class each: body, n, median, range, the
- * host's ratio-and-verdict words, integrity. The ratio is the host's ratio of the two
+ * host's ratio and verdict, integrity. The ratio is the host's ratio of the two
  * medians shown, so the two columns cannot point opposite ways.
  */
 export function tableRows(arms) {
@@ -58,8 +55,8 @@ export function tableRows(arms) {
     [String(a.n), 'num'],
     [formatMbps(a.median_mbps), 'num'],
     [formatRange(a.min_mbps, a.max_mbps), 'num'],
-    [a.vs, 'vs'],
-    [a.integrity.word, a.integrity.status === 'intact' ? 'ok' : 'bad'],
+    [versus(a), 'vs'],
+    [integrityWord(a.integrity), a.integrity.status === 'intact' ? 'ok' : 'bad'],
   ]);
 }
 
@@ -84,14 +81,14 @@ export function chartModel(arms, width, scale) {
     whiskerCut: (a.max_mbps ?? 0) > top,
     ceilingX: at(a.ceiling_mbps),
     ceilingOffScale: (a.ceiling_mbps ?? 0) > top,
-    label: a.median_mbps === null ? a.integrity.word : `${formatMbps(a.median_mbps)} Mbps`,
+    label: a.median_mbps === null ? integrityWord(a.integrity) : `${formatMbps(a.median_mbps)} Mbps`,
     intact: a.integrity.status === 'intact',
     sinkBound: a.sink_bound,
   }));
   // Clear of an off-scale ceiling's arrowhead too (7 px past the edge).
   const gap = rows.some((r) => r.ceilingOffScale) ? 12 : 6;
   const labelX = Math.max(0, ...rows.map((r) => Math.max(r.bar, r.whiskerTo ?? 0, r.ceilingX ?? 0))) + gap;
-  return { rows, legend: scale?.legend ?? null, labelX };
+  return { rows, legend: legendText(scale?.legend), labelX };
 }
 
 /**
@@ -101,7 +98,10 @@ export function chartModel(arms, width, scale) {
 export function integrityFindings(arms) {
   return arms
     .filter((a) => a.integrity.status !== 'intact')
-    .map((a) => `${a.body}: ${a.integrity.word}${a.integrity.detail ? ` (${a.integrity.detail})` : ''}.`);
+    .map((a) => {
+      const detail = integrityDetail(a.integrity);
+      return `${a.body}: ${integrityWord(a.integrity)}${detail ? ` (${detail})` : ''}.`;
+    });
 }
 
 /**

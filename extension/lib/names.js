@@ -86,6 +86,7 @@ export const HOST_ERROR = Object.freeze({
   unknownRun: 'unknown-run',
   invalidPlan: 'invalid-plan',
   turnFailed: 'turn-failed',
+  sampleRefused: 'sample-refused',
   moduleUnavailable: 'module-unavailable',
 });
 

@@ -3,7 +3,8 @@
 // builds its own markup inside the given <section>, so both pages hold only the empty
 // section; the styles are lib/result.css.
 import { chartElements } from './chart.js';
-import { formatMbps, integrityFindings, resultLabel, tableRows } from './format.js';
+import { integrityFindings, resultLabel, tableRows } from './format.js';
+import { comparisonLine, formatComparison, formatMbps, formatSlowdown, sideLabel } from './words.js';
 import { phaseBarElements } from './phase-bar.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -77,9 +78,14 @@ function drawControl(section, analysis) {
       [r.body, ''],
       [formatMbps(r.attached_mbps), 'num'],
       [formatMbps(r.detached_mbps), 'num'],
-      [r.slowdown, ''],
+      [formatSlowdown(r.slowdown), ''],
     ]),
   );
+}
+
+/** "Uint8Array vs itself: 1.01x [0.97–1.04] same within ±5%". */
+function negativeControl(c) {
+  return `${sideLabel(c.baseline)} vs itself: ${formatComparison(c)}`;
 }
 
 /** Integrity findings with their reasons, then the negative control, warnings and notes, as the host wrote them. */
@@ -87,8 +93,8 @@ function drawFindings(section, analysis) {
   const doc = section.ownerDocument;
   const items = [
     ...integrityFindings(analysis.arms).map((text) => ['Integrity', text, 'warning']),
-    ...(analysis?.transports ?? []).map((t) => ['Transport', t, 'note']),
-    ...(analysis?.negative_control ? [['Negative control', analysis.negative_control, 'note']] : []),
+    ...(analysis?.transports ?? []).map((t) => ['Transport', comparisonLine(t), 'note']),
+    ...(analysis?.negative_control ? [['Negative control', negativeControl(analysis.negative_control), 'note']] : []),
     ...(analysis?.warnings ?? []).map((w) => ['Warning', w.message, 'warning']),
     ...(analysis?.notes ?? []).map((n) => ['Note', n.message, 'note']),
   ];

@@ -1,5 +1,6 @@
 import { api } from '../lib/api.js';
-import { AFTER_RUN, BODY_KINDS, DEFAULT_OPTIONS, LIMITS, MIB, TRANSPORTS, validateOptions } from '../lib/defaults.js';
+import { sinkHostPermission } from '../lib/sink-url.js';
+import { AFTER_RUN, BODY_KINDS, DEFAULT_OPTIONS, LIMITS, MIB, TRANSPORTS, problemText, validateOptions } from '../lib/defaults.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -58,12 +59,12 @@ async function main() {
     e.preventDefault();
     const o = read();
     const errors = validateOptions(o);
-    $('errors').textContent = errors.join(' ');
+    $('errors').textContent = errors.map(problemText).join(' ');
     $('saved').textContent = '';
     if (errors.length) return;
     if (o.sinkUrl) {
-      // Asked only now, and only for this one origin.
-      const origin = `${new URL(o.sinkUrl).origin}/*`;
+      // Asked only now, and only for this one host.
+      const origin = sinkHostPermission(o.sinkUrl);
       const granted = await api.permissions.request({ origins: [origin] });
       if (!granted) {
         $('errors').textContent = `Unobserved needs permission to upload to ${new URL(o.sinkUrl).origin}; it was not granted, so nothing was saved.`;

@@ -1,11 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { AFTER_RUN, AUTO_DEFAULT, DEFAULT_OPTIONS, planFromOptions, validateOptions, BODY_KINDS, LIMITS, MIB, TRANSPORTS } from '../lib/defaults.js';
+import { AFTER_RUN, AUTO_DEFAULT, DEFAULT_OPTIONS, OPTION_PROBLEM, PLAN_PROBLEM, planFromOptions, problemText, validateOptions, BODY_KINDS, LIMITS, MIB, TRANSPORTS } from '../lib/defaults.js';
 import { PLAN_LIMITS } from '../lib/plan-limits.js';
 
 // Written by the host's core with the module above (host/src/plan_limits.rs).
 const fixture = JSON.parse(readFileSync(new URL('../../tests/fixtures/plan-limits.json', import.meta.url), 'utf8'));
+// Remote sink URLs as the host reads them (host/src/sink/remote.rs).
+const SINK_URLS = JSON.parse(readFileSync(new URL('../../tests/fixtures/sink-urls.json', import.meta.url), 'utf8'));
 
 test('the body kinds, transports and limits are the host core\'s', () => {
   assert.deepEqual(PLAN_LIMITS, fixture);
@@ -21,9 +23,11 @@ test('the options page refuses what the host refuses, and takes every limit itse
     { sizeMiB: size.min / MIB }, { sizeMiB: size.max / MIB }]) {
     assert.deepEqual(at(edge), [], JSON.stringify(edge));
   }
-  for (const over of [{ reps: reps.max + 1 }, { reps: reps.min - 1 }, { warmup: warmup.max + 1 },
-    { sizeMiB: size.max / MIB + 1 }, { sizeMiB: size.min / MIB / 2 }]) {
-    assert.equal(at(over).length, 1, JSON.stringify(over));
+  const kinds = (o) => at(o).map((p) => p.kind);
+  for (const [over, kind] of [[{ reps: reps.max + 1 }, PLAN_PROBLEM.repsOutOfRange], [{ reps: reps.min - 1 }, PLAN_PROBLEM.repsOutOfRange],
+    [{ warmup: warmup.max + 1 }, PLAN_PROBLEM.warmupOutOfRange], [{ sizeMiB: size.max / MIB + 1 }, PLAN_PROBLEM.sizeTooLarge],
+    [{ sizeMiB: size.min / MIB / 2 }, PLAN_PROBLEM.sizeTooSmall]]) {
+    assert.deepEqual(kinds(over), [kind], JSON.stringify(over));
   }
 });
 
@@ -36,10 +40,17 @@ test('the default suite is 32 MiB of all four kinds, 6 reps and then auto-sample
   assert.deepEqual(BODY_KINDS, ['Uint8Array', 'ArrayBuffer', 'Blob', 'ReadableStream']);
 });
 
-test('bad options are refused with a sentence each', () => {
+test("the plan's rules the options page names are the host's own kinds", () => {
+  for (const kind of Object.values(PLAN_PROBLEM)) assert.ok(fixture.plan_error_kinds.includes(kind), kind);
+  for (const kind of Object.values(OPTION_PROBLEM)) assert.ok(!fixture.plan_error_kinds.includes(kind), `${kind} is the plan's, not the options'`);
+});
+
+test('bad options are refused with a kind each, and each kind has its own words', () => {
   assert.deepEqual(validateOptions(DEFAULT_OPTIONS), []);
   const errors = validateOptions({ sizeMiB: 0, reps: 1.5, warmup: -1, bodies: [], sinkUrl: 'ftp://x' });
-  assert.equal(errors.length, 5);
+  assert.deepEqual(errors.map((e) => e.kind), [PLAN_PROBLEM.sizeTooSmall, PLAN_PROBLEM.repsOutOfRange, PLAN_PROBLEM.warmupOutOfRange, PLAN_PROBLEM.noArms, OPTION_PROBLEM.sinkUrl]);
+  const every = [...Object.values(PLAN_PROBLEM), ...Object.values(OPTION_PROBLEM)].map((kind) => problemText({ kind, limit: LIMITS.reps }));
+  assert.equal(new Set(every).size, every.length - 1, 'the two size kinds share their words; no other two do');
   assert.deepEqual(validateOptions({ ...DEFAULT_OPTIONS, sinkUrl: 'http://10.0.0.2:8080/upload/abc123' }), []);
   assert.equal(validateOptions({ ...DEFAULT_OPTIONS, afterRun: 'vanish' }).length, 1);
   const seconds = LIMITS.auto_max_seconds;
@@ -53,4 +64,8 @@ test('transports: at least one, and TLS ones only with the local sink', () => {
   assert.equal(validateOptions({ ...DEFAULT_OPTIONS, transports: [] }).length, 1);
   assert.deepEqual(validateOptions({ ...DEFAULT_OPTIONS, transports: ['h1', 'h1-tls', 'h2'] }), []);
   assert.equal(validateOptions({ ...DEFAULT_OPTIONS, transports: ['h2'], sinkUrl: 'http://10.0.0.2:8080/upload/abc123' }).length, 1);
+  // An https:// sink (pinned TLS) is measured over h2, and only over h2.
+  const pinned = SINK_URLS.sinks.find((s) => s.transport === 'h2').url;
+  assert.deepEqual(validateOptions({ ...DEFAULT_OPTIONS, transports: ['h1'], sinkUrl: pinned }), [{ kind: OPTION_PROBLEM.remoteSinkTransport, transport: 'h2' }]);
+  assert.deepEqual(validateOptions({ ...DEFAULT_OPTIONS, transports: ['h2'], sinkUrl: pinned }), []);
 });

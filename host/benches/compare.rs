@@ -73,7 +73,7 @@ fn main() {
             "{n:>7} vs {n:<7} {:>9.1} ms   peak RSS {:>10}   {}",
             median(ms),
             peak_rss(),
-            c.ratio_text(4)
+            unobserved::export::words::ratio(&c, 4)
         );
     }
 }

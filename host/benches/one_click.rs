@@ -131,7 +131,7 @@ fn defaults(rounds: u64) {
             f.total_secs,
             report::auto_budget::reps_taken(&whole),
             whole.run.auto_stop,
-            blob.map_or("–".into(), |c| format!("{} {}", c.ratio_text(2), c.verdict.words(c.horizon))),
+            blob.map_or("–".into(), unobserved::export::words::comparison),
         );
         times.push(settled.map_or(f64::INFINITY, |(at, _)| at));
     }
@@ -167,7 +167,7 @@ fn hashers(rounds: u64, reps: u64) {
     let digest = |runs: &[Followed]| -> Vec<f64> {
         runs.iter()
             .flat_map(samples)
-            .filter_map(|(_, s)| s.extra_f64("digest_ms"))
+            .filter_map(|(_, s)| s.digest_ms)
             .collect()
     };
     for (name, runs) in [("normal", &normal), ("slowed", &slowed)] {
@@ -191,8 +191,8 @@ fn hashers(rounds: u64, reps: u64) {
             median(n.clone()),
             median(s.clone()),
             median(s) / median(n),
-            c.ratio_text(3),
-            c.verdict.words(c.horizon)
+            unobserved::export::words::ratio(&c, 3),
+            unobserved::export::words::verdict(c.verdict, c.horizon)
         );
     }
 }

@@ -4,6 +4,7 @@
 pub mod allowed_ids;
 pub mod arm;
 pub mod cli;
+pub mod conditions;
 pub mod cpu;
 pub mod domain;
 pub mod exit;
@@ -23,6 +24,7 @@ pub mod net;
 pub mod page_timing;
 pub mod plan_limits;
 pub mod protocol;
+pub mod remote_tls;
 pub mod report;
 pub mod run;
 pub mod series;

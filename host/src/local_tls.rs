@@ -73,20 +73,26 @@ pub(crate) fn leaf_params() -> Result<CertificateParams> {
     Ok(params)
 }
 
-/// Firefox's per-profile certificate overrides: this certificate at each sink port,
-/// by both names. (Firefox has no flag like Chromium's; the file is read at start.)
-pub fn firefox_overrides(pins: &Pins, ports: &[u16]) -> String {
+/// The loopback sink's places: each of its ports by both names.
+pub fn loopback_places(ports: &[u16]) -> Vec<(String, u16)> {
+    ports
+        .iter()
+        .flat_map(|&port| NAMES.map(|name| (name.to_owned(), port)))
+        .collect()
+}
+
+/// Firefox's per-profile certificate overrides: this certificate at each host and
+/// port. (Firefox has no flag like Chromium's; the file is read at start.)
+pub fn firefox_overrides(pins: &Pins, places: &[(String, u16)]) -> String {
     let mut text = String::from(
         "# PSM Certificate Override Settings file\n# This is a generated file!  Do not edit.\n",
     );
-    for port in ports {
-        for name in NAMES {
-            // host:port:origin-attributes, then the hash algorithm's OID and the hash.
-            text += &format!(
-                "{name}:{port}:\tOID.2.16.840.1.101.3.4.2.1\t{}\t\n",
-                pins.cert_sha256_colons
-            );
-        }
+    for (name, port) in places {
+        // host:port:origin-attributes, then the hash algorithm's OID and the hash.
+        text += &format!(
+            "{name}:{port}:\tOID.2.16.840.1.101.3.4.2.1\t{}\t\n",
+            pins.cert_sha256_colons
+        );
     }
     text
 }
@@ -129,7 +135,7 @@ mod tests {
             spki_sha256_base64: String::new(),
             cert_sha256_colons: "AB:CD".into(),
         };
-        let text = firefox_overrides(&pins, &[4433, 4434]);
+        let text = firefox_overrides(&pins, &loopback_places(&[4433, 4434]));
         for line in [
             "127.0.0.1:4433:\tOID.2.16.840.1.101.3.4.2.1\tAB:CD\t",
             "localhost:4434:\tOID.2.16.840.1.101.3.4.2.1\tAB:CD\t",

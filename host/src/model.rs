@@ -75,8 +75,6 @@ impl Environment {
 }
 
 /// One measured upload, paired from the page's and the sink's figures.
-///
-/// Open: fields a newer extension adds are kept and written back (`extra`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Sample {
     pub run_id: String,
@@ -138,15 +136,30 @@ pub struct Sample {
     /// The page's clock of the same upload, for its phases (`page_timing.rs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page_timing: Option<crate::page_timing::PageTiming>,
+    /// How long after the reply's headers the page read the sink's digest
+    /// (BENCHMARKS.md: the settle time must cover it). Page-side.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest_ms: Option<f64>,
+    /// An encrypted file's page-side medians: encrypting one chunk, and one chunk's PUT
+    /// (their ratio is the report's pipelining ceiling).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_ms: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub put_ms: Option<f64>,
     /// A workload module's upload: its requests as the sink counted them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parts: Option<crate::domain::received::PartsSummary>,
+    /// How a module upload failed, as the page saw it (page-side).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub module_failure: Option<crate::domain::workload::ModuleFailure>,
     /// An encrypted file's chunks as the sink counted them, stored flat (`chunks`,
     /// `tags_ok`, `chunks_in_order`). Before `extra`: a flattened map takes what the
     /// fields before it left.
     #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
     pub chunk_tally: Option<crate::domain::received::ChunkTally>,
-    /// Anything newer extensions add is kept, so the store loses nothing.
+    /// Fields of samples stored by older versions (the arm's fields before arms were
+    /// recorded, say), read and written back as they were. A sample stored now has
+    /// none: a page's fields this host does not know are dropped (`verify::fit`).
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -162,10 +175,6 @@ impl Sample {
         self.recorded_arm
             .clone()
             .unwrap_or_else(|| Arm::from_legacy(&self.body, &self.extra, self.negative_control))
-    }
-
-    pub fn extra_f64(&self, key: &str) -> Option<f64> {
-        self.extra.get(key).and_then(Value::as_f64)
     }
 
     /// The arm's label in reports (`Arm::label`).
@@ -278,6 +287,16 @@ pub struct Plan {
     /// labels as they always were. Workloads always travel over h1.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub transports: Vec<Transport>,
+    /// Reps per block (issue 36): the run is split into blocks of this many reps, each
+    /// one figure of its comparisons (`stats::blocks`). Absent in runs stored before
+    /// blocks (one block: every rep pooled); the host sets `DEFAULT_BLOCK_REPS` when a
+    /// plan starts without it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block_reps: Option<u32>,
+    /// Loads the run generates itself, block by block in turn (`--load none,cpu`):
+    /// block b runs under `loads[b % loads.len()]`. Empty: the machine as it is.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub loads: Vec<crate::domain::conditions::Load>,
     /// The APIs every body kind uploads through (`--api`). Empty: fetch() only, with
     /// labels as they always were; XHR arms are made for the kinds XHR sends as bytes.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -300,6 +319,10 @@ pub struct Plan {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub module_timeout_secs: Option<u32>,
 }
+
+/// Reps per block when a plan does not say: three, the fewest whose median is robust
+/// to one slow upload, so a minute holds many blocks (BENCHMARKS.md, issue 36).
+pub const DEFAULT_BLOCK_REPS: u32 = 3;
 
 /// The write-up's investigation as arms: encrypted chunked uploads (serial and
 /// pipelined, per chunk size), a streamed download, and parallel uploads.
@@ -383,16 +406,6 @@ pub enum AutoStop {
     BudgetTime,
 }
 
-impl AutoStop {
-    pub fn words(self) -> &'static str {
-        match self {
-            AutoStop::Settled => "every comparison is settled",
-            AutoStop::BudgetReps => "the rep budget was spent",
-            AutoStop::BudgetTime => "the time budget was spent",
-        }
-    }
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct AutoBudget {
     pub max_reps: u32,
@@ -412,6 +425,8 @@ impl Default for Plan {
             horizon: None,
             workloads: Workloads::default(),
             transports: Vec::new(),
+            block_reps: None,
+            loads: Vec::new(),
             apis: Vec::new(),
             modules: Vec::new(),
             baseline: None,
@@ -422,8 +437,21 @@ impl Default for Plan {
 }
 
 impl Plan {
+    /// The block a rep falls in (every rep in block 0 for a plan without blocks).
+    pub fn block_of(&self, rep: u32) -> u32 {
+        self.block_reps.filter(|&k| k > 0).map_or(0, |k| rep / k)
+    }
+
+    /// The load a block runs under.
+    pub fn load_of(&self, block: u32) -> crate::domain::conditions::Load {
+        match self.loads.len() {
+            0 => crate::domain::conditions::Load::None,
+            n => self.loads[block as usize % n],
+        }
+    }
+
     /// At most this many reps: --auto may add reps up to its max.
-    fn max_reps(&self) -> u64 {
+    pub fn max_reps(&self) -> u64 {
         self.auto.map_or(self.reps, |a| a.max_reps.max(self.reps)) as u64
     }
 
@@ -489,6 +517,51 @@ impl Plan {
         arms
     }
 
+    /// Every arm a measured sample of this plan may name: the arms, and in a control
+    /// plan each of them attached and detached.
+    pub fn measured_arms(&self) -> Vec<Arm> {
+        let arms = self.arms();
+        if !self.control {
+            return arms;
+        }
+        [
+            crate::arm::Condition::Attached,
+            crate::arm::Condition::Detached,
+        ]
+        .into_iter()
+        .flat_map(|c| {
+            arms.iter().cloned().map(move |mut arm| {
+                arm.condition = Some(c);
+                arm
+            })
+        })
+        .collect()
+    }
+
+    /// The bytes one upload of `arm` sends under this plan (a parallel arm's streams
+    /// together).
+    pub fn bytes_of(&self, arm: &Arm) -> u64 {
+        match &arm.kind {
+            ArmKind::Body { .. } | ArmKind::Module { .. } => self.size_bytes,
+            kind => self.workloads.bytes_of(kind),
+        }
+    }
+
+    /// Upload ids a run of this plan makes at a sink, warm-ups and every rep it may
+    /// reach included, and one rep more: each body, file and download one, each
+    /// parallel stream one. The room its sink's ledger opens it with.
+    pub fn upload_ids(&self) -> u64 {
+        let per_rep: u64 = self
+            .arms()
+            .iter()
+            .map(|arm| match arm.kind {
+                ArmKind::Parallel { streams } => streams,
+                _ => 1,
+            })
+            .sum();
+        (self.max_reps() + u64::from(self.warmup) + 1) * self.conditions() * per_rep
+    }
+
     /// Each module as an arm, under the SHA-256 the host recorded for it.
     fn module_arms(&self) -> impl Iterator<Item = ArmKind> + '_ {
         self.modules.iter().map(|m| ArmKind::Module {
@@ -518,13 +591,7 @@ impl Plan {
     /// Bytes one rep moves, every arm once: a body per body arm, and each workload at
     /// its own size (a whole file per encrypted schedule, N bodies at once).
     fn bytes_per_rep(&self) -> u64 {
-        self.arms()
-            .iter()
-            .map(|arm| match &arm.kind {
-                ArmKind::Body { .. } | ArmKind::Module { .. } => self.size_bytes,
-                kind => self.workloads.bytes_of(kind),
-            })
-            .sum()
+        self.arms().iter().map(|arm| self.bytes_of(arm)).sum()
     }
 
     /// How long `unobserved run` waits by default: two minutes of slack, and every byte
@@ -614,8 +681,31 @@ pub struct RunInfo {
     pub source: String,
     #[serde(default)]
     pub started_at: Option<String>,
+    /// Where the uploads go; absent in runs stored before it was sent (the local sink).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sink: Option<SinkChoice>,
+    /// A remote sink's upload URL, which the host claims its records with. Never stored:
+    /// its token is that sink's.
+    #[serde(default, skip_serializing)]
+    pub sink_url: Option<String>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+/// Which sink a run's uploads go to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SinkChoice {
+    /// The host's own sink on this machine: the browser is measured.
+    Local,
+    /// Another machine's `unobserved sink`: the link is measured.
+    Remote,
+}
+
+impl RunInfo {
+    pub fn is_remote(&self) -> bool {
+        self.sink == Some(SinkChoice::Remote)
+    }
 }
 
 /// How a run ended. Every way out of `unobserved run` writes one.
@@ -697,6 +787,20 @@ impl Serialize for RunState {
     }
 }
 
+/// A new run's id: the UTC second it starts and 16 random bits, "20261201-143042-ad76"
+/// (`run_id_at`, the one rule; the extension makes its ids by the same, checked by
+/// tests/fixtures/run-ids.json).
+pub fn new_run_id() -> String {
+    let mut r = [0u8; 2];
+    let _ = getrandom::fill(&mut r);
+    run_id_at(chrono::Utc::now(), u16::from_be_bytes(r))
+}
+
+/// The id of a run started at `at` with the random number `random`.
+pub fn run_id_at(at: chrono::DateTime<chrono::Utc>, random: u16) -> String {
+    format!("{}-{random:04x}", at.format("%Y%m%d-%H%M%S"))
+}
+
 /// Run ids end up in file names of exports, so they are kept to a safe alphabet.
 pub fn valid_run_id(id: &str) -> bool {
     !id.is_empty()
@@ -710,6 +814,30 @@ pub fn valid_run_id(id: &str) -> bool {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The shared cases: the extension's lib/run-id.js makes the same ids from them.
+    #[test]
+    fn run_ids_are_made_by_one_rule_and_are_valid() {
+        let fixture: Value = serde_json::from_str(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/fixtures/run-ids.json"
+        )))
+        .unwrap();
+        let cases = fixture["made"].as_array().unwrap();
+        for case in cases {
+            let at = chrono::DateTime::parse_from_rfc3339(case["at"].as_str().unwrap()).unwrap();
+            let random = case["random"].as_u64().unwrap() as u16;
+            let id = run_id_at(at.with_timezone(&chrono::Utc), random);
+            assert_eq!(id, case["id"].as_str().unwrap());
+            assert!(valid_run_id(&id));
+        }
+        for (key, valid) in [("valid", true), ("invalid", false)] {
+            for id in fixture[key].as_array().unwrap() {
+                assert_eq!(valid_run_id(id.as_str().unwrap()), valid, "{id}");
+            }
+        }
+        assert!(valid_run_id(&new_run_id()));
+    }
 
     /// The arms `run-started` hands the page, as JSON.
     fn planned(plan: &Plan) -> Value {

@@ -42,8 +42,15 @@ pub enum SizeOf {
 
 /// Why a plan cannot run: one variant per rule. `kind()` is what travels in an error
 /// reply (error 16, `invalid-plan`), so callers match kinds, never words.
-#[derive(Debug, Clone, PartialEq, thiserror::Error, strum::IntoStaticStr)]
+#[derive(
+    Debug, Clone, PartialEq, thiserror::Error, strum::IntoStaticStr, strum::EnumDiscriminants,
+)]
 #[strum(serialize_all = "kebab-case")]
+#[strum_discriminants(
+    name(PlanErrorKind),
+    derive(strum::EnumIter, strum::IntoStaticStr),
+    strum(serialize_all = "kebab-case")
+)]
 pub enum PlanError {
     #[error("a {what} of {bytes} bytes is too small to time: use at least {}", human_bytes(*min))]
     SizeTooSmall { what: SizeOf, bytes: u64, min: u64 },
@@ -82,6 +89,16 @@ pub enum PlanError {
         max_seconds: u64,
         limit: Bounds<u64>,
     },
+    #[error("reps per block must be {limit}, not {block_reps}")]
+    BlockRepsOutOfRange { block_reps: u32, limit: Bounds<u32> },
+    #[error("load {load:?} is named twice")]
+    RepeatedLoad {
+        load: crate::domain::conditions::Load,
+    },
+    #[error(
+        "the CPU load (--load cpu) is generated on Linux and other Unixes only, not on this OS"
+    )]
+    LoadNotOnThisOs,
     #[error("API {api} is named twice")]
     RepeatedApi { api: crate::arm::Api },
     #[error("XHR arms upload body kinds XMLHttpRequest sends as bytes (Uint8Array, ArrayBuffer, Blob), and the plan has none")]
@@ -97,6 +114,9 @@ pub enum PlanError {
     #[error("a module upload's timeout must be from 1 to {max} seconds, not {secs}")]
     ModuleTimeoutOutOfRange { secs: u32, max: u32 },
 }
+
+/// Reps per block: at least one; at most a run's whole reps.
+pub const BLOCK_REPS: Bounds<u32> = Bounds { min: 1, max: 1000 };
 
 /// The longest a module upload may be given before it is aborted.
 pub const MAX_MODULE_TIMEOUT_SECS: u32 = 3600;
@@ -137,7 +157,24 @@ impl Plan {
         self.check_arms()?;
         self.check_modules()?;
         self.check_workloads(limits)?;
+        self.check_blocks()?;
         self.check_auto(limits)
+    }
+
+    fn check_blocks(&self) -> Result<(), PlanError> {
+        if let Some(k) = self.block_reps.filter(|k| !BLOCK_REPS.contains(*k)) {
+            return Err(PlanError::BlockRepsOutOfRange {
+                block_reps: k,
+                limit: BLOCK_REPS,
+            });
+        }
+        if let Some(&load) = first_repeat(&self.loads) {
+            return Err(PlanError::RepeatedLoad { load });
+        }
+        if cfg!(not(unix)) && self.loads.contains(&crate::domain::conditions::Load::Cpu) {
+            return Err(PlanError::LoadNotOnThisOs);
+        }
+        Ok(())
     }
 
     fn check_arms(&self) -> Result<(), PlanError> {
@@ -293,6 +330,9 @@ pub fn shared_data() -> serde_json::Value {
         "transports": Transport::iter().collect::<Vec<_>>(),
         "limits": LIMITS,
         "auto_default": AUTO_DEFAULT,
+        // Every rule's name, as error 16's `kind` says it: the options page names the
+        // rule an option breaks by these.
+        "plan_error_kinds": PlanErrorKind::iter().map(<&str>::from).collect::<Vec<_>>(),
     })
 }
 

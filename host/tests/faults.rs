@@ -247,8 +247,8 @@ fn every_acknowledged_sample_is_on_disk_after_the_host_is_killed_mid_stream() {
         "plan": {"size_bytes": 1024, "reps": 1000, "warmup": 0, "bodies": ["Blob"]}}});
     assert_eq!(host.send(&run)["type"], "run-started");
     let sample = |rep: u32| {
-        json!({"run_id": "acked", "body": "Blob", "rep": rep, "bytes_sent": 3,
-            "bytes_received": 3, "sha256_sent": "x", "sha256_received": "x", "intact": true,
+        json!({"run_id": "acked", "body": "Blob", "rep": rep, "bytes_sent": 1024,
+            "bytes_received": 1024, "sha256_sent": "x", "sha256_received": "x", "intact": true,
             "status": "ok", "error": null, "page_ms": 1.0, "sink_ms": 0.5, "mbps": 0.02,
             "observed": {"webdriver": false}})
     };
@@ -439,7 +439,7 @@ fn two_hosts_writing_one_store_never_interleave() {
             std::thread::spawn(move || {
                 let mut host = Host::chromium(&dir);
                 host.start_run(run);
-                let sample = |rep: u32| json!({"run_id": run, "body": "Blob", "rep": rep, "bytes_sent": 1, "bytes_received": 1,
+                let sample = |rep: u32| json!({"run_id": run, "body": "Blob", "rep": rep, "bytes_sent": 1024, "bytes_received": 1024,
                     "sha256_sent": "a".repeat(64), "sha256_received": "a".repeat(64), "intact": true, "status": "ok",
                     "error": null, "page_ms": 1.0, "sink_ms": 1.0, "mbps": 1.0, "head": "x".repeat(64), "observed": {"webdriver": false}});
                 for batch in 0..200u32 {

@@ -7,7 +7,8 @@ mod common;
 use common::Host;
 use serde_json::{json, Value};
 
-const BODY: &[u8] = b"the bytes the page meant to send";
+/// The bytes the page meant to send: the plan's 1 KiB.
+const BODY: &[u8] = &[b'b'; 1024];
 
 fn sha(bytes: &[u8]) -> String {
     hex::encode(ring::digest::digest(&ring::digest::SHA256, bytes))
@@ -38,9 +39,9 @@ fn upload(url: &str, run: &str, id: &str, body: &[u8]) -> (u16, Value) {
     }
 }
 
-/// The page's sample: it sent BODY, and claims the sink received `claimed`.
-fn sample(id: &str, claimed: &[u8]) -> Value {
-    json!({"run_id": "r1", "body": "Blob", "rep": 0, "upload_id": id,
+/// The page's sample of rep `rep`: it sent BODY, and claims the sink received `claimed`.
+fn sample(rep: u32, id: &str, claimed: &[u8]) -> Value {
+    json!({"run_id": "r1", "body": "Blob", "rep": rep, "upload_id": id,
         "bytes_sent": BODY.len(), "sha256_sent": sha(BODY),
         "bytes_received": claimed.len(), "sha256_received": sha(claimed),
         "intact": true, "status": "ok", "error": null, "page_ms": 1.0, "sink_ms": 0.5,
@@ -64,7 +65,7 @@ fn stored(state: &std::path::Path) -> Vec<Value> {
 fn an_upload_id_the_sink_never_received_is_stored_as_nothing_received() {
     let state = tempfile::tempdir().unwrap();
     let (mut host, _) = session(state.path());
-    let ack = send_samples(&mut host, "r1", &[sample("never-uploaded", BODY)]);
+    let ack = send_samples(&mut host, "r1", &[sample(0, "never-uploaded", BODY)]);
     assert_eq!(ack["type"], "samples-ack", "{ack}");
     let s = &stored(state.path())[0];
     assert_eq!(
@@ -97,9 +98,9 @@ fn a_claim_of_other_bytes_or_hash_is_replaced_by_the_sinks_record() {
         &mut host,
         "r1",
         &[
-            sample("whole", b"abc"),
-            sample("flipped", BODY),
-            sample("short", BODY),
+            sample(0, "whole", b"abc"),
+            sample(1, "flipped", BODY),
+            sample(2, "short", BODY),
         ],
     );
     assert_eq!(ack["count"], 3, "{ack}");
@@ -131,9 +132,12 @@ fn a_claim_of_other_bytes_or_hash_is_replaced_by_the_sinks_record() {
 fn samples_for_a_run_the_host_did_not_start_are_refused_and_nothing_is_stored() {
     let state = tempfile::tempdir().unwrap();
     let (mut host, url) = session(state.path());
-    // The sink takes an upload naming any run; the host takes no sample for it.
-    assert_eq!(upload(&url, "ghost", "g1", BODY).0, 200);
-    let mut forged = sample("g1", BODY);
+    // The sink takes no upload naming a run the host did not start (it did, before:
+    // 8192 of them locked every other device out), and the host takes no sample for it.
+    assert_eq!(upload(&url, "ghost", "g0", BODY).0, 403);
+    host.start_run("r2");
+    assert_eq!(upload(&url, "r2", "g1", BODY).0, 200);
+    let mut forged = sample(0, "g1", BODY);
     forged["run_id"] = json!("ghost");
     let reply = send_samples(&mut host, "ghost", &[forged]);
     assert_eq!(
@@ -143,7 +147,7 @@ fn samples_for_a_run_the_host_did_not_start_are_refused_and_nothing_is_stored() 
     );
     assert!(stored(state.path()).is_empty());
     // Nor is it stored under a run the host did start: the record is another run's.
-    let ack = send_samples(&mut host, "r1", &[sample("g1", BODY)]);
+    let ack = send_samples(&mut host, "r1", &[sample(0, "g1", BODY)]);
     assert_eq!(ack["count"], 1);
     let s = &stored(state.path())[0];
     assert_eq!(
@@ -160,13 +164,12 @@ fn a_reused_upload_id_is_refused_and_cannot_vouch_for_a_second_sample() {
     assert_eq!(upload(&url, "r1", "once", BODY).0, 200);
     let (status, reply) = upload(&url, "r1", "once", BODY);
     assert_eq!(status, 409, "{reply}");
-    let mut second = sample("once", BODY);
-    second["rep"] = json!(1);
-    let ack = send_samples(&mut host, "r1", &[sample("once", BODY), second.clone()]);
+    let second = sample(1, "once", BODY);
+    let ack = send_samples(&mut host, "r1", &[sample(0, "once", BODY), second]);
     assert_eq!(ack["count"], 2);
     // After its record was claimed, the id still cannot be uploaded under again.
     assert_eq!(upload(&url, "r1", "once", BODY).0, 409);
-    send_samples(&mut host, "r1", &[second]);
+    send_samples(&mut host, "r1", &[sample(2, "once", BODY)]);
     let s = stored(state.path());
     let verdicts: Vec<_> = s
         .iter()
@@ -229,9 +232,9 @@ fn a_remote_sinks_records_are_claimed_from_it_and_forgeries_fail_the_same() {
         &mut host,
         "r1",
         &[
-            sample("there", b"x"),
-            sample("flipped", BODY),
-            sample("nowhere", BODY),
+            sample(0, "there", b"x"),
+            sample(1, "flipped", BODY),
+            sample(2, "nowhere", BODY),
         ],
     );
     assert_eq!(ack["count"], 3, "{ack}");
@@ -263,14 +266,14 @@ fn a_remote_sinks_records_are_claimed_from_it_and_forgeries_fail_the_same() {
         "extension_version": "0.1.0", "source": "popup", "started_at": "2026-11-30T00:00:00Z",
         "sink": "remote", "plan": {"size_bytes": 1024, "reps": 10, "warmup": 0, "bodies": ["Blob"]}}}));
     assert_eq!(refused["code"], 8, "{refused}");
-    // Nor one on an https:// sink, whose records this host cannot claim.
+    // Nor one on an https:// sink whose URL pins no certificate.
     let https = remote.url.replace("http://", "https://");
     let refused = host.send(&json!({"type": "run-started", "run": {"run_id": "r3",
         "browser": "Chromium", "browser_version": "156", "os": "Linux",
         "extension_version": "0.1.0", "source": "popup", "started_at": "2026-11-30T00:00:00Z",
         "sink": "remote", "sink_url": https,
         "plan": {"size_bytes": 1024, "reps": 10, "warmup": 0, "bodies": ["Blob"]}}}));
-    assert_eq!(refused["code"], 13, "{refused}");
+    assert_eq!(refused["code"], 8, "{refused}");
     let runs = std::fs::read_to_string(state.path().join("results.jsonl")).unwrap();
     assert!(!runs.contains("\"r3\""), "a run it cannot judge was stored");
 }

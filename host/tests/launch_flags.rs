@@ -39,7 +39,7 @@ fn no_launch_ever_carries_a_debugger_or_automation_flag() {
         for (headed, as_root, tls) in (0..8).map(|i| (i & 1 != 0, i & 2 != 0, i & 4 != 0)) {
             let trust = tls.then(|| Trust {
                 pins: &pins,
-                ports: vec![4433],
+                places: unobserved::local_tls::loopback_places(&[4433]),
             });
             let mode = Mode {
                 headed,

@@ -7,7 +7,8 @@ mod common;
 use common::serve::Serve;
 use serde_json::{json, Value};
 
-const SENT: &[u8] = b"the bytes the page says it sent and the sink got";
+/// The bytes the page says it sent and the sink got: the plan's 1 KiB.
+const SENT: &[u8] = &[b's'; 1024];
 
 fn sha(bytes: &[u8]) -> String {
     hex::encode(ring::digest::digest(&ring::digest::SHA256, bytes))
@@ -35,14 +36,19 @@ fn serve_blobs(reps: &str) -> Serve {
     )
 }
 
-/// The page's samples for `run`, sent with its key; the reply must be 200.
-fn send_samples(serve: &Serve, run: &str, key: &str, samples: &[Value]) {
+/// The page's samples for `run`, sent with its key; the reply's status.
+fn try_samples(serve: &Serve, run: &str, key: &str, samples: &[Value]) -> u16 {
     let r = serve.call(
         "POST",
         &format!("runs/{run}/samples"),
         Some(&json!({"key": key, "samples": samples})),
     );
-    assert_eq!(r.status, 200, "{r:?}");
+    r.status
+}
+
+/// `try_samples`, which must be taken.
+fn send_samples(serve: &Serve, run: &str, key: &str, samples: &[Value]) {
+    assert_eq!(try_samples(serve, run, key, samples), 200);
 }
 
 fn upload(url: &str, run: &str, id: &str, body: &[u8]) {
@@ -72,7 +78,7 @@ fn stored_sample(serve: &Serve, id: &str) -> Value {
 
 #[test]
 fn forged_samples_are_stored_as_what_the_sink_received() {
-    let serve = serve_blobs("1");
+    let serve = serve_blobs("4");
     let (run, key, url) = started(&serve);
     // The honest one, so the test can tell a judge that believes nothing from a broken one.
     upload(&url, &run, "honest", SENT);
@@ -84,7 +90,12 @@ fn forged_samples_are_stored_as_what_the_sink_received() {
     // "never": no upload under that id at all.
     let samples: Vec<Value> = ["honest", "flipped", "short", "never"]
         .iter()
-        .map(|id| claim(id))
+        .enumerate()
+        .map(|(rep, id)| {
+            let mut c = claim(id);
+            c["rep"] = rep.into();
+            c
+        })
         .collect();
     send_samples(&serve, &run, &key, &samples);
     let honest = stored_sample(&serve, "honest");
@@ -123,11 +134,11 @@ fn an_upload_of_another_run_does_not_vouch_for_this_one() {
     assert_eq!(stored_sample(&serve, "u1")["intact"], false);
 }
 
-/// Uploads and reports a sample of each of `reps`, then says the run is complete: the
-/// run's end as the host recorded it.
-fn finish_after(serve: &Serve, reps: &[u32]) -> Value {
+/// Uploads and reports a sample of each of `reps`, one message each, then says the run
+/// is complete: each message's status, and the run's end as the host recorded it.
+fn finish_after(serve: &Serve, reps: &[u32]) -> (Vec<u16>, Value) {
     let (run, key, url) = started(serve);
-    let samples: Vec<Value> = reps
+    let statuses = reps
         .iter()
         .enumerate()
         .map(|(i, &rep)| {
@@ -135,31 +146,33 @@ fn finish_after(serve: &Serve, reps: &[u32]) -> Value {
             upload(&url, &run, &id, SENT);
             let mut s = claim(&id);
             s["rep"] = rep.into();
-            s
+            try_samples(serve, &run, &key, &[s])
         })
         .collect();
-    send_samples(serve, &run, &key, &samples);
     let r = serve.call(
         "POST",
         &format!("runs/{run}/run-finished"),
         Some(&json!({"key": key, "status": "complete"})),
     );
     assert_eq!(r.status, 200, "{r:?}");
-    serve
+    let end = serve
         .store()
         .into_iter()
         .find(|r| r["kind"] == "run_end" && r["run_id"] == run.as_str())
-        .expect("the run's end is stored")
+        .expect("the run's end is stored");
+    (statuses, end)
 }
 
 #[test]
 fn a_page_calling_a_short_run_complete_is_recorded_incomplete() {
     let serve = serve_blobs("3");
-    let short = finish_after(&serve, &[0]);
+    let (_, short) = finish_after(&serve, &[0]);
     assert_eq!(short["status"], "incomplete", "{short}");
-    // Three samples, but of one rep: a rep counts once however many samples name it.
-    let repeated = finish_after(&serve, &[0, 0, 0]);
+    // Three samples, but of one rep: the rep is taken once, the others refused.
+    let (statuses, repeated) = finish_after(&serve, &[0, 0, 0]);
+    assert_eq!(statuses, [200, 400, 400]);
     assert_eq!(repeated["status"], "incomplete", "{repeated}");
-    let whole = finish_after(&serve, &[0, 1, 2]);
+    let (statuses, whole) = finish_after(&serve, &[0, 1, 2]);
+    assert_eq!(statuses, [200, 200, 200]);
     assert_eq!(whole["status"], "complete", "{whole}");
 }

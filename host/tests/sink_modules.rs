@@ -14,6 +14,7 @@ const RUN: &str = "run-1";
 
 fn start(module_bytes: u64) -> (Sink, String) {
     let sink = Sink::start(SinkConfig::default()).unwrap();
+    sink.ledger().open_run(RUN, 1000).unwrap();
     let run = ModuleRun {
         seed: SEED,
         bytes: module_bytes,

@@ -2,7 +2,7 @@
 //! answer a native `hello`, and which ids may connect. Every problem comes with a fix.
 
 use crate::browsers::{Browser, BROWSERS};
-use crate::ids::{CHROMIUM_ID, GECKO_ID, HOST_NAME};
+use crate::ids::HOST_NAME;
 use crate::layout::Layout;
 use crate::manifest::{allowed_ids, Family};
 use std::path::Path;
@@ -14,8 +14,44 @@ pub type HelloProbe<'a> = &'a dyn Fn(&Path, Family, &Path) -> Result<String, Str
 pub struct Check {
     pub subject: String,
     pub ok: Vec<String>,
-    /// (problem, fix)
-    pub problems: Vec<(String, String)>,
+    pub problems: Vec<Problem>,
+}
+
+/// Something doctor found wrong: which rule (`kind`, what code and tests branch on),
+/// and the words a person reads, the problem and its fix.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    pub kind: ProblemKind,
+    pub what: String,
+    pub fix: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProblemKind {
+    /// The browser is a sandboxed package (Snap, Flatpak) that cannot start the host.
+    Sandboxed,
+    NoManifest,
+    ManifestNotJson,
+    /// Not a native messaging host manifest for this host (name, type, id list).
+    ManifestIncomplete,
+    OwnIdNotAllowed,
+    HostPathMissing,
+    HostSilent,
+    StateDirIsAFile,
+    StateDirMissing,
+    StateDirNotWritable,
+    CaCertificateMissing,
+    CaKeyReadable,
+    CaKeyMissing,
+    CaNotTrusted,
+}
+
+fn problem(kind: ProblemKind, what: String, fix: impl Into<String>) -> Problem {
+    Problem {
+        kind,
+        what,
+        fix: fix.into(),
+    }
 }
 
 pub fn doctor(layout: &Layout, system: bool, probe: HelloProbe) -> Vec<Check> {
@@ -35,9 +71,10 @@ pub fn doctor(layout: &Layout, system: bool, probe: HelloProbe) -> Vec<Check> {
     for note in crate::sandbox::detect(layout) {
         checks.push(Check {
             subject: format!("{} ({})", note.browser, note.kind),
-            problems: vec![(
+            problems: vec![problem(
+                ProblemKind::Sandboxed,
                 format!("{} is a {} package with a sandbox", note.browser, note.kind),
-                note.advice.into(),
+                note.advice,
             )],
             ..Default::default()
         });
@@ -56,71 +93,73 @@ fn check_browser(layout: &Layout, b: &Browser, system: bool, probe: HelloProbe) 
         b.key,
         if system { " --system" } else { "" }
     );
-    let text = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(_) => {
-            c.problems.push((
-                format!("no host manifest at {}", path.display()),
-                fix_install,
-            ));
+    let doc = match read_manifest(&path, b.family) {
+        Ok(doc) => doc,
+        Err((ProblemKind::NoManifest, what)) => {
+            c.problems
+                .push(problem(ProblemKind::NoManifest, what, fix_install));
+            return c;
+        }
+        Err((kind, what)) => {
+            c.ok.push(format!("manifest {}", path.display()));
+            c.problems
+                .push(problem(kind, what, format!("{fix_install} --force")));
             return c;
         }
     };
     c.ok.push(format!("manifest {}", path.display()));
-    let doc: serde_json::Value = match serde_json::from_str(&text) {
-        Ok(d) => d,
-        Err(e) => {
-            c.problems.push((
-                format!("manifest is not valid JSON: {e}"),
-                format!("{fix_install} --force"),
-            ));
-            return c;
-        }
-    };
-    let list_key = if b.family == Family::Chromium {
-        "allowed_origins"
-    } else {
-        "allowed_extensions"
-    };
-    if doc["name"] != HOST_NAME || doc["type"] != "stdio" || !doc[list_key].is_array() {
-        c.problems.push((
-            format!("manifest lacks name {HOST_NAME:?}, type \"stdio\" or {list_key}"),
-            format!("{fix_install} --force"),
-        ));
-        return c;
-    }
     let ids = allowed_ids(&doc);
-    let builtin = if b.family == Family::Chromium {
-        CHROMIUM_ID
-    } else {
-        GECKO_ID
-    };
+    let builtin = b.family.own_id();
     c.ok.push(format!("allowed ids: {}", ids.join(", ")));
     if !ids.iter().any(|i| i == builtin) {
-        c.problems.push((
+        c.problems.push(problem(
+            ProblemKind::OwnIdNotAllowed,
             format!("the extension's own id {builtin} is not allowed"),
             fix_install.clone(),
         ));
     }
     let exe = Path::new(doc["path"].as_str().unwrap_or(""));
-    if !exe.is_absolute() || !exe.is_file() {
-        c.problems.push((
+    let answer = if !exe.is_absolute() || !exe.is_file() {
+        Err((
+            ProblemKind::HostPathMissing,
             format!("host path {:?} is not an existing file", exe),
-            fix_install,
-        ));
-        return c;
-    }
-    match probe(exe, b.family, &path) {
+        ))
+    } else {
+        probe(exe, b.family, &path).map_err(|why| {
+            let what = format!("host {} did not answer hello: {why}", exe.display());
+            (ProblemKind::HostSilent, what)
+        })
+    };
+    match answer {
         Ok(version) => c.ok.push(format!(
             "host {} answers hello (version {version})",
             exe.display()
         )),
-        Err(why) => c.problems.push((
-            format!("host {} did not answer hello: {why}", exe.display()),
-            fix_install,
-        )),
+        Err((kind, what)) => c.problems.push(problem(kind, what, fix_install)),
     }
     c
+}
+
+/// A browser's host manifest, read and held to what a manifest for this host must say.
+fn read_manifest(path: &Path, family: Family) -> Result<serde_json::Value, (ProblemKind, String)> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        let what = format!("no host manifest at {}", path.display());
+        return Err((ProblemKind::NoManifest, what));
+    };
+    let doc: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
+        let what = format!("manifest is not valid JSON: {e}");
+        (ProblemKind::ManifestNotJson, what)
+    })?;
+    let list_key = if family == Family::Chromium {
+        "allowed_origins"
+    } else {
+        "allowed_extensions"
+    };
+    if doc["name"] != HOST_NAME || doc["type"] != "stdio" || !doc[list_key].is_array() {
+        let what = format!("manifest lacks name {HOST_NAME:?}, type \"stdio\" or {list_key}");
+        return Err((ProblemKind::ManifestIncomplete, what));
+    }
+    Ok(doc)
 }
 
 fn check_state_dir(dir: &Path) -> Check {
@@ -133,7 +172,9 @@ fn check_state_dir(dir: &Path) -> Check {
     // Something that is not a folder where the state dir (or a parent) should be: no
     // permission change helps.
     if let Some(file) = dir.ancestors().find(|a| a.exists() && !a.is_dir()) {
-        c.problems.push((
+        c.problems.push(problem(
+                ProblemKind::StateDirIsAFile,
+
             format!("{} is a file, not a folder", file.display()),
             format!(
                 "move that file away (it is not Unobserved's), or set UNOBSERVED_STATE_DIR to a folder; {} will be created",
@@ -143,9 +184,10 @@ fn check_state_dir(dir: &Path) -> Check {
         return c;
     }
     let Some(existing) = dir.ancestors().find(|a| a.exists()) else {
-        c.problems.push((
+        c.problems.push(problem(
+            ProblemKind::StateDirMissing,
             format!("no part of {} exists", dir.display()),
-            "set UNOBSERVED_STATE_DIR to a writable folder".into(),
+            "set UNOBSERVED_STATE_DIR to a writable folder",
         ));
         return c;
     };
@@ -155,9 +197,10 @@ fn check_state_dir(dir: &Path) -> Check {
             let _ = std::fs::remove_file(&probe);
             c.ok.push(format!("{} is writable", dir.display()));
         }
-        Err(e) => c.problems.push((
+        Err(e) => c.problems.push(problem(
+            ProblemKind::StateDirNotWritable,
             format!("{} is not writable ({e})", existing.display()),
-            "fix its permissions, or set UNOBSERVED_STATE_DIR to a writable folder".into(),
+            "fix its permissions, or set UNOBSERVED_STATE_DIR to a writable folder",
         )),
     }
     c
@@ -173,18 +216,23 @@ fn check_trust(t: &crate::plan::TrustWrite) -> Check {
     if t.cert_path.is_file() {
         c.ok.push(format!("CA certificate {}", t.cert_path.display()));
     } else {
-        c.problems.push((
+        c.problems.push(problem(
+            ProblemKind::CaCertificateMissing,
             format!("{} is missing", t.cert_path.display()),
             reinstall.clone(),
         ));
     }
     match key_mode(&t.key_path) {
         Some(0o600) => c.ok.push(format!("CA key {} is owner-only", t.key_path.display())),
-        Some(mode) => c.problems.push((
+        Some(mode) => c.problems.push(problem(
+                ProblemKind::CaKeyReadable,
+
             format!("the CA key {} has mode {mode:o}: others may read it and mint certificates for 127.0.0.1 and localhost", t.key_path.display()),
             format!("chmod 600 {}", t.key_path.display()),
         )),
-        None => c.problems.push((
+        None => c.problems.push(problem(
+                ProblemKind::CaKeyMissing,
+
             format!("the CA key {} is missing", t.key_path.display()),
             reinstall.clone(),
         )),
@@ -192,7 +240,8 @@ fn check_trust(t: &crate::plan::TrustWrite) -> Check {
     if crate::trust::is_trusted(t) {
         c.ok.push(format!("trusted in {}", t.nssdb.display()));
     } else {
-        c.problems.push((
+        c.problems.push(problem(
+            ProblemKind::CaNotTrusted,
             format!(
                 "{} does not hold {:?} (or certutil is missing)",
                 t.nssdb.display(),
@@ -222,6 +271,10 @@ fn key_mode(path: &Path) -> Option<u32> {
 mod state_dir_tests {
     use super::*;
 
+    fn kinds(c: &Check) -> Vec<ProblemKind> {
+        c.problems.iter().map(|p| p.kind).collect()
+    }
+
     #[cfg(unix)]
     #[test]
     fn a_local_ca_key_others_can_read_is_a_problem() {
@@ -237,16 +290,12 @@ mod state_dir_tests {
         std::fs::write(&t.key_path, "key").unwrap();
         let problems_with = |mode| {
             std::fs::set_permissions(&t.key_path, std::fs::Permissions::from_mode(mode)).unwrap();
-            check_trust(&t).problems.len()
+            kinds(&check_trust(&t))
         };
-        let owner_only = problems_with(0o600);
-        assert_eq!(problems_with(0o644), owner_only + 1);
+        assert!(!problems_with(0o600).contains(&ProblemKind::CaKeyReadable));
+        assert!(problems_with(0o644).contains(&ProblemKind::CaKeyReadable));
         std::fs::remove_file(&t.key_path).unwrap();
-        assert_eq!(
-            check_trust(&t).problems.len(),
-            owner_only + 1,
-            "a missing key too"
-        );
+        assert!(kinds(&check_trust(&t)).contains(&ProblemKind::CaKeyMissing));
     }
 
     #[test]
@@ -256,8 +305,6 @@ mod state_dir_tests {
         std::fs::write(&file, b"not a folder").unwrap();
         let c = check_state_dir(&file);
         assert_eq!(c.problems.len(), 1);
-        let (what, fix) = &c.problems[0];
-        assert!(what.ends_with("is a file, not a folder"), "{what}");
-        assert!(!fix.contains("permissions"), "{fix}");
+        assert_eq!(c.problems[0].kind, ProblemKind::StateDirIsAFile);
     }
 }

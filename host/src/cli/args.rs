@@ -62,6 +62,12 @@ pub enum Command {
     /// Internal: cleans up after `unobserved run` if it is killed outright.
     #[command(name = "__watchdog", hide = true)]
     Watchdog(WatchdogArgs),
+    /// Internal: the CPU load of `--load cpu` (conditions/load.rs), killed with its run.
+    #[command(name = "__load", hide = true)]
+    Load {
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
 }
 
 #[derive(Subcommand)]
@@ -128,7 +134,12 @@ pub struct SinkArgs {
     /// Largest body accepted.
     #[arg(long, default_value = "16GiB", value_parser = parse_size)]
     pub max_body: u64,
-    /// PEM certificate chain: serve HTTPS (needs --tls-key).
+    /// Serve HTTPS (and HTTP/2 by ALPN) with this sink's own certificate, made on
+    /// first use and kept in the state dir; the printed URL pins it (#sha256=…).
+    #[arg(long)]
+    pub tls: bool,
+    /// PEM certificate chain: serve HTTPS with it instead (needs --tls-key); the
+    /// printed URL pins its first certificate.
     #[arg(long, requires = "tls_key", value_name = "PEM")]
     pub tls_cert: Option<PathBuf>,
     /// PEM private key for --tls-cert.
@@ -267,9 +278,14 @@ pub struct RunArgs {
     #[arg(long)]
     pub negative_control: bool,
     /// Upload to this sink (the URL `unobserved sink` printed, e.g. on a LAN server)
-    /// instead of the local host's. Results are still stored locally.
+    /// instead of the local host's. Results are still stored locally. An https:// URL
+    /// pins the sink's certificate (#sha256=…): any other is refused before launch.
     #[arg(long, value_name = "URL")]
     pub sink_url: Option<crate::sink::remote::SinkUrl>,
+    /// Not a flag: how the throwaway profile trusts an https:// --sink-url's pinned
+    /// certificate, once `run` has seen the sink present it.
+    #[arg(skip)]
+    pub sink_trust: Option<crate::local_tls::Pins>,
     /// Keep the throwaway profile afterwards and print where it is (for debugging).
     #[arg(long)]
     pub keep_profile: bool,

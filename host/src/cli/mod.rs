@@ -74,6 +74,7 @@ pub fn main() -> i32 {
         Command::Serve(a) => serve_cmd::execute(*a),
         Command::FindBrowser { name } => find_browser(&name),
         Command::Watchdog(a) => Ok(crate::run::watchdog::main(a.pgid, a.workspace, a.run_id)),
+        Command::Load { threads } => Ok(crate::conditions::load::main(threads)),
     };
     match result {
         Ok(code) => code,

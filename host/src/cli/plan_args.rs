@@ -58,6 +58,16 @@ pub struct PlanArgs {
     /// reps until every interval lies entirely inside or entirely outside it.
     #[arg(long, default_value_t = 5.0, value_name = "PCT", value_parser = super::args::parse_horizon)]
     pub horizon: f64,
+    /// Load as a dimension: run the blocks in turn quiet (none) and with a CPU load this
+    /// tool generates (cpu: one CPU-bound thread per logical core at normal priority,
+    /// stopped in quiet blocks), and give every comparison per condition, e.g.
+    /// `--load none,cpu`. Linux and other Unixes.
+    #[arg(long, value_delimiter = ',', value_enum, value_name = "LOADS")]
+    pub load: Vec<crate::domain::conditions::Load>,
+    /// Reps per block: each block is one figure of every comparison, so the interval
+    /// holds the spread between blocks [default: 3].
+    #[arg(long, value_name = "N")]
+    pub block_reps: Option<u32>,
 }
 
 impl PlanArgs {
@@ -78,6 +88,8 @@ impl PlanArgs {
             horizon: Some(self.horizon / 100.0),
             transports: self.transport.clone(),
             apis: self.api.clone(),
+            block_reps: Some(self.block_reps.unwrap_or(crate::model::DEFAULT_BLOCK_REPS)),
+            loads: self.load.clone(),
             ..Plan::default()
         }
     }
@@ -132,5 +144,7 @@ fn flag_of(e: &PlanError) -> &'static str {
         | PlanError::ModuleNameTaken { .. } => "--script",
         PlanError::BaselineNotAModule { .. } => "--baseline",
         PlanError::ModuleTimeoutOutOfRange { .. } => "--module-timeout",
+        PlanError::BlockRepsOutOfRange { .. } => "--block-reps",
+        PlanError::RepeatedLoad { .. } | PlanError::LoadNotOnThisOs => "--load",
     }
 }

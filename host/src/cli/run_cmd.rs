@@ -16,6 +16,8 @@ use crate::modules::Loaded;
 use crate::report::{across, RunReport};
 use crate::run::{self, RunOptions};
 use crate::series::{Series, SeriesRecord};
+use crate::sink::ceiling::Client;
+use crate::sink::pinned::ReachError;
 use crate::sink::remote::SinkUrl;
 use crate::store::Record;
 use anyhow::{Context, Result};
@@ -27,7 +29,8 @@ use std::time::Duration;
 const LONG_PLAN: Duration = Duration::from_secs(10 * 60);
 
 pub fn execute(a: RunArgs) -> Result<i32> {
-    let (plan, targets) = checked(&a)?;
+    let (plan, targets, sink_trust) = checked(&a)?;
+    let a = RunArgs { sink_trust, ..a };
     let colour = std::io::stdout().is_terminal();
     let horizon = plan
         .horizon
@@ -60,8 +63,9 @@ pub fn execute(a: RunArgs) -> Result<i32> {
 }
 
 /// The plan and the browsers to run, once everything asked for has been checked:
-/// nothing is launched before the plan, the output paths and the sink are good.
-fn checked(a: &RunArgs) -> Result<(Plan, Vec<Target>)> {
+/// nothing is launched before the plan, the output paths and the sink are good; and
+/// how a throwaway profile trusts a pinned remote sink's certificate.
+fn checked(a: &RunArgs) -> Result<(Plan, Vec<Target>, Option<crate::local_tls::Pins>)> {
     let plan = plan_of(a)?;
     let targets = targets_of(a)?;
     if a.runs > 1 && targets.len() > 1 {
@@ -71,11 +75,12 @@ fn checked(a: &RunArgs) -> Result<(Plan, Vec<Target>)> {
     }
     check_output(a.json.as_deref())?;
     check_extension_dir(a.extension_dir.as_deref())?;
-    if let Some(url) = &a.sink_url {
-        probe_sink(url)?;
-    }
+    let trust = match &a.sink_url {
+        Some(url) => probe_sink(url)?,
+        None => None,
+    };
     warn_about(&plan, a);
-    Ok((plan, targets))
+    Ok((plan, targets, trust))
 }
 
 /// `--json`: every finished run with the command line each browser was launched with.
@@ -206,7 +211,7 @@ impl Matrix {
         colour: bool,
     ) -> Result<()> {
         let (_, store) = run::writable_store()?;
-        let group = run::new_run_id();
+        let group = crate::model::new_run_id();
         for index in 0..a.runs {
             if !a.quiet {
                 eprintln!("series {group}: run {} of {}", index + 1, a.runs);
@@ -300,7 +305,10 @@ impl Matrix {
             .filter_map(|runs| crate::report::pooled::pool(runs))
             .collect();
         print_matrix(&pooled, horizon, colour);
-        println!("auto: {} after {reps_done} reps per browser", stop.words());
+        println!(
+            "auto: {} after {reps_done} reps per browser",
+            crate::export::words::auto_stop(stop)
+        );
         Ok(())
     }
 }
@@ -322,6 +330,7 @@ fn options_of(
         quiet: a.quiet,
         keep_profile: a.keep_profile,
         sink_url: a.sink_url.clone(),
+        sink_trust: a.sink_trust.clone(),
         turns: None,
         modules: job_modules(a),
     }
@@ -390,7 +399,14 @@ fn plan_of(a: &RunArgs) -> Result<Plan> {
         module_timeout_secs: a.module_timeout,
         ..a.plan.plan(!a.workloads.is_empty() || !modules.is_empty())
     };
-    super::plan_args::checked(plan)
+    super::plan_args::checked(Plan {
+        transports: match &a.sink_url {
+            // A remote sink's transport is its URL's.
+            Some(url) if url.is_tls() => vec![url.transport()],
+            _ => plan.transports.clone(),
+        },
+        ..plan
+    })
 }
 
 /// Every `--script`, read and checked now, before any browser starts: the file exists
@@ -433,15 +449,18 @@ fn job_modules(a: &RunArgs) -> Vec<JobModule> {
 /// What only the command line can get wrong: the browsers, --sink-url, and flags of a
 /// workload that was not asked for. The plan itself is Plan::validate's.
 fn check_cli_only(a: &RunArgs) -> Result<()> {
-    // --sink-url's shape is checked as it is parsed (sink::remote::SinkUrl).
-    if let Some(why) = a.sink_url.as_ref().and_then(|u| u.unclaimable()) {
-        return Err(usage(format!("--sink-url: {why}")));
+    // --sink-url's shape, and an https:// one's pin, are checked as it is parsed
+    // (sink::remote::SinkUrl); its certificate before launch (probe_sink).
+    if let Some(url) = &a.sink_url {
+        if a.plan.transport.iter().any(|&t| t != url.transport()) {
+            return Err(usage(format!("--transport: a remote sink's transport is its URL's, {} for this one (h2 for an https:// sink, h1 for an http:// one; h1-tls needs the local sink)", url.transport())));
+        }
+        if url.is_tls() && !a.workloads.is_empty() {
+            return Err(usage("--workloads travel over HTTP/1.1: use them with the local sink or an http:// sink URL"));
+        }
     }
     if a.sink_url.is_some() && !a.scripts.is_empty() {
         return Err(usage("--script needs the local sink, which serves the module and checks every byte it sends: drop --sink-url"));
-    }
-    if a.sink_url.is_some() && a.plan.transport.iter().any(|t| t.is_tls()) {
-        return Err(usage("--transport h1-tls/h2 needs the local sink: a remote sink's transport is its URL's (a run with --sink-url uploads over the URL's http://)"));
     }
     for browser in &a.browser {
         if a.control
@@ -516,33 +535,36 @@ fn check_output(path: Option<&Path>) -> Result<()> {
 }
 
 /// A sink given with --sink-url must answer before any browser starts: a typo must not
-/// read as "the browser cannot upload".
-fn probe_sink(url: &SinkUrl) -> Result<()> {
-    let addrs = url.socket_addrs().unwrap_or_default();
-    let Some(addr) = addrs.first().copied() else {
+/// read as "the browser cannot upload". An https:// one must present the certificate
+/// its URL pins (else exit 2, nothing launched); the throwaway profile then trusts that
+/// certificate (the returned pins) and no other.
+fn probe_sink(url: &SinkUrl) -> Result<Option<crate::local_tls::Pins>> {
+    if url.socket_addrs().map_or(true, |a| a.is_empty()) {
         return Err(usage(format!(
             "--sink-url {url}: cannot resolve {}",
             url.authority()
         )));
-    };
+    }
     let unreachable = |why: String| {
         anyhow::anyhow!("the sink at {url} does not answer ({why}); nothing was launched. Is `unobserved sink` running there, and is the URL exactly what it printed?")
     };
-    if url.is_tls() {
-        // Its certificate is the browser's business; here, only that something listens.
-        std::net::TcpStream::connect_timeout(&addr, Duration::from_secs(5))
-            .map_err(|e| unreachable(e.to_string()))?;
-        return Ok(());
-    }
-    let mut client =
-        crate::sink::ceiling::Client::connect(addr).map_err(|e| unreachable(e.to_string()))?;
+    let (mut client, presented) = match Client::connect_sink(url) {
+        Ok(connected) => connected,
+        Err(e @ ReachError::WrongCertificate { .. }) => {
+            return Err(usage(format!(
+                "--sink-url: the sink at {} {e}; nothing was launched",
+                url.origin()
+            )))
+        }
+        Err(ReachError::Io(e)) => return Err(unreachable(e.to_string())),
+    };
     let reply = client
         .put(url.path(), 16, &[0u8; 16])
         .map_err(|e| unreachable(e.to_string()))?;
     if reply.status != 200 {
         return Err(unreachable(format!("it answered HTTP {}", reply.status)));
     }
-    Ok(())
+    Ok(presented.map(|p| p.pins()))
 }
 
 /// Heads-up before a long or statistically hopeless plan starts.

@@ -1,29 +1,26 @@
 //! `unobserved sink`: the hashing sink alone, for measuring a real link (e.g. a server
 //! on the same switch). The first line of stdout is the upload URL to paste into the
-//! extension's options; request logs follow on stderr. Results are still stored by the
-//! host on the machine where the browser runs.
+//! extension's options (with `--tls`, pinning the sink's certificate); request logs
+//! follow on stderr. Results are still stored by the host on the machine where the
+//! browser runs.
 
 use super::args::SinkArgs;
+use crate::remote_tls::{self, SinkCert};
 use crate::sink::{token, Sink, SinkConfig};
-use anyhow::{Context, Result};
+use anyhow::Result;
 use std::io::Write;
 use std::time::Duration;
 
 pub fn execute(a: SinkArgs) -> Result<i32> {
-    let token = match a.token {
+    let token = match a.token.clone() {
         Some(t) if t.len() < 16 || !t.bytes().all(|b| b.is_ascii_alphanumeric()) => {
             return Err(super::usage::usage("--token must be at least 16 letters or digits (it is the only thing guarding uploads)"))
         }
         Some(t) => t,
         None => token::generate(),
     };
-    let tls = match (&a.tls_cert, &a.tls_key) {
-        (Some(c), Some(k)) => Some((
-            std::fs::read(c).with_context(|| format!("cannot read {}", c.display()))?,
-            std::fs::read(k).with_context(|| format!("cannot read {}", k.display()))?,
-        )),
-        _ => None,
-    };
+    let hosts = public_hosts(a.public_host.as_deref(), a.listen);
+    let cert = certificate(&a, &hosts)?;
     if !a.listen.ip().is_loopback() {
         log::warn!(
             "listening on {}: reachable from other machines; the token is the only guard",
@@ -35,7 +32,12 @@ pub fn execute(a: SinkArgs) -> Result<i32> {
         token,
         max_body: a.max_body,
         idle_timeout: Duration::from_secs(a.idle_timeout),
-        tls,
+        tls: cert.as_ref().map(|c| {
+            (
+                c.cert_pem.clone().into_bytes(),
+                c.key_pem.clone().into_bytes(),
+            )
+        }),
         public_hosts: a.public_host.iter().cloned().collect(),
         // A remote sink is called from the extension's own page, which in Firefox has
         // an origin no one can list.
@@ -47,13 +49,13 @@ pub fn execute(a: SinkArgs) -> Result<i32> {
             .unwrap_or_else(crate::sink::hash_queue::default_capacity),
         ..SinkConfig::default()
     })?;
-    let hosts = public_hosts(a.public_host.as_deref(), sink.addr());
+    let pin = cert.as_ref().map(|c| format!("#{}", c.pin.fragment()));
     let url = |host: &str| {
         sink.upload_url().replacen(
             &sink.addr().to_string(),
             &format!("{host}:{}", sink.addr().port()),
             1,
-        )
+        ) + pin.as_deref().unwrap_or_default()
     };
     let mut out = std::io::stdout().lock();
     writeln!(out, "{}", url(&hosts[0]))?;
@@ -62,10 +64,52 @@ pub fn execute(a: SinkArgs) -> Result<i32> {
     for other in &hosts[1..] {
         eprintln!("also reachable as {}", url(other));
     }
+    if let Some(c) = &cert {
+        say_how_to_trust(c);
+    }
     eprintln!("sink ready: paste the URL above into Unobserved's options (Sink upload URL). Ctrl-C stops it.");
     loop {
         std::thread::park();
     }
+}
+
+/// The sink's certificate: --tls-cert's, or with --tls its own, kept in the state dir
+/// for the names it is reached by. None without either (plain HTTP).
+fn certificate(a: &SinkArgs, hosts: &[String]) -> Result<Option<SinkCert>> {
+    if let (Some(cert), Some(key)) = (&a.tls_cert, &a.tls_key) {
+        return Ok(Some(remote_tls::given(cert, key)?));
+    }
+    if !a.tls {
+        return Ok(None);
+    }
+    let names: Vec<String> = hosts
+        .iter()
+        .map(|h| h.trim_start_matches('[').trim_end_matches(']').to_owned())
+        .collect();
+    let state_dir = crate::state::state_dir()?;
+    let (cert, origin) = remote_tls::kept_for(&state_dir, &names)?;
+    let path = cert.path.as_deref().unwrap_or(std::path::Path::new("?"));
+    match origin {
+        remote_tls::Origin::Made { replaced: true } => log::warn!(
+            "made a new certificate for {} ({}): the kept one did not name them all or was about to expire, so its pin changed; browsers that trusted the old one must trust this one",
+            names.join(", "),
+            path.display()
+        ),
+        remote_tls::Origin::Made { replaced: false } => {
+            log::info!("made this sink's certificate: {}", path.display())
+        }
+        _ => {}
+    }
+    Ok(Some(cert))
+}
+
+/// Where the certificate is and what a browser must trust, on stderr.
+fn say_how_to_trust(cert: &SinkCert) {
+    if let Some(path) = &cert.path {
+        eprintln!("certificate: {}", path.display());
+    }
+    eprintln!("its SHA-256 fingerprint: {}", cert.pin.colons());
+    eprintln!("the URL pins it: `unobserved run --sink-url URL` trusts it in its throwaway profile; your own browser must trust it once (docs/real-link.md)");
 }
 
 /// Names a client can reach the sink by: --public-host, the listen address, or for an

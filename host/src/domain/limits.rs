@@ -81,3 +81,49 @@ pub const LIMITS: Limits = Limits {
         below: 1.0,
     },
 };
+
+/// Every count, size and text that a page or a peer (a remote sink, a device on the LAN)
+/// sends, bounded before it is used: no loop runs over a number they chose, and nothing
+/// they send is kept at a length they chose. A plan's own numbers are `LIMITS`; a sample
+/// must also fit its run's plan (`verify::fit`), which bounds it further.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Input {
+    /// Samples in one `samples` message (the extension and `serve`'s page send one).
+    pub samples_per_message: usize,
+    /// Bytes of one stored sample, as its store line: far above what the largest record
+    /// makes (a timeline of `timeline_points` points, stalls and request spans).
+    pub sample_bytes: usize,
+    /// Characters kept of a page's error text for one sample.
+    pub error_chars: usize,
+    /// Characters kept of an upload's Content-Type header in the sink's record.
+    pub content_type_chars: usize,
+    /// Points of one upload's arrival record (`sink::timeline::MAX_POINTS`), and the
+    /// request spans of a combined one.
+    pub timeline_points: usize,
+    /// Stalls kept with their place in one record (`sink::timeline::MAX_STALLS`).
+    pub timeline_stalls: usize,
+    /// Bytes of a reply the host reads from a sink (a remote sink's ledger claim, say).
+    pub peer_reply_bytes: usize,
+    /// Upload records (tombstones included) one run may hold in a sink's ledger,
+    /// whatever its plan asks for; and every run together.
+    pub ledger_records_per_run: usize,
+    pub ledger_records: usize,
+    /// Runs a sink's ledger keeps open at once, and ended runs it remembers as ended.
+    pub ledger_runs: usize,
+    pub ledger_ended_runs: usize,
+}
+
+/// The bounds on what pages and peers send.
+pub const INPUT: Input = Input {
+    samples_per_message: 64,
+    sample_bytes: 256 << 10,
+    error_chars: 1024,
+    content_type_chars: 256,
+    timeline_points: 512,
+    timeline_stalls: 32,
+    peer_reply_bytes: 4 << 20,
+    ledger_records_per_run: 8192,
+    ledger_records: 16384,
+    ledger_runs: 64,
+    ledger_ended_runs: 4096,
+};

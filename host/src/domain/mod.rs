@@ -2,13 +2,17 @@
 //! module imports nothing else in the crate (a test below reads its sources to keep it
 //! so); everything else may import it.
 //!
+//! - `conditions`: what the machine did while a run measured (issue 36).
 //! - `limits`: every number a plan, a page or a peer may give, and its bounds.
 //! - `received`: what the sink recorded of one upload (`Received`, its `ChunkTally`),
 //!   and what the host found when it looked (`Receipt`).
+//! - `pin`: a certificate's SHA-256, as a remote sink's URL pins it.
 //! - `workload`: workload modules (names, the contract, what a run records of one) and
 //!   the API a body arm uploads through.
 
+pub mod conditions;
 pub mod limits;
+pub mod pin;
 pub mod received;
 pub mod workload;
 

@@ -173,6 +173,39 @@ impl ModuleRef {
     }
 }
 
+/// How a module upload failed, as the page saw it. Page-side, so it can only make a
+/// sample a failure, never intact (`verify::judge` keeps a page's failure as it is).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum ModuleFailure {
+    /// The module could not be imported, or is not of this contract.
+    NotLoaded,
+    /// Its promise rejected (or it threw).
+    Threw,
+    /// It did not settle within the plan's module timeout; its signal was aborted.
+    TimedOut,
+    /// The page's Content-Security-Policy refused a request of it: one to anywhere but
+    /// the run's sink.
+    Blocked { directive: String, url: String },
+}
+
+/// The most characters of a blocked request's directive or URL that are stored.
+pub const MAX_BLOCKED_CHARS: usize = 200;
+
+impl ModuleFailure {
+    /// As stored: a page's strings cut to MAX_BLOCKED_CHARS.
+    pub fn clipped(self) -> ModuleFailure {
+        let cut = |s: String| s.chars().take(MAX_BLOCKED_CHARS).collect();
+        match self {
+            ModuleFailure::Blocked { directive, url } => ModuleFailure::Blocked {
+                directive: cut(directive),
+                url: cut(url),
+            },
+            other => other,
+        }
+    }
+}
+
 /// The API a built-in body arm uploads through.
 #[derive(
     Debug,

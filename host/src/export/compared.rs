@@ -4,11 +4,10 @@
 //! differs between the runs.
 
 use super::document::{Cell, Row, Section, SectionKind, Tone};
+use super::words::{integrity_word, mbps as fmt_mbps};
 use crate::report::across::RunsCompared;
-use crate::report::fmt_mbps;
 use crate::stats::across_runs::Method;
 use crate::stats::compare::Verdict;
-use crate::stats::Integrity;
 
 pub struct ComparedDocument {
     pub title: String,
@@ -35,7 +34,7 @@ pub fn of(c: &RunsCompared, labels: &[String]) -> ComparedDocument {
                 cells.push(match m {
                     Some(v) => Cell::num(fmt_mbps(Some(*v))),
                     None => Cell::toned(
-                        a.integrity[i].as_ref().map_or("–", Integrity::word),
+                        a.integrity[i].as_ref().map_or("–", integrity_word),
                         Tone::Bad,
                     ),
                 });
@@ -43,10 +42,11 @@ pub fn of(c: &RunsCompared, labels: &[String]) -> ComparedDocument {
                     cells.push(
                         match a.versus_first[i - 1].as_ref().map(|x| &x.comparison) {
                             Some(cmp) => Cell::toned(
-                                format!("{} {}", cmp.ratio_text(2), cmp.verdict.words(cmp.horizon)),
+                                super::words::comparison(cmp),
                                 match cmp.verdict {
                                     Verdict::Slower => Tone::Bad,
                                     Verdict::Faster => Tone::Good,
+                                    Verdict::Depends => Tone::Warn,
                                     Verdict::Same
                                     | Verdict::NotResolved
                                     | Verdict::NotComparable => Tone::Plain,

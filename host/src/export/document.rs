@@ -3,9 +3,11 @@
 //! environment, as text cells with a tone. The formats only lay this out, so none can
 //! show more or less than another (export/tests.rs checks it).
 
+use super::words::{self, mbps as fmt_mbps};
+use crate::arm::Arm;
 use crate::arm::Transport;
 use crate::model::Observed;
-use crate::report::{fmt_mbps, fmt_range, ratio_cell, RunReport};
+use crate::report::RunReport;
 
 /// How a cell reads: formats colour or badge it; the words are the same everywhere.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,7 +130,7 @@ fn chart_bars(r: &RunReport) -> Vec<ChartBar> {
             median_mbps: a.median_mbps,
             range_mbps: a.min_mbps.zip(a.max_mbps),
             intact: a.integrity.is_intact(),
-            integrity: a.integrity.word(),
+            integrity: words::integrity_word(&a.integrity),
             ceiling_mbps: r.run.ceiling_of(a.arm.travels_over()).0,
         })
         .collect()
@@ -257,9 +259,9 @@ fn summary(r: &RunReport) -> Section {
                     Cell::text(a.arm.label()),
                     Cell::num(a.n.to_string()),
                     Cell::num(fmt_mbps(a.median_mbps)),
-                    Cell::num(fmt_range(a)),
+                    Cell::num(words::range(a.min_mbps, a.max_mbps)),
                     Cell::num(fmt_mbps(a.iqr_mbps())),
-                    Cell::text(ratio_cell(r, &a.arm, true)),
+                    Cell::text(ratio_cell(r, &a.arm)),
                     Cell::toned(
                         a.integrity.to_string(),
                         if a.integrity.is_intact() {
@@ -348,11 +350,7 @@ fn transports(r: &RunReport) -> Option<Section> {
                 cells: vec![
                     Cell::text(c.arm.label()),
                     Cell::text(c.baseline.label()),
-                    Cell::text(format!(
-                        "{} {}",
-                        c.ratio_text(2),
-                        c.verdict.words(c.horizon)
-                    )),
+                    Cell::text(words::comparison(c)),
                 ],
                 flags: vec![],
             })
@@ -388,7 +386,7 @@ fn control(r: &RunReport) -> Option<Section> {
                     Cell::text(c.arm.label()),
                     Cell::num(fmt_mbps(c.attached_median_mbps)),
                     Cell::num(fmt_mbps(c.detached_median_mbps)),
-                    Cell::text(c.slowdown_text()),
+                    Cell::text(words::slowdown(c.slowdown.as_ref())),
                 ],
                 flags: vec![],
             })
@@ -417,3 +415,15 @@ fn environment(r: &RunReport) -> Vec<(&'static str, String)> {
 }
 
 pub use crate::units::human_bytes;
+
+/// "1.05x [0.81–1.76] not resolved vs Uint8Array" for an arm with a comparison,
+/// "baseline" for an arm others are compared with, else a dash.
+fn ratio_cell(report: &RunReport, arm: &Arm) -> String {
+    if let Some(c) = report.comparisons.iter().find(|c| c.arm.arm() == arm) {
+        return format!("{} vs {}", words::comparison(c), c.baseline.label());
+    }
+    if report.comparisons.iter().any(|c| c.baseline.arm() == arm) {
+        return "baseline".into();
+    }
+    "–".into()
+}

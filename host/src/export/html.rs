@@ -4,11 +4,12 @@
 
 use super::compared;
 use super::document::{self, Cell, ChartBar, RunDocument, Section, Tone};
+use super::words::{self, mbps as fmt_mbps};
 use super::Exporter;
 use crate::model::Observed;
 use crate::report::across::RunsCompared;
 use crate::report::chart_scale::{self, ChartScale};
-use crate::report::{fmt_mbps, RunReport};
+use crate::report::RunReport;
 
 pub(super) fn esc(s: &str) -> String {
     s.replace('&', "&amp;")
@@ -175,7 +176,7 @@ fn chart(bars: &[ChartBar], scale: &ChartScale) -> String {
         s += &format!(
             r##"<text class="legend" x="{label_w}" y="{}" font-size="11" fill="#8a6d00">{}</text>"##,
             height - 2.0,
-            esc(legend)
+            esc(&words::legend(legend))
         );
     }
     s + "</svg>"

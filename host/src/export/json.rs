@@ -41,7 +41,7 @@ const SCHEMA_ID: &str = "https://unobserved.dev/schemas/report.schema.json";
 
 /// The report's JSON Schema, generated from `Document`, and closed: every object with
 /// fixed properties rejects others (`additionalProperties: false`), except the few that
-/// keep whatever they were given (a sample's and its observation's unknown fields).
+/// may carry fields an older version stored (a sample's and its observation's).
 pub fn schema() -> serde_json::Value {
     // What is written, not what would be read back: fields skipped when empty are
     // optional, fields read with a default are still always written.

@@ -4,14 +4,17 @@
 //! and CSV its samples, one row each.
 
 pub mod compared;
+pub mod conditions;
 pub mod csv;
 pub mod document;
+pub mod findings;
 pub mod html;
 pub mod json;
 pub mod markdown;
 pub mod phases;
 pub mod table;
 pub mod timeline_svg;
+pub mod words;
 pub mod workloads;
 
 use crate::report::across::RunsCompared;

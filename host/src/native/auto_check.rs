@@ -11,7 +11,7 @@ pub fn handle(session: &mut Session, run_id: String, reps_done: u32) -> Outgoing
     if !valid_run_id(&run_id) {
         return invalid_run_id(&run_id, MessageType::AutoCheck);
     }
-    if !session.started.contains(&run_id) {
+    if !session.started.contains_key(&run_id) {
         return unknown_run(&run_id, MessageType::AutoCheck);
     }
     let run = match report::load_run(&session.store, &run_id, report::TimelinePoints::Drop) {
@@ -32,6 +32,10 @@ pub fn handle(session: &mut Session, run_id: String, reps_done: u32) -> Outgoing
         }
     };
     let decision = decide(&run, reps_done, chrono::Utc::now());
+    if decision.stop.is_none() {
+        // The next rep is `reps_done`: its block's load is on before it begins.
+        super::run_conditions::before_rep(session, &run_id, reps_done);
+    }
     let reason = decision.reason();
     log::info!("auto-check {run_id} after {reps_done} reps: {reason}");
     Outgoing::AutoDecision {
@@ -44,7 +48,7 @@ pub fn handle(session: &mut Session, run_id: String, reps_done: u32) -> Outgoing
 }
 
 /// How far an auto-sampled run is, for the popup's and the terminal's progress.
-#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
 pub struct AutoProgress {
     /// Comparisons whose interval lies entirely inside or outside the horizon.
     pub settled: usize,
@@ -52,9 +56,8 @@ pub struct AutoProgress {
     pub comparisons: usize,
     /// Of the time budget, counted from the run's start.
     pub seconds_left: u64,
-    /// The settled ones in words, so a verdict is seen as soon as it stands:
-    /// "Blob vs Uint8Array: 1.18x [1.11–1.26] faster".
-    pub settled_verdicts: Vec<String>,
+    /// The settled ones, so a verdict is seen as soon as it stands.
+    pub settled_verdicts: Vec<crate::stats::compare::Comparison>,
 }
 
 /// Another rep, or why not.
@@ -72,7 +75,7 @@ impl Decision {
     /// For the page and the log.
     pub fn reason(&self) -> String {
         match (self.stop, self.unsettled.is_empty()) {
-            (Some(stop), _) => stop.words().to_owned(),
+            (Some(stop), _) => crate::export::words::auto_stop(stop).to_owned(),
             (None, true) => "nothing settled to compare yet".into(),
             (None, false) => {
                 let labels: Vec<String> = self.unsettled.iter().map(|a| a.label()).collect();
@@ -105,10 +108,12 @@ pub fn decide(
     reps_done: u32,
     now: chrono::DateTime<chrono::Utc>,
 ) -> Decision {
-    // A run without an auto budget has nothing to add: its reps are spent.
+    // A run without an auto budget (a page of a `--load` plan asks before every rep,
+    // so the block's load is on in time) goes on to its reps, then stops.
     let Some(budget) = run.run.plan.as_ref().and_then(|p| p.auto) else {
+        let left = run.run.plan.as_ref().is_some_and(|p| reps_done < p.reps);
         return Decision {
-            stop: Some(AutoStop::BudgetReps),
+            stop: (!left).then_some(AutoStop::BudgetReps),
             unsettled: vec![],
             progress: AutoProgress::default(),
         };
@@ -126,15 +131,7 @@ pub fn decide(
         settled_verdicts: comparisons
             .iter()
             .filter(|c| c.settled())
-            .map(|c| {
-                let words = c.verdict.words(c.horizon);
-                format!(
-                    "{} vs {}: {} {words}",
-                    c.arm.label(),
-                    c.baseline.label(),
-                    c.ratio_text(2)
-                )
-            })
+            .cloned()
             .collect(),
     };
     let before_minimum = run.run.plan.as_ref().is_some_and(|p| reps_done < p.reps);
@@ -188,6 +185,8 @@ mod tests {
             plan,
             source: "job".into(),
             started_at: Some(started.into()),
+            sink: None,
+            sink_url: None,
             extra: Default::default(),
         };
         let mut records = vec![Record::Run(crate::store::RunRecord {

@@ -6,6 +6,7 @@ mod error_report;
 mod hello;
 mod job_run;
 mod modules;
+mod run_conditions;
 mod run_finished;
 mod run_started;
 mod samples;
@@ -42,12 +43,18 @@ pub struct Session {
     pub tls: tls_sinks::TlsSinks,
     /// The certificate and ports of the claimed job's TLS listeners, if it has any.
     pub job_tls: Option<crate::model::JobTls>,
-    /// The runs this session's `run-started` recorded: the only ones it takes samples for.
-    pub started: std::collections::HashSet<String>,
+    /// The runs this session's `run-started` recorded: the only ones it takes samples
+    /// for, each with what it has taken (`verify::fit`); an ended run stays, taking none.
+    pub started: std::collections::HashMap<String, crate::verify::fit::RunBook>,
     /// The claimed job's calibration and turns, kept from the page.
     pub job: Option<job_run::JobRun>,
     /// Runs that upload to a sink elsewhere: the records are claimed from it.
     pub remote: std::collections::HashMap<String, crate::sink::remote_ledger::RemoteLedger>,
+    /// The processes whose CPU is this session's runs' own (`conditions::native_roots`,
+    /// or `serve`'s own process).
+    pub own_processes: Vec<u32>,
+    /// Each running run's sampler and load (`run_conditions.rs`).
+    pub conditions: std::collections::HashMap<String, run_conditions::RunConditions>,
     /// The claimed job's `--script` modules (names and paths), kept from the page.
     pub job_modules: Vec<crate::model::JobModule>,
     /// The state dir, where registered modules are listed (`modules::registry`).
@@ -110,6 +117,8 @@ pub fn main(caller: Caller) -> i32 {
         started: Default::default(),
         job: None,
         remote: Default::default(),
+        own_processes: crate::conditions::native_roots(),
+        conditions: Default::default(),
         job_modules: Vec::new(),
         state_dir: Some(state_dir.clone()),
     };

@@ -31,7 +31,7 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
     // another session started, so a run the store knows is accepted too.
     let stored = Stored::scan(session, &run_id);
     if let Ok(Stored { begun: false, .. }) = stored {
-        if !session.started.contains(&run_id) {
+        if !session.started.contains_key(&run_id) {
             return unknown_run(&run_id, MessageType::RunFinished);
         }
     }
@@ -56,6 +56,7 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
         reason.as_deref().map(Clipped)
     );
     // After the last upload, before the end: `unobserved run` ends the browser at it.
+    super::run_conditions::finish(session, &run_id);
     let machine = super::job_run::end(&mut session.job, &run_id);
     let record = Record::RunEnd {
         run_id: run_id.clone(),
@@ -67,6 +68,10 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
     };
     match session.store.append(&[Record::Machine(machine), record]) {
         Ok(()) => {
+            // An ended run takes nothing more: its book stays as a tombstone.
+            if let Some(book) = session.started.get_mut(&run_id) {
+                book.end();
+            }
             // The run's uploads can vouch for nothing more.
             session.sink.ledger().forget_run(&run_id);
             session.sink.modules().forget(&run_id);
@@ -88,7 +93,7 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
 struct Stored {
     begun: bool,
     ended: bool,
-    fewest: Option<u64>,
+    plan: Option<crate::model::Plan>,
     /// Each (arm, rep) the run stored a sample of, once however many named it.
     measured: std::collections::HashSet<(crate::arm::Arm, u32)>,
 }
@@ -98,13 +103,13 @@ impl Stored {
         let mut stored = Stored {
             begun: false,
             ended: false,
-            fewest: None,
+            plan: None,
             measured: Default::default(),
         };
         session.store.scan_run(run_id, |_, r| match r {
             Record::Run(r) => {
                 stored.begun = true;
-                stored.fewest = Some(r.run.plan.fewest_measured());
+                stored.plan = Some(r.run.plan);
             }
             Record::RunEnd { .. } => stored.ended = true,
             Record::Sample(s) => {
@@ -117,11 +122,20 @@ impl Stored {
 
     /// A page's "complete" is believed only if the host stored a sample of every arm's
     /// every rep the plan needs (a sample naming an upload the sink never saw counts, as
-    /// the error it is stored as; the same rep twice counts once): a page that ends
-    /// early, or says so falsely, leaves the run incomplete.
+    /// the error it is stored as; the same rep twice counts once; an arm or rep outside
+    /// the plan, which runs stored before samples were held to their plan may have, not
+    /// at all): a page that ends early, or says so falsely, leaves the run incomplete.
     fn judge(&self, status: RunStatus, reason: Option<String>) -> (RunStatus, Option<String>) {
-        let stored = self.measured.len() as u64;
-        match self.fewest {
+        let Some(plan) = &self.plan else {
+            return (status, reason);
+        };
+        let arms = plan.measured_arms();
+        let stored = self
+            .measured
+            .iter()
+            .filter(|(arm, rep)| arms.contains(arm) && u64::from(*rep) < plan.max_reps())
+            .count() as u64;
+        match Some(plan.fewest_measured()) {
             Some(fewest) if status == RunStatus::Complete && stored < fewest => (
                 RunStatus::Incomplete,
                 Some(format!(
@@ -134,8 +148,8 @@ impl Stored {
 }
 
 /// The finished run's analysis from the store, as every report computes it.
-fn analyse(session: &Session, run_id: &str) -> Option<crate::report::analysis::Analysis> {
+fn analyse(session: &Session, run_id: &str) -> Option<Box<crate::report::analysis::Analysis>> {
     let run = crate::report::load_run(&session.store, run_id, crate::report::TimelinePoints::Drop)
         .ok()??;
-    Some(crate::report::analysis::of(&run))
+    Some(Box::new(crate::report::analysis::of(&run)))
 }

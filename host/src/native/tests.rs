@@ -1,21 +1,36 @@
 //! The session answered frame by frame, with a real sink and a real store in a temp dir.
 
 use super::*;
+use crate::verify::fit::RunBook;
 use serde_json::{json, Value};
 
 fn session(dir: &std::path::Path) -> Session {
+    let sink = Sink::start(SinkConfig::default()).unwrap();
+    sink.ledger().open_run("r1", 100).unwrap();
     Session {
         store: Store::in_dir(dir),
-        sink: Sink::start(SinkConfig::default()).unwrap(),
+        sink,
         job_file: None,
         tls: Default::default(),
         job_tls: None,
-        started: ["r1".to_owned()].into(),
+        started: [("r1".to_owned(), RunBook::new(plan(false)))].into(),
         job: None,
         remote: Default::default(),
+        own_processes: crate::conditions::this_process(),
+        conditions: Default::default(),
         job_modules: Vec::new(),
         state_dir: None,
     }
+}
+
+/// The plan of the runs these tests start: 3-byte Blobs and 4 streams of 3 bytes, 8 reps;
+/// with the positive control, each attached and detached.
+fn plan(control: bool) -> crate::model::Plan {
+    serde_json::from_value(
+        json!({"size_bytes": 3, "reps": 8, "warmup": 0, "bodies": ["Blob"],
+        "control": control, "workloads": {"parallel": {"bytes": 3, "streams": [4]}}}),
+    )
+    .unwrap()
 }
 
 fn frame(body: &[u8]) -> Vec<u8> {
@@ -106,7 +121,9 @@ fn a_jobs_tls_key_stays_in_the_host() {
 fn samples_are_stored_then_acknowledged_with_the_count() {
     let dir = tempfile::tempdir().unwrap();
     let mut s = session(dir.path());
-    let msg = json!({"type":"samples","run_id":"r1","samples":[sample("r1"), sample("r1")]});
+    let mut second = sample("r1");
+    second["rep"] = json!(1);
+    let msg = json!({"type":"samples","run_id":"r1","samples":[sample("r1"), second]});
     let (_, r) = talk(&mut s, frame(msg.to_string().as_bytes()));
     assert_eq!(r[0], json!({"type":"samples-ack","run_id":"r1","count":2}));
     assert_eq!(s.store.read().unwrap().records.len(), 2);
@@ -116,11 +133,14 @@ fn samples_are_stored_then_acknowledged_with_the_count() {
 fn every_stored_sample_carries_its_arm_typed() {
     let dir = tempfile::tempdir().unwrap();
     let mut s = session(dir.path());
+    s.started.insert("r1".into(), RunBook::new(plan(true)));
     let mut attached = sample("r1");
     attached["condition"] = json!("attached");
     let mut parallel = sample("r1");
     parallel["body"] = json!("parallel x4");
     parallel["streams"] = json!(4);
+    parallel["condition"] = json!("detached");
+    parallel["bytes_sent"] = json!(12);
     let msg = json!({"type":"samples","run_id":"r1","samples":[attached, parallel]});
     talk(&mut s, frame(msg.to_string().as_bytes()));
     let text = std::fs::read_to_string(s.store.path()).unwrap();
@@ -132,7 +152,7 @@ fn every_stored_sample_carries_its_arm_typed() {
         arms,
         [
             json!({"kind": "body", "body": "Blob", "condition": "attached"}),
-            json!({"kind": "parallel", "streams": 4})
+            json!({"kind": "parallel", "streams": 4, "condition": "detached"})
         ]
     );
 }
@@ -179,6 +199,7 @@ fn the_sinks_record_decides_never_the_pages_claim() {
     assert_eq!(upload(&s, "u2", b"abd"), 200);
     let claim = |id: &str, claimed_sha: &str| {
         let mut c = sample("r1");
+        c["rep"] = json!(id[1..].parse::<u32>().unwrap());
         c["upload_id"] = json!(id);
         c["sha256_sent"] = json!(sha_hex(b"abc"));
         c["sha256_received"] = json!(claimed_sha);
@@ -330,7 +351,7 @@ fn a_plan_that_breaks_a_rule_gets_error_16_with_its_kind_and_nothing_is_stored()
     assert_eq!(got, want, "{r:?}");
     assert!(r.iter().all(|m| m["in_reply_to"] == "run-started"));
     assert!(s.store.read().unwrap().records.is_empty(), "no run record");
-    assert!(!s.started.contains("r2"), "samples for it stay refused");
+    assert!(!s.started.contains_key("r2"), "samples for it stay refused");
 }
 
 #[test]
@@ -378,10 +399,11 @@ fn run_lifecycle_is_recorded() {
         [
             json!("run"),
             json!("machine"),
+            json!("conditions"),
             json!("machine"),
             json!("run_end")
         ],
-        "a calibration at the start and at the end, and exactly one end, the first"
+        "a calibration at the start and at the end, the block's conditions, and exactly one end, the first"
     );
     let moments: Vec<_> = s
         .store
@@ -434,4 +456,138 @@ fn a_reply_over_the_1_mib_limit_is_replaced_by_error_9_and_never_sent() {
     let r = replies(&out);
     assert_eq!(r.len(), 1);
     assert_eq!((&r[0]["type"], &r[0]["code"]), (&json!("error"), &json!(9)));
+}
+
+/// The error each message got: (code, kind), and what the store then holds.
+fn refusals(s: &mut Session, messages: &[Value]) -> Vec<(Value, Value)> {
+    let wire: Vec<u8> = messages
+        .iter()
+        .flat_map(|m| frame(m.to_string().as_bytes()))
+        .collect();
+    let (_, r) = talk(s, wire);
+    r.iter()
+        .map(|m| (m["code"].clone(), m["kind"].clone()))
+        .collect()
+}
+
+fn samples_of(samples: &[Value]) -> Value {
+    json!({"type": "samples", "run_id": "r1", "samples": samples})
+}
+
+#[test]
+fn samples_outside_the_plan_get_error_18_with_their_rule_and_nothing_is_stored() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = session(dir.path());
+    let with = |fields: Value| {
+        let mut c = sample("r1");
+        for (k, v) in fields.as_object().unwrap() {
+            c[k] = v.clone();
+        }
+        c
+    };
+    let cases = [
+        // An arm the plan does not have, written as an arm or in the old fields.
+        (
+            vec![with(json!({"arm": {"kind": "body", "body": "Uint8Array"}}))],
+            "arm-not-planned",
+        ),
+        (
+            vec![with(json!({"arm": {"kind": "download"}}))],
+            "arm-not-planned",
+        ),
+        (
+            vec![with(json!({"body": "parallel", "streams": 3}))],
+            "arm-not-planned",
+        ),
+        (
+            vec![with(json!({"rep": 4_000_000_000u32}))],
+            "rep-out-of-range",
+        ),
+        (vec![with(json!({"rep": 8}))], "rep-out-of-range"),
+        (vec![with(json!({"bytes_sent": 10}))], "size-not-planned"),
+        (
+            vec![with(json!({"bytes_sent": 4 << 20}))],
+            "size-not-planned",
+        ),
+        (vec![sample("r1"), sample("r1")], "repeated"),
+        (vec![sample("r1"); 65], "too-many-in-message"),
+    ];
+    for (samples, kind) in cases {
+        let got = refusals(&mut s, &[samples_of(&samples)]);
+        assert_eq!(got, [(json!(18), json!(kind))], "{kind}");
+    }
+    assert!(s.store.read().unwrap().records.is_empty());
+}
+
+/// 2^62 streams was a loop over every stream id, holding the host (and `serve`'s one
+/// lock) at 100% CPU: refused before anything is looked up.
+#[test]
+fn a_sample_of_two_to_the_62_streams_is_refused_in_milliseconds() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = session(dir.path());
+    let mut huge = sample("r1");
+    huge["upload_id"] = json!("p");
+    huge["arm"] = json!({"kind": "parallel", "streams": 1u64 << 62});
+    let t = std::time::Instant::now();
+    let got = refusals(&mut s, &[samples_of(&[huge])]);
+    assert_eq!(got, [(json!(18), json!("arm-not-planned"))]);
+    assert!(
+        t.elapsed() < std::time::Duration::from_secs(1),
+        "{:?}",
+        t.elapsed()
+    );
+}
+
+#[test]
+fn a_pages_unknown_fields_are_dropped_and_each_rep_is_taken_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = session(dir.path());
+    let mut fat = sample("r1");
+    fat["junk"] = json!("x".repeat(250 << 10));
+    fat["observed"] =
+        json!({"webdriver": false, "debugger_attached": false, "more": "y".repeat(1000)});
+    fat["error"] = json!("e".repeat(100_000));
+    fat["arm"] = json!({"kind": "body", "body": "Blob"});
+    fat["body"] = json!("not the arm's label");
+    fat["digest_ms"] = json!(1.5);
+    let got = refusals(&mut s, &[samples_of(&[fat.clone()])]);
+    assert_eq!(got, [(Value::Null, Value::Null)], "stored");
+    let text = std::fs::read_to_string(s.store.path()).unwrap();
+    assert!(text.len() < 4096, "{} bytes stored", text.len());
+    let stored: Value = serde_json::from_str(text.trim()).unwrap();
+    assert!(stored.get("junk").is_none() && stored["observed"].get("more").is_none());
+    assert_eq!(stored["observed"]["debugger_attached"], false);
+    assert_eq!(
+        (&stored["body"], &stored["digest_ms"]),
+        (&json!("Blob"), &json!(1.5))
+    );
+    // The same rep again, in another message: refused, and the store is as it was.
+    let got = refusals(&mut s, &[samples_of(&[fat])]);
+    assert_eq!(got, [(json!(18), json!("repeated"))]);
+    assert_eq!(std::fs::read_to_string(s.store.path()).unwrap(), text);
+}
+
+#[test]
+fn an_ended_run_takes_no_more_samples() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = session(dir.path());
+    let plan = json!({"size_bytes": 1024, "reps": 2, "warmup": 0, "bodies": ["Blob"]});
+    let mut late = sample("r9");
+    late["bytes_sent"] = json!(1024);
+    let wire = [
+        json!({"type": "run-started", "run": {"run_id": "r9", "plan": plan}}),
+        json!({"type": "run-finished", "run_id": "r9", "status": "complete"}),
+        json!({"type": "samples", "run_id": "r9", "samples": [late]}),
+    ];
+    let got = refusals(&mut s, &wire);
+    assert_eq!(got[2], (json!(18), json!("run-ended")));
+    let samples = s
+        .store
+        .read()
+        .unwrap()
+        .records
+        .iter()
+        .filter(|(_, r)| matches!(r, Record::Sample(_)))
+        .count();
+    assert_eq!(samples, 0);
 }

@@ -10,7 +10,7 @@ pub fn handle(session: &mut Session, run_id: String) -> Outgoing {
     if !valid_run_id(&run_id) {
         return invalid_run_id(&run_id, MessageType::Turn);
     }
-    if !session.started.contains(&run_id) {
+    if !session.started.contains_key(&run_id) {
         return unknown_run(&run_id, MessageType::Turn);
     }
     if let Some((_, gate)) = job_run::of(&mut session.job, &run_id).and_then(|j| j.turns.as_mut()) {

@@ -30,10 +30,14 @@ pub enum ErrorCode {
     /// `turn`: an interleaved build's turn did not come (the turns' folder failed, or the
     /// other builds held it past the wait).
     TurnFailed = 17,
+    /// `samples`: a sample does not fit its run (an arm, rep or size outside its plan, a
+    /// rep stored twice, over the run's caps, or the run ended); the reply's `kind` names
+    /// the rule. Nothing of the message is stored.
+    SampleRefused = 18,
     /// `run-started`: a workload module of the plan could not be read for the run (not
     /// registered, its file gone or no longer a module), or the run's sink is remote.
     /// Nothing is stored.
-    ModuleUnavailable = 18,
+    ModuleUnavailable = 19,
 }
 
 impl ErrorCode {
@@ -79,7 +83,8 @@ mod tests {
             (UnknownRun, 15, "unknown-run"),
             (InvalidPlan, 16, "invalid-plan"),
             (TurnFailed, 17, "turn-failed"),
-            (ModuleUnavailable, 18, "module-unavailable"),
+            (SampleRefused, 18, "sample-refused"),
+            (ModuleUnavailable, 19, "module-unavailable"),
         ];
         for (code, number, name) in published {
             assert_eq!((code.number(), code.name()), (number, name.to_owned()));

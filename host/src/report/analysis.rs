@@ -1,21 +1,25 @@
-//! The run's analysis as the extension shows it: the host computes every ratio,
-//! interval and verdict, and the popup only lays out the text it is given, so no
-//! statistical rule lives in JavaScript.
+//! The run's analysis as the extension shows it, as data: the host computes every ratio,
+//! interval and verdict, and the popup and `serve`'s page write them in words
+//! (`extension/lib/words.js`, by the rules of `export/words.rs`, checked by
+//! `tests/fixtures/formats.json`), so no statistical rule lives in JavaScript and no
+//! sentence crosses but the findings' messages, which `export/` writes.
 
-use super::{ratio_cell, RunReport};
+use super::RunReport;
 use crate::model::Observed;
+use crate::stats::compare::Comparison;
 use crate::stats::Integrity;
 use serde::Serialize;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Analysis {
     pub observed: Observed,
-    /// Per arm, in the table's order: "1.48x [1.18–3.05] faster", "baseline" or "–".
+    /// Per arm, in the table's order.
     pub arms: Vec<ArmLine>,
     pub control: Vec<ControlLine>,
-    /// "Blob h2 vs Blob h1: 1.10x [1.02–1.21] faster", one per transport comparison.
-    pub transports: Vec<String>,
-    pub negative_control: Option<String>,
+    /// Each transport against h1, one per body kind.
+    pub transports: Vec<Comparison>,
+    /// The baseline against itself.
+    pub negative_control: Option<Comparison>,
     /// How far the chart reaches (the arms, not the sink) and its legend.
     pub chart: super::chart_scale::ChartScale,
     /// Typed, each with its rendered `message` for the popup to show.
@@ -44,21 +48,15 @@ pub struct ArmLine {
     pub median_mbps: Option<f64>,
     pub min_mbps: Option<f64>,
     pub max_mbps: Option<f64>,
-    pub vs: String,
+    /// The arm against its baseline, when it has one.
+    pub comparison: Option<Comparison>,
+    /// Other arms are compared with this one.
+    pub baseline: bool,
     /// The receive ceiling of the sink this arm uploaded to (its transport's).
     pub ceiling_mbps: Option<f64>,
     pub sink_bound: bool,
-    pub integrity: IntegrityLine,
-}
-
-/// An arm's integrity for the popup: `status` to branch on, words to show.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct IntegrityLine {
-    #[serde(flatten)]
+    /// `status` to branch on, and what arrived or what the browser said.
     pub integrity: Integrity,
-    pub word: &'static str,
-    pub detail: Option<String>,
-    pub why: Option<&'static str>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -66,32 +64,14 @@ pub struct ControlLine {
     pub body: String,
     pub attached_mbps: Option<f64>,
     pub detached_mbps: Option<f64>,
-    pub slowdown: String,
+    /// Detached over attached, when there are enough samples of both.
+    pub slowdown: Option<Comparison>,
 }
 
 pub fn of(report: &RunReport) -> Analysis {
     Analysis {
         observed: report.run.observed,
-        arms: report
-            .summary
-            .iter()
-            .map(|a| ArmLine {
-                body: a.arm.label(),
-                n: a.n,
-                median_mbps: a.median_mbps,
-                min_mbps: a.min_mbps,
-                max_mbps: a.max_mbps,
-                vs: ratio_cell(report, &a.arm, true),
-                ceiling_mbps: report.run.ceiling_of(a.arm.travels_over()).0,
-                sink_bound: a.sink_bound,
-                integrity: IntegrityLine {
-                    integrity: a.integrity.clone(),
-                    word: a.integrity.word(),
-                    detail: a.integrity.detail(),
-                    why: a.integrity.why(&a.arm),
-                },
-            })
-            .collect(),
+        arms: report.summary.iter().map(|a| arm_line(report, a)).collect(),
         control: report
             .control
             .iter()
@@ -99,30 +79,11 @@ pub fn of(report: &RunReport) -> Analysis {
                 body: c.arm.label(),
                 attached_mbps: c.attached_median_mbps,
                 detached_mbps: c.detached_median_mbps,
-                slowdown: c.slowdown_text(),
+                slowdown: c.slowdown.clone(),
             })
             .collect(),
-        transports: report
-            .transports
-            .iter()
-            .map(|c| {
-                format!(
-                    "{} vs {}: {} {}",
-                    c.arm.label(),
-                    c.baseline.label(),
-                    c.ratio_text(2),
-                    c.verdict.words(c.horizon)
-                )
-            })
-            .collect(),
-        negative_control: report.negative_control.as_ref().map(|c| {
-            format!(
-                "{} vs itself: {} {}",
-                c.baseline.label(),
-                c.ratio_text(2),
-                c.verdict.words(c.horizon)
-            )
-        }),
+        transports: report.transports.clone(),
+        negative_control: report.negative_control.clone(),
         chart: super::chart_scale(report),
         warnings: report.warnings.clone(),
         notes: report.notes.clone(),
@@ -135,5 +96,23 @@ pub fn of(report: &RunReport) -> Analysis {
                 median: p.median,
             })
             .collect(),
+    }
+}
+
+fn arm_line(report: &RunReport, a: &crate::stats::ArmSummary) -> ArmLine {
+    let compared = |pick: fn(&Comparison) -> &crate::arm::Arm| {
+        report.comparisons.iter().find(move |c| pick(c) == &a.arm)
+    };
+    ArmLine {
+        body: a.arm.label(),
+        n: a.n,
+        median_mbps: a.median_mbps,
+        min_mbps: a.min_mbps,
+        max_mbps: a.max_mbps,
+        comparison: compared(|c| c.arm.arm()).cloned(),
+        baseline: compared(|c| c.baseline.arm()).is_some(),
+        ceiling_mbps: report.run.ceiling_of(a.arm.travels_over()).0,
+        sink_bound: a.sink_bound,
+        integrity: a.integrity.clone(),
     }
 }

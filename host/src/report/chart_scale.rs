@@ -16,7 +16,23 @@ pub struct ChartScale {
     /// Mbps at the chart's right edge.
     pub top_mbps: f64,
     /// What the ceiling marks mean, or where the ceiling is when it is off the scale.
-    pub legend: Option<String>,
+    pub legend: Option<Legend>,
+}
+
+/// The chart's legend, as data (its words: `export::words::legend`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Legend {
+    /// The one sink ceiling, drawn dashed on the scale.
+    OneCeiling { ceiling_mbps: f64 },
+    /// Each arm's own transport's sink ceiling, all on the scale.
+    PerTransport,
+    /// Ceilings past the chart's edge, marked there: their figures, and how far past
+    /// the edge the lowest of them is.
+    OffScale {
+        ceilings_mbps: Vec<f64>,
+        times_edge: f64,
+    },
 }
 
 /// One arm as the scale sees it: its median, the top of its range and its sink's
@@ -69,7 +85,7 @@ pub fn on_scale(ceiling: f64, top_mbps: f64) -> bool {
     ceiling <= top_mbps
 }
 
-fn legend(arms: &[Reach], top_mbps: f64) -> Option<String> {
+fn legend(arms: &[Reach], top_mbps: f64) -> Option<Legend> {
     let mut ceilings: Vec<f64> = arms.iter().filter_map(|a| a.ceiling).collect();
     ceilings.sort_by(f64::total_cmp);
     ceilings.dedup();
@@ -78,23 +94,14 @@ fn legend(arms: &[Reach], top_mbps: f64) -> Option<String> {
         .copied()
         .filter(|c| !on_scale(*c, top_mbps))
         .collect();
-    let mbps = |v: &[f64]| {
-        v.iter()
-            .map(|c| format!("{c:.0}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    match (ceilings.len(), off.len()) {
-        (0, _) => None,
-        (_, 0) if ceilings.len() == 1 => {
-            Some(format!("dashed: sink ceiling {} Mbps", mbps(&ceilings)))
-        }
-        (_, 0) => Some("dashed: the sink ceiling of each arm's transport".into()),
-        _ => Some(format!(
-            "▸ sink ceiling {} Mbps, off the scale ({:.1}x the edge)",
-            mbps(&off),
-            off[0] / top_mbps
-        )),
+    match (ceilings.as_slice(), off.first()) {
+        ([], _) => None,
+        ([one], None) => Some(Legend::OneCeiling { ceiling_mbps: *one }),
+        (_, None) => Some(Legend::PerTransport),
+        (_, Some(lowest)) => Some(Legend::OffScale {
+            times_edge: lowest / top_mbps,
+            ceilings_mbps: off,
+        }),
     }
 }
 
@@ -120,14 +127,22 @@ mod tests {
         assert!(3000.0 / s.top_mbps >= 1.0 / ROOM);
         assert!(!on_scale(18000.0, s.top_mbps));
         assert_eq!(
-            s.legend.as_deref(),
-            Some("▸ sink ceiling 18000 Mbps, off the scale (5.6x the edge)")
+            s.legend,
+            Some(Legend::OffScale {
+                ceilings_mbps: vec![18000.0],
+                times_edge: 18000.0 / 3200.0
+            })
         );
         // A sink-bound arm's ceiling is always on the scale.
         let bound = scale(&[arm(700.0, 720.0, Some(1000.0))]);
         assert_eq!(
-            (bound.top_mbps, bound.legend.as_deref()),
-            (1000.0, Some("dashed: sink ceiling 1000 Mbps"))
+            (bound.top_mbps, bound.legend),
+            (
+                1000.0,
+                Some(Legend::OneCeiling {
+                    ceiling_mbps: 1000.0
+                })
+            )
         );
     }
 
@@ -139,7 +154,12 @@ mod tests {
             "the ceiling is the furthest within the room"
         );
         assert!(on_scale(1200.0, s.top_mbps));
-        assert_eq!(s.legend.as_deref(), Some("dashed: sink ceiling 1200 Mbps"));
+        assert_eq!(
+            s.legend,
+            Some(Legend::OneCeiling {
+                ceiling_mbps: 1200.0
+            })
+        );
     }
 
     #[test]

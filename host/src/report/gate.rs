@@ -12,7 +12,7 @@ use crate::stats::compare::{Comparison, Verdict};
 fn classify(c: &Comparison, bound: f64) -> Result<bool, ()> {
     match (c.verdict, c.ci_low, c.ci_high) {
         (Verdict::Slower, _, Some(hi)) if hi < bound => Ok(true),
-        (Verdict::NotComparable, ..) => Err(()),
+        (Verdict::NotComparable | Verdict::Depends, ..) => Err(()),
         (_, Some(lo), _) if lo >= bound => Ok(false),
         _ => Err(()),
     }

@@ -23,6 +23,16 @@ pub enum MachineCheck {
     Interleaved,
     /// These runs have no calibration (stored before runs recorded one): not checked.
     Unchecked { runs: Vec<String> },
+    /// Every run was measured in the one same condition (issue 36: what the host saw
+    /// of other work while each run measured, and its own load).
+    SameCondition {
+        condition: crate::domain::conditions::Condition,
+    },
+    /// The runs were measured in different conditions (or a run in several): no verdict
+    /// across them. Each run with its conditions.
+    ConditionsDiffer {
+        runs: Vec<(String, Vec<crate::domain::conditions::Condition>)>,
+    },
     /// The machine ran `slower_by` (a fraction) slower during run `slower` than during
     /// run `than`.
     Differs {
@@ -35,14 +45,49 @@ pub enum MachineCheck {
 
 impl MachineCheck {
     pub fn is_comparable(&self) -> bool {
-        !matches!(self, MachineCheck::Differs { .. })
+        !matches!(
+            self,
+            MachineCheck::Differs { .. } | MachineCheck::ConditionsDiffer { .. }
+        )
     }
+}
+
+/// The conditions check, for runs that recorded their blocks' conditions: comparable
+/// only when every run was measured in one condition, the same. None when a run has no
+/// conditions (stored before them): the CPU task's check then.
+fn by_conditions(runs: &[&RunMeta]) -> Option<MachineCheck> {
+    let each: Vec<(String, Vec<crate::domain::conditions::Condition>)> = runs
+        .iter()
+        .map(|r| {
+            let conditions = super::conditions::parts(r)
+                .into_iter()
+                .map(|p| p.0)
+                .collect();
+            (r.run_id.clone(), conditions)
+        })
+        .collect();
+    if each.iter().any(|(_, c)| c.is_empty()) {
+        return None;
+    }
+    let first = &each[0].1;
+    Some(
+        if first.len() == 1 && each.iter().all(|(_, c)| c == first) {
+            MachineCheck::SameCondition {
+                condition: first[0].clone(),
+            }
+        } else {
+            MachineCheck::ConditionsDiffer { runs: each }
+        },
+    )
 }
 
 /// The check over every run compared, whichever side it is on.
 pub fn check(runs: &[&RunMeta], interleaved: bool) -> MachineCheck {
     if interleaved {
         return MachineCheck::Interleaved;
+    }
+    if let Some(check) = by_conditions(runs) {
+        return check;
     }
     let unchecked: Vec<String> = runs
         .iter()
@@ -87,6 +132,26 @@ impl std::fmt::Display for MachineCheck {
             ),
             MachineCheck::Interleaved => {
                 write!(f, "machine check: the runs took turns rep by rep")
+            }
+            MachineCheck::SameCondition { condition } => write!(
+                f,
+                "machine check: every run was measured {}",
+                crate::export::conditions::condition_phrase(condition)
+            ),
+            MachineCheck::ConditionsDiffer { runs } => {
+                let each: Vec<String> = runs
+                    .iter()
+                    .map(|(id, cs)| {
+                        let phrases: Vec<String> =
+                            cs.iter().map(crate::export::conditions::condition_phrase).collect();
+                        format!("{id} {}", phrases.join(" then "))
+                    })
+                    .collect();
+                write!(
+                    f,
+                    "not comparable: the runs were measured in different conditions ({}); a difference between them could be the machine's, so none is called. Run them again in one condition, or interleave them in one run",
+                    each.join("; ")
+                )
             }
             MachineCheck::Unchecked { runs } => write!(
                 f,

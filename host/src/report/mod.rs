@@ -5,6 +5,7 @@ pub mod across;
 pub mod analysis;
 pub mod auto_budget;
 pub mod chart_scale;
+pub mod conditions;
 pub mod findings;
 pub mod gate;
 pub mod machine_check;
@@ -15,7 +16,7 @@ pub use findings::{Note, Warning};
 
 use crate::arm::{Arm, ArmKind, Condition, Transport};
 use crate::model::{Observed, RunState, RunStatus, Sample};
-use crate::stats::compare::{self, Comparison, Side, Verdict};
+use crate::stats::compare::{self, Comparison, Side};
 use crate::stats::{summarise, ArmSummary};
 use crate::store::{Record, StoreContents};
 use serde::Serialize;
@@ -121,6 +122,10 @@ pub struct RunMeta {
     /// `compare` checks before it sets two runs side by side.
     #[serde(skip_serializing_if = "crate::machine::Machine::is_empty")]
     pub machine: crate::machine::Machine,
+    /// Each block of the run and what the machine did meanwhile (`conditions/`), in
+    /// block order; empty for runs stored before conditions were recorded.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub blocks: Vec<crate::domain::conditions::BlockConditions>,
     /// The run took turns rep by rep with other builds' runs (`interleave.rs`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub interleaved: Option<crate::interleave::Interleaved>,
@@ -152,22 +157,6 @@ impl RunMeta {
     }
 }
 
-impl ControlRow {
-    /// "12.5x [11.7–13.4] slower when attached", or a dash without a comparison.
-    pub fn slowdown_text(&self) -> String {
-        let Some(s) = &self.slowdown else {
-            return "–".into();
-        };
-        // The ratio is detached / attached: "faster" means slower attached.
-        let words = match s.verdict {
-            Verdict::Faster => "slower when attached".to_owned(),
-            Verdict::Slower => "faster when attached".to_owned(),
-            v => v.words(s.horizon),
-        };
-        format!("{} {words}", s.ratio_text(1))
-    }
-}
-
 /// An arm whose median reaches this share of the sink's ceiling measures the sink.
 pub const SINK_BOUND_SHARE: f64 = 0.7;
 /// Page and sink timings further apart than this are flagged.
@@ -187,6 +176,7 @@ struct Gathered {
     samples: Vec<Sample>,
     machine: crate::machine::Machine,
     series: Option<crate::series::Series>,
+    blocks: Vec<crate::domain::conditions::BlockConditions>,
 }
 
 /// One run's records, grouped, with what lists and filters need (its `RunMeta`), and
@@ -344,6 +334,12 @@ fn gather(g: &mut Gathered, record: Record) {
         }
         Record::RunEnd { .. } => {}
         Record::Machine(m) => g.machine.add(&m),
+        Record::Conditions(c) => {
+            // One line per block; a repeated block keeps its first.
+            if !g.blocks.iter().any(|b| b.block == c.block.block) {
+                g.blocks.push(c.block);
+            }
+        }
         Record::Series(s) => g.series = Some(s.series),
         Record::SinkEvent { .. } => {}
     }
@@ -383,6 +379,11 @@ fn meta_of(run_id: String, g: &Gathered) -> RunMeta {
             .map(|s| s.transport_ceilings.clone())
             .unwrap_or_default(),
         machine: g.machine,
+        blocks: {
+            let mut b = g.blocks.clone();
+            b.sort_by_key(|b| b.block);
+            b
+        },
         interleaved: started.and_then(|s| s.interleaved.clone()),
         series: g.series.clone(),
         run_id,
@@ -412,6 +413,9 @@ fn build(run: RunMeta, samples: Vec<Sample>) -> RunReport {
         .collect();
     let verdicts = verdicts(&run, &summary, &samples);
     warnings.extend(verdicts.negative_control_warning());
+    let (condition_warning, condition_note) = conditions::findings(&run);
+    warnings.extend(condition_warning);
+    let notes: Vec<Note> = condition_note.into_iter().chain(notes).collect();
     let mut report = RunReport {
         phases: phases::by_arm(summary.iter().map(|a| &a.arm), &samples),
         encrypted: encrypted_rows(&summary, &samples),
@@ -472,7 +476,9 @@ impl Verdicts {
             arm: nc.baseline.arm().label(),
             verdict: nc.verdict,
             horizon: nc.horizon,
-            ratio: nc.ratio_text(2),
+            ratio: nc.ratio,
+            ci_low: nc.ci_low,
+            ci_high: nc.ci_high,
         })
     }
 }
@@ -485,6 +491,7 @@ fn verdicts(run: &RunMeta, summary: &[ArmSummary], samples: &[Sample]) -> Verdic
     let mut control = control_rows(samples, horizon);
     let mut comparisons = if control.is_empty() {
         compare_arms(
+            run,
             summary,
             samples,
             horizon,
@@ -493,7 +500,7 @@ fn verdicts(run: &RunMeta, summary: &[ArmSummary], samples: &[Sample]) -> Verdic
     } else {
         Vec::new()
     };
-    let mut transports = compare_transports(summary, samples, horizon);
+    let mut transports = compare_transports(run, summary, samples, horizon);
     if plan.is_some_and(|p| p.auto.is_some()) {
         // An --auto run's verdicts are only those its stopping rule settled.
         let settled = |v: Vec<Comparison>| v.into_iter().map(Comparison::as_auto_verdict).collect();
@@ -632,14 +639,10 @@ fn encrypted_rows(summary: &[ArmSummary], samples: &[Sample]) -> Vec<EncryptedRo
                 return None;
             };
             let arm: Vec<&Sample> = samples.iter().filter(|s| s.is_of(&a.arm)).collect();
-            let per = |key: &str| {
-                crate::stats::median(
-                    &arm.iter()
-                        .filter_map(|s| s.extra_f64(key))
-                        .collect::<Vec<_>>(),
-                )
+            let per = |figure: fn(&Sample) -> Option<f64>| {
+                crate::stats::median(&arm.iter().filter_map(|s| figure(s)).collect::<Vec<_>>())
             };
-            let (client_ms, put_ms) = (per("client_ms"), per("put_ms"));
+            let (client_ms, put_ms) = (per(|s| s.client_ms), per(|s| s.put_ms));
             let bad_tags: u64 = arm
                 .iter()
                 .filter_map(|s| s.chunk_tally.map(|t| t.bad_tags()))
@@ -664,6 +667,7 @@ fn encrypted_rows(summary: &[ArmSummary], samples: &[Sample]) -> Vec<EncryptedRo
 /// Every arm against its baseline (`Arm::baseline`), where the run has both; a
 /// workload module against the plan's baseline module (`Plan::baseline_module`).
 fn compare_arms(
+    run: &RunMeta,
     summary: &[ArmSummary],
     samples: &[Sample],
     horizon: f64,
@@ -673,7 +677,7 @@ fn compare_arms(
         a.condition.is_none()
             && matches!(&a.kind, ArmKind::Module { name, .. } if Some(name) == baseline_module)
     });
-    compare_against(summary, samples, horizon, |a| {
+    compare_against(run, summary, samples, horizon, |a| {
         match (&a.kind, module_baseline) {
             (ArmKind::Module { .. }, Some(base)) if a != base && a.condition.is_none() => {
                 vec![base.clone()]
@@ -685,23 +689,22 @@ fn compare_arms(
 
 /// Each arm against every arm `baselines` names that the run has, joined on the arm.
 fn compare_against(
+    run: &RunMeta,
     summary: &[ArmSummary],
     samples: &[Sample],
     horizon: f64,
     baselines: impl Fn(&Arm) -> Vec<Arm>,
 ) -> Vec<Comparison> {
-    let speeds = |arm: &Arm| ok_speeds(samples, arm);
     let mut out = Vec::new();
     for a in summary {
         for wanted in baselines(&a.arm) {
-            let Some(base) = summary.iter().find(|b| b.arm == wanted) else {
+            if !summary.iter().any(|b| b.arm == wanted) {
                 continue;
-            };
-            out.extend(compare::compare(
-                Side::Arm { arm: a.arm.clone() },
-                &speeds(&a.arm),
-                Side::Arm { arm: wanted },
-                &speeds(&base.arm),
+            }
+            out.extend(conditions::compare_pair(
+                run,
+                samples,
+                (&a.arm, &wanted),
                 horizon,
             ));
         }
@@ -740,8 +743,13 @@ fn protocol_mismatches(samples: &[Sample]) -> Vec<ProtocolMismatch> {
 
 /// Every arm over a TLS transport against the same upload over each nearer transport
 /// the run has (`Transport::baselines`).
-fn compare_transports(summary: &[ArmSummary], samples: &[Sample], horizon: f64) -> Vec<Comparison> {
-    compare_against(summary, samples, horizon, Arm::transport_baselines)
+fn compare_transports(
+    run: &RunMeta,
+    summary: &[ArmSummary],
+    samples: &[Sample],
+    horizon: f64,
+) -> Vec<Comparison> {
+    compare_against(run, summary, samples, horizon, Arm::transport_baselines)
 }
 
 /// The throughput of an arm's intact uploads.
@@ -758,7 +766,7 @@ fn integrity_reasons(summary: &[ArmSummary]) -> impl Iterator<Item = Note> + '_ 
     summary.iter().filter_map(|a| {
         Some(Note::IntegrityReason {
             arm: a.arm.label(),
-            integrity: a.integrity.word(),
+            integrity: a.integrity.status(),
             why: a.integrity.why(&a.arm)?,
         })
     })
@@ -827,41 +835,6 @@ pub fn chart_scale(r: &RunReport) -> chart_scale::ChartScale {
         .map(|a| chart_scale::Reach::of(a, r.run.ceiling_of(a.arm.travels_over()).0))
         .collect();
     chart_scale::scale(&reach)
-}
-
-/// "702–1036", or one dash for an arm without intact samples.
-pub(crate) fn fmt_range(a: &ArmSummary) -> String {
-    match (a.min_mbps, a.max_mbps) {
-        (Some(_), Some(_)) => format!("{}–{}", fmt_mbps(a.min_mbps), fmt_mbps(a.max_mbps)),
-        _ => "–".into(),
-    }
-}
-
-/// "1.05x [0.81–1.76] not resolved" for an arm with a comparison, "baseline" for an arm
-/// others are compared with, else a dash. `with_baseline` adds "vs <arm>".
-pub(crate) fn ratio_cell(report: &RunReport, arm: &Arm, with_baseline: bool) -> String {
-    if let Some(c) = report.comparisons.iter().find(|c| c.arm.arm() == arm) {
-        let vs = if with_baseline {
-            format!(" vs {}", c.baseline.label())
-        } else {
-            String::new()
-        };
-        return format!("{} {}{vs}", c.ratio_text(2), c.verdict.words(c.horizon));
-    }
-    if report.comparisons.iter().any(|c| c.baseline.arm() == arm) {
-        return "baseline".into();
-    }
-    "–".into()
-}
-
-/// Whole Mbps, with decimals where whole numbers would round tiny bodies to 0.
-pub(crate) fn fmt_mbps(v: Option<f64>) -> String {
-    match v {
-        Some(x) if x < 10.0 => format!("{x:.2}"),
-        Some(x) if x < 100.0 => format!("{x:.1}"),
-        Some(x) => format!("{x:.0}"),
-        None => "–".into(),
-    }
 }
 
 #[cfg(test)]

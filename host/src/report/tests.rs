@@ -1,5 +1,6 @@
 use super::*;
 use crate::export::{csv::Csv, html::Html, markdown::Markdown, table::Table, Exporter};
+use crate::stats::compare::Verdict;
 use crate::store::tests_support::{contents_of, run_record, sample};
 use crate::store::StoreContents;
 
@@ -228,13 +229,6 @@ fn a_run_without_samples_is_not_called_intact() {
     assert_eq!(empty.comparisons, []);
     let page = Html.render(&[empty]);
     assert!(page.contains("no samples") && !page.contains("all intact"));
-}
-
-#[test]
-fn small_throughputs_keep_their_decimals() {
-    assert_eq!(super::fmt_mbps(Some(0.0123)), "0.01");
-    assert_eq!(super::fmt_mbps(Some(42.34)), "42.3");
-    assert_eq!(super::fmt_mbps(Some(2189.6)), "2190");
 }
 
 /// `s` as an upload the sink saw from `first` to `last` ms after its headers, in a page

@@ -29,10 +29,11 @@ pub struct Page<'a> {
     pub display: &'a str,
 }
 
-/// Trust the run's certificate at these loopback ports, in this profile only.
+/// Trust one certificate (the run's own, or a pinned remote sink's) at these host
+/// names and ports, in this profile only.
 pub struct Trust<'a> {
     pub pins: &'a crate::local_tls::Pins,
-    pub ports: Vec<u16>,
+    pub places: Vec<(String, u16)>,
 }
 
 pub struct Launch {
@@ -101,7 +102,7 @@ pub fn prepare(
             if let Some(t) = &trust {
                 std::fs::write(
                     ws.profile.join("cert_override.txt"),
-                    crate::local_tls::firefox_overrides(t.pins, &t.ports),
+                    crate::local_tls::firefox_overrides(t.pins, &t.places),
                 )?;
             }
             env.push(("MOZ_CRASHREPORTER_DISABLE".into(), "1".into()));

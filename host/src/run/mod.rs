@@ -38,6 +38,8 @@ pub struct RunOptions {
     pub quiet: bool,
     pub keep_profile: bool,
     pub sink_url: Option<SinkUrl>,
+    /// How the profile trusts an https:// sink_url's pinned certificate.
+    pub sink_trust: Option<crate::local_tls::Pins>,
     /// Interleaved builds: this run's turns (`interleave.rs`); set by `interleaved`.
     pub turns: Option<crate::interleave::JobTurns>,
     /// The plan's `--script` modules: where the host reads each.
@@ -147,8 +149,13 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         .prefix("unobserved-run-")
         .tempdir()?;
     let (ws, browser_tmp) = workspace_in(tmp.path())?;
-    let run_id = new_run_id();
-    let tls = local_tls_of(&opts.plan)?;
+    let run_id = crate::model::new_run_id();
+    // A remote sink serves the TLS transport itself (its URL's); the local TLS
+    // listeners are for runs on the local sink.
+    let tls = match opts.sink_url {
+        None => local_tls_of(&opts.plan)?,
+        Some(_) => None,
+    };
     let job_tls = tls.as_ref().map(|(t, _)| t);
     let (job_path, page) = match browser.engine {
         browsers::Engine::Extension(family) => {
@@ -270,7 +277,7 @@ fn write_extension(
     extension_files::make_package(extension, family, opts.plan.control)?;
     if let Some(url) = &opts.sink_url {
         // Headless throwaway profiles cannot click "allow": the copy asks up front.
-        extension_files::grant_host_permission(extension, &format!("{}/*", url.origin()))?;
+        extension_files::grant_host_permission(extension, &url.host_permission())?;
     }
     Ok(())
 }
@@ -305,10 +312,19 @@ fn launch_of(
 ) -> Result<launch::Launch> {
     let host = std::env::current_exe().context("cannot find the unobserved binary itself")?;
     let as_root = process::running_as_root();
-    let trust = tls.map(|(t, pins)| launch::Trust {
-        pins,
-        ports: t.listeners.iter().map(|l| l.port).collect(),
-    });
+    let ports = |t: &JobTls| t.listeners.iter().map(|l| l.port).collect::<Vec<_>>();
+    let trust = match (tls, &opts.sink_url, &opts.sink_trust) {
+        (Some((t, pins)), _, _) => Some(launch::Trust {
+            pins,
+            places: crate::local_tls::loopback_places(&ports(t)),
+        }),
+        // A pinned remote sink: the certificate it presented before launch, where it is.
+        (None, Some(url), Some(pins)) => Some(launch::Trust {
+            pins,
+            places: vec![(url.host().to_owned(), url.port())],
+        }),
+        _ => None,
+    };
     let launch = launch::prepare(
         browser,
         program,
@@ -439,7 +455,7 @@ async fn follow(opts: &RunOptions, p: &Prepared, r: &mut Running) -> Followed {
                             if let Some(w) = &mut auto { w.saw(s.rep); }
                         }
                         Record::RunEnd { status, reason, .. } => end = Some(Followed::Ended { status, reason }),
-                        Record::Machine(_) | Record::Series(_) | Record::SinkEvent { .. } => {}
+                        Record::Machine(_) | Record::Series(_) | Record::Conditions(_) | Record::SinkEvent { .. } => {}
                     }
                 }
                 if let Some(end) = end { break end; }
@@ -563,16 +579,6 @@ fn local_tls_of(plan: &Plan) -> Result<Option<(JobTls, crate::local_tls::Pins)>>
 }
 
 /// Sortable and unique enough: time plus 16 random bits.
-pub fn new_run_id() -> String {
-    let mut r = [0u8; 2];
-    let _ = getrandom::fill(&mut r);
-    format!(
-        "{}-{}",
-        chrono::Utc::now().format("%Y%m%d-%H%M%S"),
-        hex::encode(r)
-    )
-}
-
 fn log_tail(path: &std::path::Path) -> String {
     let text = std::fs::read_to_string(path).unwrap_or_default();
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
@@ -658,7 +664,12 @@ impl Progress {
         let counts = Some((p.settled, p.comparisons));
         if p.comparisons > 0 && self.settled.get() != counts {
             // A verdict that stands is shown when it does, not only at the end.
-            let verdicts = p.settled_verdicts.join("; ");
+            let verdicts: Vec<String> = p
+                .settled_verdicts
+                .iter()
+                .map(crate::export::words::comparison_line)
+                .collect();
+            let verdicts = verdicts.join("; ");
             let line = format!(
                 "auto: {} of {} comparisons settled, {} s of the budget left{}",
                 p.settled,

@@ -234,17 +234,18 @@ fn run_info(state: &State, headers: &HeaderMap, page_hints: Option<Hints>) -> Ru
             serde_json::to_value(&hints).expect("json"),
         );
     }
-    extra.insert("sink".into(), "local".into());
     RunInfo {
         run_id: state
             .offer
             .run_id
             .clone()
-            .unwrap_or_else(crate::run::new_run_id),
+            .unwrap_or_else(crate::model::new_run_id),
         env,
         plan: state.offer.plan.clone(),
         source: "serve".into(),
         started_at: Some(now()),
+        sink: Some(crate::model::SinkChoice::Local),
+        sink_url: None,
         extra,
     }
 }

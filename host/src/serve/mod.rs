@@ -68,6 +68,8 @@ impl Served {
             started: Default::default(),
             job: None,
             remote: Default::default(),
+            own_processes: crate::conditions::this_process(),
+            conditions: Default::default(),
             job_modules: Vec::new(),
             state_dir: crate::state::state_dir().ok(),
         };

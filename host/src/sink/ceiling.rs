@@ -53,6 +53,18 @@ pub fn measure(addr: SocketAddr, upload_path: &str, size: u64) -> std::io::Resul
     })
 }
 
+/// A remote sink's link ceiling: the host's own client uploads `size` bytes (capped at
+/// 256 MiB) to the sink's upload URL over the URL's transport (for https://, pinned
+/// TLS and HTTP/2, as a browser reaches it), one warm-up then five timed rounds. It is
+/// what the link carried for a client that is not a browser: the write-up's lineup.
+pub fn measure_link(
+    url: &super::remote::SinkUrl,
+    size: u64,
+) -> Result<TransportCeiling, super::pinned::ReachError> {
+    let (mut client, _) = Client::connect_sink(url)?;
+    Ok(client.ceiling(url.path(), size)?)
+}
+
 /// The timed rounds of `size`-byte uploads as a receive ceiling: their median rate and
 /// the slowest and fastest round. The plain and the TLS ceilings both summarise so.
 pub(crate) fn receive_rates(size: u64, times: &[Duration]) -> TransportCeiling {

@@ -24,6 +24,7 @@ pub mod ledger;
 pub mod module_sources;
 mod module_upload;
 pub mod parts;
+pub mod pinned;
 mod probe;
 mod recording;
 pub mod refusals;

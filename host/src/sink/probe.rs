@@ -1,7 +1,11 @@
-//! The client the ceiling probes upload with (and the CLI's `--sink-url` check): hyper's
-//! HTTP/1.1 or HTTP/2 client on one kept-alive connection. `ceiling.rs` hands it a plain
-//! TCP stream, `ceiling_tls.rs` a rustls one; the connection is all the two differ in.
+//! The client the ceiling probes upload with (and the CLI's `--sink-url` check, and the
+//! remote ledger's claims): hyper's HTTP/1.1 or HTTP/2 client on one kept-alive
+//! connection. `ceiling.rs` hands it a plain TCP stream, `ceiling_tls.rs` a rustls one
+//! trusting the run's certificate, `connect_sink` one pinned to a remote sink's
+//! certificate (`pinned.rs`); the connection is all they differ in.
 
+use super::pinned::{Presented, ReachError};
+use super::remote::SinkUrl;
 use bytes::Bytes;
 use futures_util::stream;
 use http_body::Frame;
@@ -100,7 +104,12 @@ impl Connection {
         };
         let to_headers = start.elapsed();
         let status = reply.status().as_u16();
-        let body = tokio::time::timeout(READ_TIMEOUT, reply.into_body().collect())
+        // A sink's reply is a peer's: read no more of it than any reply of ours needs.
+        let limited = http_body_util::Limited::new(
+            reply.into_body(),
+            crate::domain::limits::INPUT.peer_reply_bytes,
+        );
+        let body = tokio::time::timeout(READ_TIMEOUT, limited.collect())
             .await
             .map_err(|_| timed_out())?
             .map_err(std::io::Error::other)?
@@ -154,6 +163,15 @@ fn timed_out() -> std::io::Error {
     std::io::Error::new(std::io::ErrorKind::TimedOut, "the sink did not answer")
 }
 
+/// A TCP connection to `addr`, or an error after `CONNECT_TIMEOUT`.
+async fn tcp_to(addr: SocketAddr) -> std::io::Result<tokio::net::TcpStream> {
+    let tcp = tokio::time::timeout(CONNECT_TIMEOUT, tokio::net::TcpStream::connect(addr))
+        .await
+        .map_err(|_| timed_out())??;
+    tcp.set_nodelay(true)?;
+    Ok(tcp)
+}
+
 /// A single-threaded runtime for the blocking callers.
 pub(crate) fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_current_thread()
@@ -178,13 +196,36 @@ impl Client {
     pub fn connect_as(addr: SocketAddr, authority: String) -> std::io::Result<Client> {
         let rt = runtime()?;
         let connection = rt.block_on(async {
-            let tcp = tokio::time::timeout(CONNECT_TIMEOUT, tokio::net::TcpStream::connect(addr))
-                .await
-                .map_err(|_| timed_out())??;
-            tcp.set_nodelay(true)?;
-            Connection::handshake(tcp, authority, false).await
+            Connection::handshake(tcp_to(addr).await?, authority, false).await
         })?;
         Ok(Client { rt, connection })
+    }
+
+    /// Connects to the sink at `url` as a browser uploads to it: in the clear for
+    /// http://, and for https:// over TLS that accepts only the pinned certificate,
+    /// HTTP/2 when the sink offers it. Also what an https:// sink presented.
+    pub fn connect_sink(url: &SinkUrl) -> Result<(Client, Option<Presented>), ReachError> {
+        let addr = url.socket_addrs()?.into_iter().next().ok_or_else(|| {
+            std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                format!("{} names no address", url.authority()),
+            )
+        })?;
+        let Some(pin) = url.pin() else {
+            return Ok((Client::connect_as(addr, url.authority().to_owned())?, None));
+        };
+        let rt = runtime()?;
+        let (connection, presented) = rt.block_on(async {
+            let tcp = tcp_to(addr).await?;
+            let handshake = super::pinned::connect(tcp, url.host(), pin, &[b"h2", b"http/1.1"]);
+            let (tls, presented) = tokio::time::timeout(CONNECT_TIMEOUT, handshake)
+                .await
+                .map_err(|_| timed_out())??;
+            let h2 = tls.get_ref().1.alpn_protocol() == Some(b"h2");
+            let connection = Connection::handshake(tls, url.authority().to_owned(), h2).await?;
+            Ok::<_, ReachError>((connection, presented))
+        })?;
+        Ok((Client { rt, connection }, Some(presented)))
     }
 
     /// PUTs `total` bytes (`data` repeated) to `path`.

@@ -1,89 +1,154 @@
-//! A sink elsewhere (`run --sink-url`): the URL `unobserved sink` printed.
+//! A sink elsewhere (`run --sink-url`): the URL `unobserved sink` printed. An https://
+//! one pins the sink's certificate in its fragment (`#sha256=<hex>`, `domain::pin`),
+//! which a browser never sends: the host accepts that certificate and no other.
 
 use super::routes::UPLOAD_PREFIX;
+use crate::arm::Transport;
+use crate::domain::pin::CertPin;
 use hyper::http::uri::Scheme;
 use hyper::Uri;
 use serde::{Deserialize, Serialize};
 use std::net::{SocketAddr, ToSocketAddrs};
 
 /// http(s)://HOST:PORT/upload/TOKEN, parsed once by hyper's `Uri` (already a dependency,
-/// so no `url` crate). The job hands it to the extension as text.
+/// so no `url` crate), and for https the pinned certificate. The job hands it to the
+/// extension as text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(into = "String", try_from = "String")]
-pub struct SinkUrl(Uri);
+pub struct SinkUrl {
+    uri: Uri,
+    /// Present exactly when the scheme is https.
+    pin: Option<CertPin>,
+}
 
 impl std::str::FromStr for SinkUrl {
     type Err = String;
 
     fn from_str(text: &str) -> Result<SinkUrl, String> {
+        // hyper's Uri drops a fragment silently: split it off first.
+        let (text, fragment) = match text.split_once('#') {
+            Some((t, f)) => (t, Some(f)),
+            None => (text, None),
+        };
         let uri: Uri = text.parse().map_err(|_| wrong())?;
-        let web = uri.scheme() == Some(&Scheme::HTTP) || uri.scheme() == Some(&Scheme::HTTPS);
-        if web && uri.host().is_some() && uri.path().contains(UPLOAD_PREFIX) {
-            Ok(SinkUrl(uri))
-        } else {
-            Err(wrong())
+        let tls = uri.scheme() == Some(&Scheme::HTTPS);
+        let web = tls || uri.scheme() == Some(&Scheme::HTTP);
+        if !(web && uri.host().is_some() && uri.path().contains(UPLOAD_PREFIX)) {
+            return Err(wrong());
         }
+        let pin = match (tls, fragment) {
+            (true, Some(f)) => Some(CertPin::from_fragment(f).map_err(|e| e.to_string())?),
+            (true, None) => return Err(format!(
+                "an https:// sink URL pins the sink's certificate: end it with #sha256=<the certificate's SHA-256>, as `unobserved sink --tls` printed it (like https://HOST:PORT{UPLOAD_PREFIX}TOKEN#sha256=…)"
+            )),
+            (false, None) => None,
+            (false, Some(_)) => {
+                return Err("only an https:// sink URL carries a fragment (its certificate's #sha256=…); an http:// one has none".into())
+            }
+        };
+        Ok(SinkUrl { uri, pin })
     }
 }
 
 fn wrong() -> String {
-    format!("must be the URL `unobserved sink` printed, like http://HOST:PORT{UPLOAD_PREFIX}TOKEN")
+    format!("must be the URL `unobserved sink` printed, like http://HOST:PORT{UPLOAD_PREFIX}TOKEN or https://HOST:PORT{UPLOAD_PREFIX}TOKEN#sha256=…")
 }
 
 impl SinkUrl {
     pub fn is_tls(&self) -> bool {
-        self.0.scheme() == Some(&Scheme::HTTPS)
+        self.pin.is_some()
     }
 
-    /// Why a run on this sink could not be judged, if it could not: the host claims a
-    /// remote sink's records over plain HTTP only, having no trust to check a remote
-    /// certificate by. Refused before a run starts, so no run is stored unjudged.
-    pub fn unclaimable(&self) -> Option<&'static str> {
-        self.is_tls().then_some(
-            "a remote sink is judged from its own records, which this host claims over plain HTTP only: serve it with `unobserved sink` without --tls-cert and give its http:// URL",
-        )
+    /// The certificate an https:// sink must present, and nothing else.
+    pub fn pin(&self) -> Option<CertPin> {
+        self.pin
+    }
+
+    /// What the browser's uploads travel over: the URL's. A TLS sink (`unobserved sink
+    /// --tls`) offers HTTP/2 by ALPN, which every browser takes.
+    pub fn transport(&self) -> Transport {
+        if self.is_tls() {
+            Transport::H2
+        } else {
+            Transport::H1
+        }
+    }
+
+    /// The URL a browser uploads to: without the pin, which is the host's to check.
+    pub fn upload_url(&self) -> String {
+        self.uri.to_string()
+    }
+
+    /// The host's name as the URL gives it, brackets of an IPv6 literal removed: what a
+    /// TLS client names the server by, and Firefox's certificate overrides.
+    pub fn host(&self) -> &str {
+        let host = self.uri.host().unwrap_or_default();
+        host.strip_prefix('[')
+            .and_then(|h| h.strip_suffix(']'))
+            .unwrap_or(host)
+    }
+
+    /// The URL's port, or its scheme's when it names none.
+    pub fn port(&self) -> u16 {
+        self.uri
+            .port_u16()
+            .unwrap_or(if self.is_tls() { 443 } else { 80 })
     }
 
     /// HOST:PORT as given.
     pub fn authority(&self) -> &str {
-        self.0.authority().map_or("", |a| a.as_str())
+        self.uri.authority().map_or("", |a| a.as_str())
     }
 
     /// "http://HOST:PORT", what the browser's host permission names.
     pub fn origin(&self) -> String {
         format!(
             "{}://{}",
-            self.0.scheme_str().unwrap_or("http"),
+            self.uri.scheme_str().unwrap_or("http"),
             self.authority()
+        )
+    }
+
+    /// The match pattern of a browser's host permission for this sink: its scheme and
+    /// host, any port (Firefox refuses a pattern that names a port, and then treats the
+    /// sink as a page of another origin).
+    pub fn host_permission(&self) -> String {
+        format!(
+            "{}://{}/*",
+            self.uri.scheme_str().unwrap_or("http"),
+            self.uri.host().unwrap_or_default().to_ascii_lowercase()
         )
     }
 
     /// The upload path with its query, as requested of the sink.
     pub fn path(&self) -> &str {
-        self.0.path_and_query().map_or("/", |p| p.as_str())
+        self.uri.path_and_query().map_or("/", |p| p.as_str())
     }
 
     /// The token of its upload path, which its other routes want too.
     pub fn token(&self) -> &str {
-        let path = self.0.path();
+        let path = self.uri.path();
         path.rsplit_once(UPLOAD_PREFIX).map_or("", |(_, t)| t)
     }
 
     /// Where it listens: the URL's port, or its scheme's when it names none.
     pub fn socket_addrs(&self) -> std::io::Result<Vec<SocketAddr>> {
-        let port = self
-            .0
-            .port_u16()
-            .unwrap_or(if self.is_tls() { 443 } else { 80 });
         // The host keeps an IPv6 literal's brackets, which "[::1]:80" wants.
-        let host = self.0.host().unwrap_or_default();
-        Ok(format!("{host}:{port}").to_socket_addrs()?.collect())
+        let host = self.uri.host().unwrap_or_default();
+        Ok(format!("{host}:{}", self.port())
+            .to_socket_addrs()?
+            .collect())
     }
 }
 
+/// As `unobserved sink` printed it, the pin included.
 impl std::fmt::Display for SinkUrl {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.0.fmt(f)
+        self.uri.fmt(f)?;
+        match &self.pin {
+            Some(pin) => write!(f, "#{}", pin.fragment()),
+            None => Ok(()),
+        }
     }
 }
 
@@ -104,26 +169,58 @@ impl TryFrom<String> for SinkUrl {
 #[cfg(test)]
 mod tests {
     use super::SinkUrl;
+    use crate::arm::Transport;
+
+    const PIN: &str = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
 
     fn url(text: &str) -> SinkUrl {
         text.parse().unwrap()
     }
 
+    /// The shared cases: the extension's options page reads the same file
+    /// (`tests/fixtures/sink-urls.json`): the same sinks, with the same transport and
+    /// host permission, and the same non-sinks.
     #[test]
     fn only_a_web_url_to_an_upload_path_is_a_sink() {
+        let fixture: serde_json::Value = serde_json::from_str(include_str!(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/fixtures/sink-urls.json"
+        )))
+        .unwrap();
+        for good in fixture["sinks"].as_array().unwrap() {
+            let text = good["url"].as_str().unwrap();
+            let u = url(text);
+            assert_eq!(u.transport().as_str(), good["transport"], "{text}");
+            assert_eq!(u.upload_url(), good["upload_url"], "{text}");
+            assert_eq!(u.host_permission(), good["host_permission"], "{text}");
+        }
+        for bad in fixture["not_sinks"].as_array().unwrap() {
+            let text = bad.as_str().unwrap();
+            assert!(text.parse::<SinkUrl>().is_err(), "{text}");
+        }
+        assert!(!url("http://h:1/upload/t").is_tls());
+        assert!(url(&format!("https://h:1/upload/t#sha256={PIN}")).is_tls());
+    }
+
+    #[test]
+    fn https_pins_a_certificate_and_http_pins_none() {
+        let pinned = url(&format!("https://h:1/upload/t#sha256={PIN}"));
+        assert_eq!(pinned.pin(), Some(PIN.parse().unwrap()));
+        assert_eq!(pinned.transport(), Transport::H2);
+        assert_eq!(pinned.upload_url(), "https://h:1/upload/t");
+        assert_eq!(
+            pinned.to_string(),
+            format!("https://h:1/upload/t#sha256={PIN}")
+        );
         for bad in [
-            "ftp://x/upload/abc",
-            "http://x/download/abc",
-            "http://x/?to=/upload/abc",
-            "//x/upload/abc",
-            "/upload/abc",
-            "http://x y/upload/abc",
-            "",
+            "https://h:1/upload/t".to_owned(),
+            format!("http://h:1/upload/t#sha256={PIN}"),
+            format!("https://h:1/upload/t#sha256={}", &PIN[2..]),
+            format!("https://h:1/upload/t#sha1={PIN}"),
         ] {
             assert!(bad.parse::<SinkUrl>().is_err(), "{bad}");
         }
-        assert!(!url("http://h:1/upload/t").is_tls());
-        assert!(url("https://h:1/upload/t").is_tls());
+        assert_eq!(url("http://h:1/upload/t").transport(), Transport::H1);
     }
 
     #[test]
@@ -134,10 +231,11 @@ mod tests {
         assert_eq!(u.origin(), "http://192.0.2.7:5000");
         assert_eq!(u.path(), "/upload/tok?kind=Blob");
         assert_eq!(u.token(), "tok");
-        assert_eq!(
-            url("https://[::1]:8443/upload/t").origin(),
-            "https://[::1]:8443"
-        );
+        let v6 = url(&format!("https://[::1]:8443/upload/t#sha256={PIN}"));
+        assert_eq!(v6.origin(), "https://[::1]:8443");
+        assert_eq!((v6.host(), v6.port()), ("::1", 8443));
+        assert_eq!(v6.host_permission(), "https://[::1]/*");
+        assert_eq!(u.host_permission(), "http://192.0.2.7/*");
     }
 
     #[test]
@@ -148,20 +246,25 @@ mod tests {
             ["127.0.0.1:5000".parse().unwrap()]
         );
         assert_eq!(
-            at("https://[::1]:8443/upload/t"),
+            at(&format!("https://[::1]:8443/upload/t#sha256={PIN}")),
             ["[::1]:8443".parse().unwrap()]
         );
         assert_eq!(
-            at("https://127.0.0.1/upload/t"),
+            at(&format!("https://127.0.0.1/upload/t#sha256={PIN}")),
             ["127.0.0.1:443".parse().unwrap()]
         );
     }
 
     #[test]
-    fn the_job_carries_it_as_text() {
-        let u = url("http://h:1/upload/t");
-        let json = serde_json::to_value(&u).unwrap();
-        assert_eq!(json, "http://h:1/upload/t");
-        assert_eq!(serde_json::from_value::<SinkUrl>(json).unwrap(), u);
+    fn the_job_carries_it_as_text_pin_and_all() {
+        for text in [
+            "http://h:1/upload/t".to_owned(),
+            format!("https://h:1/upload/t#sha256={PIN}"),
+        ] {
+            let u = url(&text);
+            let json = serde_json::to_value(&u).unwrap();
+            assert_eq!(json, text.as_str());
+            assert_eq!(serde_json::from_value::<SinkUrl>(json).unwrap(), u);
+        }
     }
 }

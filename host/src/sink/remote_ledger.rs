@@ -1,8 +1,11 @@
 //! A sink elsewhere (`unobserved sink`, reached with `run --sink-url`) keeps its own
-//! ledger; the host that stores the samples claims each record from it over HTTP, with
-//! the sink's token: `PUT /ledger/<token>?run=<run id>&upload=<id>` answers the `Claim`
-//! as JSON and consumes the record, `PUT /ledger/<token>?run=<run id>&forget=1` drops
-//! the run's records when it ends.
+//! ledger; the host that stores the samples claims each record from it with the sink's
+//! token, over the URL's transport (an https:// sink's pinned certificate and nothing
+//! else, `pinned.rs`): `PUT /ledger/<token>?run=<run id>&upload=<id>` answers the
+//! `Claim` as JSON and consumes the record, `PUT /ledger/<token>?run=<run id>&forget=1`
+//! drops the run's records when it ends, and `PUT /ledger/<token>?run=<run id>&open=<records>`
+//! opens a run before its uploads (the sink keeps records only for runs opened so;
+//! `Ledger::open_run`), answering the room given.
 
 use super::ledger::{Claim, Ledger, Records, UploadId, UploadTag};
 use super::probe::Client;
@@ -18,6 +21,16 @@ pub fn answer(ledger: &Ledger, path_and_query: &str) -> Reply {
             ledger.forget_run(run);
             return json(200, &serde_json::json!({ "forgot": run }));
         }
+        let open = query.split('&').find_map(|kv| kv.strip_prefix("open="));
+        if let Some(wanted) = open.and_then(|n| n.parse::<usize>().ok()) {
+            if !crate::model::valid_run_id(run) {
+                return json_error(400, "run id must be 1-64 letters, digits, '-' or '_'");
+            }
+            return match ledger.open_run(run, wanted) {
+                Ok(room) => json(200, &serde_json::json!({ "opened": run, "room": room })),
+                Err(why) => json_error(why.status(), &why.of_opening()),
+            };
+        }
     }
     match UploadTag::of_query(path_and_query) {
         Ok(Some(tag)) => {
@@ -26,7 +39,7 @@ pub fn answer(ledger: &Ledger, path_and_query: &str) -> Reply {
         }
         Ok(None) => json_error(
             400,
-            "name ?run=<run id>&upload=<id>, or ?run=<run id>&forget=1",
+            "name ?run=<run id>&upload=<id>, ?run=<run id>&open=<records> or ?run=<run id>&forget=1",
         ),
         Err(message) => json_error(400, &message),
     }
@@ -43,27 +56,53 @@ impl RemoteLedger {
         RemoteLedger { url, client: None }
     }
 
+    /// One request on the kept connection; a kept connection that broke since the last
+    /// request (the sink closed it while idle) is made again once before the sink counts
+    /// as gone.
     fn put(&mut self, query: &str) -> std::io::Result<Vec<u8>> {
-        if let Some(why) = self.url.unclaimable() {
-            return Err(std::io::Error::other(why));
-        }
-        if self.client.is_none() {
-            let addr = self.url.socket_addrs()?.into_iter().next();
-            let addr =
-                addr.ok_or_else(|| std::io::Error::other("the sink URL names no address"))?;
-            self.client = Some(Client::connect_as(addr, self.url.authority().to_owned())?);
-        }
         let path = format!("{LEDGER_PREFIX}{}?{query}", self.url.token());
-        let client = self.client.as_mut().expect("connected above");
-        let reply = client
-            .put(&path, 0, b"")
-            .inspect_err(|_| self.client = None)?;
+        let kept = self.client.is_some();
+        let reply = match self.put_on_connection(&path) {
+            Err(e) if kept => {
+                log::debug!("claiming from {} again after: {e}", self.url.origin());
+                self.put_on_connection(&path)?
+            }
+            other => other?,
+        };
         match reply.status {
             200 => Ok(reply.body),
             other => Err(std::io::Error::other(format!(
                 "the sink answered HTTP {other}"
             ))),
         }
+    }
+
+    /// Opens `run_id` on the remote sink with room for `records` uploads, before any of
+    /// them: the sink keeps records only for runs opened so.
+    pub fn open_run(&mut self, run_id: &str, records: u64) -> std::io::Result<()> {
+        self.put(&format!("run={run_id}&open={records}"))
+            .map(|_| ())
+    }
+
+    /// The sink is there and presents the pinned certificate: before a run starts, so
+    /// no run is recorded that could not be judged. The connection is kept for claims.
+    pub fn check(&mut self) -> Result<(), super::pinned::ReachError> {
+        if self.client.is_none() {
+            self.client = Some(Client::connect_sink(&self.url)?.0);
+        }
+        Ok(())
+    }
+
+    pub fn url(&self) -> &SinkUrl {
+        &self.url
+    }
+
+    fn put_on_connection(&mut self, path: &str) -> std::io::Result<super::ceiling::Reply> {
+        let client = match &mut self.client {
+            Some(client) => client,
+            None => self.client.insert(Client::connect_sink(&self.url)?.0),
+        };
+        client.put(path, 0, b"").inspect_err(|_| self.client = None)
     }
 
     /// The run ended: the remote sink may drop its records.

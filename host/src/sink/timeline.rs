@@ -17,11 +17,11 @@ use std::time::Instant;
 /// The record's format; bumped when a field changes meaning.
 pub const VERSION: u32 = 1;
 /// Points per upload, whatever its size: when full, adjacent buckets merge pairwise.
-pub const MAX_POINTS: usize = 512;
+pub const MAX_POINTS: usize = crate::domain::limits::INPUT.timeline_points;
 /// A gap with no bytes longer than this is a stall.
 pub const STALL_NS: u64 = 10_000_000;
 /// Stalls kept with their place: the longest ones (all are counted).
-pub const MAX_STALLS: usize = 32;
+pub const MAX_STALLS: usize = crate::domain::limits::INPUT.timeline_stalls;
 /// The first bucket width; doubled each time the points fill.
 const FIRST_WIDTH_NS: u64 = 100_000;
 

@@ -157,6 +157,8 @@ fn clusters(arm: Side, x: &[Vec<f64>], baseline: Side, y: &[Vec<f64>], horizon: 
             ci_high: Some(hi.exp()),
             horizon,
             verdict: judge(lo, hi, (1.0 + horizon).ln()),
+            blocks: None,
+            parts: Vec::new(),
         },
         method: Method::Clusters {
             runs: a.len(),

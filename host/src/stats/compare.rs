@@ -1,4 +1,4 @@
-//! Ratios between arms, their 95% intervals, and verdicts in words.
+//! Ratios between arms, their 95% intervals, and verdicts (in words: export/words.rs).
 //!
 //! The method is rank-based, so slow outliers and heavy tails cannot manufacture a
 //! difference: the interval is the exact Mann–Whitney (distribution-free) 95% interval
@@ -43,6 +43,14 @@ pub struct Comparison {
     #[schemars(extend("exclusiveMinimum" = 0))]
     pub horizon: f64,
     pub verdict: Verdict,
+    /// The blocks of the run the interval is over (`blocks.rs`: each block one figure);
+    /// absent when the samples were pooled (fewer than three blocks, or across runs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocks: Option<usize>,
+    /// Its parts, when the comparison was made per condition or its blocks disagreed:
+    /// each part's ratio, interval and verdict (`Verdict::Depends` says they disagree).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parts: Vec<super::blocks::Part>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -55,33 +63,18 @@ pub enum Verdict {
     /// The interval is too wide to say either.
     NotResolved,
     /// Across runs: the machine itself ran at another speed in one of them, beyond
-    /// its horizon (`report::machine_check`), so no verdict is given.
+    /// its horizon (`report::machine_check`), or the runs were measured under different
+    /// conditions, so no verdict is given.
     NotComparable,
+    /// Its parts (conditions, or blocks of a run) disagree beyond the horizon: faster in
+    /// one, not in another. Neither faster nor slower; `parts` has each part's figures.
+    Depends,
 }
 
 impl Verdict {
-    pub fn words(self, horizon: f64) -> String {
-        match self {
-            Verdict::Faster => "faster".into(),
-            Verdict::Slower => "slower".into(),
-            Verdict::Same => format!("same within ±{}%", fmt_pct(horizon)),
-            Verdict::NotResolved => "not resolved".into(),
-            Verdict::NotComparable => "not comparable".into(),
-        }
-    }
-
     /// A difference was called.
     pub fn is_difference(self) -> bool {
         matches!(self, Verdict::Faster | Verdict::Slower)
-    }
-}
-
-fn fmt_pct(h: f64) -> String {
-    let p = h * 100.0;
-    if (p - p.round()).abs() < 1e-9 {
-        format!("{p:.0}")
-    } else {
-        format!("{p:.1}")
     }
 }
 
@@ -94,25 +87,30 @@ impl Comparison {
         if !self.settled() {
             self.verdict = Verdict::NotResolved;
         }
-        self
-    }
-
-    /// "1.95x [1.73–2.33]" at `digits` decimals, or the ratio with why it has no interval.
-    pub fn ratio_text(&self, digits: usize) -> String {
-        match (self.ci_low, self.ci_high) {
-            (Some(lo), Some(hi)) => {
-                format!("{:.digits$}x [{lo:.digits$}–{hi:.digits$}]", self.ratio)
+        for part in &mut self.parts {
+            if !part.settled {
+                part.verdict = Verdict::NotResolved;
             }
-            _ => format!(
-                "{:.digits$}x [no 95% interval below 4 samples per arm]",
-                self.ratio
-            ),
         }
+        self
     }
 
     /// Precise enough to stop adding reps: the interval lies entirely inside the
     /// horizon (the same) or entirely outside it (a difference larger than h).
     pub fn settled(&self) -> bool {
+        // Blocks that part stay apart however many more reps come; conditions are
+        // settled when each is (so each condition's own verdict is given).
+        let of_blocks =
+            |p: &super::blocks::Part| matches!(p.of, super::blocks::PartOf::Blocks { .. });
+        if self.verdict == Verdict::Depends && self.parts.iter().all(of_blocks) {
+            return true;
+        }
+        if !self.parts.is_empty() {
+            return self.parts.iter().all(|p| p.settled);
+        }
+        if self.blocks.is_some_and(|b| b < super::blocks::MIN_BLOCKS) {
+            return false;
+        }
         let (Some(lo), Some(hi)) = (self.ci_low, self.ci_high) else {
             return false;
         };
@@ -167,6 +165,8 @@ pub fn compare(
         ci_high: interval.map(|i| i.1.exp()),
         horizon,
         verdict,
+        blocks: None,
+        parts: Vec::new(),
     })
 }
 
@@ -336,7 +336,5 @@ mod tests {
         );
         assert_eq!(judge(0.01, 0.09, h), Verdict::Faster);
         assert_eq!(judge(-0.02, 0.09, h), Verdict::NotResolved);
-        assert_eq!(Verdict::Same.words(0.05), "same within ±5%");
-        assert_eq!(Verdict::Same.words(0.025), "same within ±2.5%");
     }
 }

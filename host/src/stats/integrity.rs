@@ -3,10 +3,14 @@
 
 use crate::model::{Sample, SampleStatus};
 use serde::Serialize;
-use std::fmt;
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, strum::EnumDiscriminants)]
 #[serde(tag = "status", rename_all = "kebab-case")]
+#[strum_discriminants(
+    name(IntegrityStatus),
+    derive(Serialize, schemars::JsonSchema),
+    serde(rename_all = "kebab-case")
+)]
 pub enum Integrity {
     /// Every upload arrived whole: length and SHA-256 match what the page sent.
     Intact,
@@ -62,65 +66,50 @@ impl Integrity {
         *self == Integrity::Intact
     }
 
-    /// One word for a table cell: "intact", "corrupted", "unsupported", …
-    pub fn word(&self) -> &'static str {
-        match self {
-            Integrity::Intact => "intact",
-            Integrity::Corrupted { .. } => "corrupted",
-            Integrity::Unsupported { .. } => "unsupported",
-            Integrity::Aborted { .. } => "aborted",
-            Integrity::Error { .. } => "error",
-            Integrity::NoSamples => "no samples",
-        }
-    }
-
-    /// What arrived or what the browser said, when there is more than the word.
-    pub fn detail(&self) -> Option<String> {
-        match self {
-            Integrity::Corrupted {
-                bytes_received,
-                head,
-            } => Some(format!("received {bytes_received} bytes `{head}`")),
-            Integrity::Unsupported { error }
-            | Integrity::Aborted { error }
-            | Integrity::Error { error } => Some(error.clone()),
-            Integrity::Intact | Integrity::NoSamples => None,
-        }
-    }
-
-    /// Why this happened, for the findings the tool knows how to explain; `body` is the
-    /// arm's body kind.
-    pub fn why(&self, arm: &crate::arm::Arm) -> Option<&'static str> {
+    /// Why this happened, for the findings the tool knows how to explain (its words:
+    /// `export::words::integrity_why`).
+    pub fn why(&self, arm: &crate::arm::Arm) -> Option<IntegrityWhy> {
         let stream = arm.kind
             == (crate::arm::ArmKind::Body {
                 body: crate::arm::BodyKind::ReadableStream,
             });
         let stream_over_http1 = stream && arm.travels_over().protocol() == "http/1.1";
         match self {
-            Integrity::Corrupted { head, .. } if head.starts_with(STRINGIFIED_STREAM) => Some(
-                "Firefox does not support a ReadableStream as a fetch() body: it uploads the stream's name as text, and fetch() still answers 200. An app that streams its uploads sends garbage in Firefox without any error.",
-            ),
+            Integrity::Corrupted { head, .. } if head.starts_with(STRINGIFIED_STREAM) => {
+                Some(IntegrityWhy::StreamUploadedAsText)
+            }
             // The DOMException's name: WebKit refuses stream bodies outright.
-            Integrity::Unsupported { error } if stream && error.starts_with("NotSupportedError") => Some(
-                "WebKitGTK does not upload a ReadableStream body over any transport: fetch() rejects it at once (NotSupportedError) and nothing is sent. Apple's WebKit enabled stream uploads over HTTP/2 in 2026, so Safari may differ.",
-            ),
+            Integrity::Unsupported { error }
+                if stream && error.starts_with("NotSupportedError") =>
+            {
+                Some(IntegrityWhy::NoStreamUploads)
+            }
             // Chromium's own rejection (WebKit's is another, above).
-            Integrity::Unsupported { error } if stream_over_http1 && error.starts_with("TypeError") => Some(
-                "Chromium sends a ReadableStream body only over HTTP/2 or HTTP/3, and this sink spoke HTTP/1.1, so fetch() rejected it before sending anything. An h2 arm (`--transport h2`) measures it over HTTP/2.",
-            ),
+            Integrity::Unsupported { error }
+                if stream_over_http1 && error.starts_with("TypeError") =>
+            {
+                Some(IntegrityWhy::StreamNeedsHttp2)
+            }
             _ => None,
         }
     }
+
+    /// Its `status`, without what arrived.
+    pub fn status(&self) -> IntegrityStatus {
+        self.into()
+    }
 }
 
-/// "intact", or "corrupted: received 23 bytes `[object ReadableStream]`".
-impl fmt::Display for Integrity {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.detail() {
-            Some(detail) => write!(f, "{}: {detail}", self.word()),
-            None => f.write_str(self.word()),
-        }
-    }
+/// The findings of integrity the tool can explain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum IntegrityWhy {
+    /// Firefox uploads a ReadableStream body's name as text, and answers 200.
+    StreamUploadedAsText,
+    /// WebKitGTK refuses a ReadableStream body over any transport.
+    NoStreamUploads,
+    /// Chromium sends a ReadableStream body only over HTTP/2 or HTTP/3.
+    StreamNeedsHttp2,
 }
 
 /// Reports keep the text form under its old name, `verdict`.

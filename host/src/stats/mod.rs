@@ -3,6 +3,7 @@
 
 pub mod across_runs;
 pub mod agree;
+pub mod blocks;
 pub mod compare;
 pub mod integrity;
 pub mod pairwise;

@@ -228,6 +228,8 @@ mod tests {
                 .map_or(Verdict::NotResolved, |(lo, hi)| {
                     judge(lo, hi, (1.0 + horizon).ln())
                 }),
+            blocks: None,
+            parts: Vec::new(),
         }
     }
 

@@ -8,7 +8,7 @@
 pub mod records;
 mod tail;
 
-pub use records::{Record, RunRecord};
+pub use records::{ConditionsRecord, Record, RunRecord};
 pub use tail::{LineTail, StoreTail};
 
 use crate::state;
@@ -29,7 +29,29 @@ pub struct Store {
 #[derive(Debug, Default)]
 pub struct StoreContents {
     pub records: Vec<(usize, Record)>,
-    pub warnings: Vec<String>,
+    pub warnings: Vec<StoreWarning>,
+}
+
+/// A line the store could not read, typed; its words are `Display`'s, in
+/// `export/findings.rs`, for the log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoreWarning {
+    pub path: PathBuf,
+    /// 1-based.
+    pub line: usize,
+    pub kind: StoreWarningKind,
+    /// What the reader or the parser said (clipped).
+    pub error: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StoreWarningKind {
+    /// The file could not be read on from this line: nothing after it was read.
+    StoppedReading,
+    /// The last line is incomplete: a write was torn (a crash mid-append).
+    TornLastLine,
+    /// A line before the last is not a record; every other line is read.
+    CorruptLine,
 }
 
 impl Store {
@@ -75,7 +97,7 @@ impl Store {
 
     /// Hands every record to `each` as it is read, with its line number, and returns
     /// the warnings: a big store is never held twice (as lines and as records).
-    pub fn scan(&self, each: impl FnMut(usize, Record)) -> io::Result<Vec<String>> {
+    pub fn scan(&self, each: impl FnMut(usize, Record)) -> io::Result<Vec<StoreWarning>> {
         self.scan_of(None, each)
     }
 
@@ -85,7 +107,7 @@ impl Store {
         &self,
         run_id: &str,
         each: impl FnMut(usize, Record),
-    ) -> io::Result<Vec<String>> {
+    ) -> io::Result<Vec<StoreWarning>> {
         self.scan_of(Some(run_id), each)
     }
 
@@ -93,7 +115,7 @@ impl Store {
         &self,
         only: Option<&str>,
         each: impl FnMut(usize, Record),
-    ) -> io::Result<Vec<String>> {
+    ) -> io::Result<Vec<StoreWarning>> {
         match state::open_private_read(&self.path) {
             // Never past the file's length: a device in its place (say /dev/full, which
             // reads as endless zeros) must not make a reader spin.
@@ -144,7 +166,7 @@ fn scan_lines(
     path: &Path,
     only: Option<&str>,
     mut each: impl FnMut(usize, Record),
-) -> Vec<String> {
+) -> Vec<StoreWarning> {
     let mut warnings = Vec::new();
     let mut lines = reader.split(b'\n').enumerate().peekable();
     while let Some((i, line)) = lines.next() {
@@ -153,10 +175,12 @@ fn scan_lines(
         let line = match line {
             Ok(l) => l,
             Err(e) => {
-                warnings.push(format!(
-                    "{}: stopped reading at line {number}: {e}",
-                    path.display()
-                ));
+                warnings.push(StoreWarning {
+                    path: path.to_owned(),
+                    line: number,
+                    kind: StoreWarningKind::StoppedReading,
+                    error: e.to_string(),
+                });
                 break;
             }
         };
@@ -166,18 +190,16 @@ fn scan_lines(
         match records::parse_of(&line, only) {
             Ok(Some(r)) => each(number, r),
             Ok(None) => {}
-            Err(e) => {
-                let why = if is_last {
-                    "incomplete last line (torn write?)"
+            Err(e) => warnings.push(StoreWarning {
+                path: path.to_owned(),
+                line: number,
+                kind: if is_last {
+                    StoreWarningKind::TornLastLine
                 } else {
-                    "corrupt line"
-                };
-                warnings.push(format!(
-                    "{}: line {number} skipped, {why}: {}",
-                    path.display(),
-                    Clipped(&e)
-                ));
-            }
+                    StoreWarningKind::CorruptLine
+                },
+                error: Clipped(&e).to_string(),
+            }),
         }
     }
     for w in &warnings {

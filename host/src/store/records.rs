@@ -5,6 +5,8 @@ use crate::model::{RunInfo, RunStatus, Sample, TransportCeiling};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+// A sample is nearly every line of a store: held inline, not boxed one by one.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Record {
@@ -30,6 +32,9 @@ pub enum Record {
     Machine(crate::machine::MachineRecord),
     /// A finished run of `run --runs N` and its place in the series (`series.rs`).
     Series(crate::series::SeriesRecord),
+    /// What the machine did during one block of a run (`conditions/`), stored as the
+    /// block ends.
+    Conditions(ConditionsRecord),
     /// Something the sink saw that no page reported, such as an aborted upload.
     SinkEvent {
         event: String,
@@ -47,9 +52,19 @@ impl Record {
             Record::RunEnd { run_id, .. } => Some(run_id),
             Record::Machine(m) => Some(&m.run_id),
             Record::Series(s) => Some(&s.run_id),
+            Record::Conditions(c) => Some(&c.run_id),
             Record::SinkEvent { .. } => None,
         }
     }
+}
+
+/// A `conditions` line: one block of a run and what the machine did meanwhile.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConditionsRecord {
+    pub run_id: String,
+    #[serde(flatten)]
+    pub block: crate::domain::conditions::BlockConditions,
+    pub recorded_at: String,
 }
 
 /// A run as the host recorded it at `run-started`: the extension's `RunInfo` and what

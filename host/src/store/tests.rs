@@ -36,8 +36,12 @@ pub(crate) fn sample(run_id: &str, body: &str, rep: u32, mbps: f64) -> Sample {
         timeline: None,
         page_timing: None,
         observed: Observation::default(),
+        digest_ms: None,
+        client_ms: None,
+        put_ms: None,
         chunk_tally: None,
         parts: None,
+        module_failure: None,
         extra: Default::default(),
     }
 }
@@ -56,6 +60,8 @@ pub(crate) fn run_record(run_id: &str) -> Record {
             plan: Plan::default(),
             source: "job".into(),
             started_at: None,
+            sink: None,
+            sink_url: None,
             extra: Default::default(),
         },
         host_version: "0.1.0".into(),
@@ -144,10 +150,9 @@ fn torn_last_line_is_skipped_with_a_warning_naming_it_and_nothing_earlier_is_los
     let got = store.read().unwrap();
     assert_eq!(got.records.len(), 2, "the two complete lines survive");
     assert_eq!(got.warnings.len(), 1);
-    assert!(
-        got.warnings[0].contains("line 3") && got.warnings[0].contains("torn"),
-        "{}",
-        got.warnings[0]
+    assert_eq!(
+        (got.warnings[0].line, got.warnings[0].kind),
+        (3, StoreWarningKind::TornLastLine)
     );
 
     // The next append starts on a fresh line, so the torn one stays the only casualty.
@@ -157,7 +162,10 @@ fn torn_last_line_is_skipped_with_a_warning_naming_it_and_nothing_earlier_is_los
     let got = store.read().unwrap();
     assert_eq!(got.records.len(), 3);
     assert_eq!(got.records[2].0, 4, "new record is on line 4");
-    assert!(got.warnings[0].contains("line 3") && got.warnings[0].contains("corrupt"));
+    assert_eq!(
+        (got.warnings[0].line, got.warnings[0].kind),
+        (3, StoreWarningKind::CorruptLine)
+    );
 }
 
 #[test]
@@ -176,7 +184,12 @@ fn a_corrupt_line_in_the_middle_is_skipped_and_named() {
         .unwrap();
     let got = store.read().unwrap();
     assert_eq!(got.records.len(), 2);
-    assert!(got.warnings[0].contains("line 2"), "{:?}", got.warnings);
+    assert_eq!(
+        (got.warnings[0].line, got.warnings[0].kind),
+        (2, StoreWarningKind::CorruptLine),
+        "{:?}",
+        got.warnings
+    );
 }
 
 #[cfg(unix)]

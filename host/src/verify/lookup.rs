@@ -3,6 +3,7 @@
 
 use super::PageClaim;
 use crate::arm::ArmKind;
+use crate::domain::limits::LIMITS;
 use crate::domain::received::PartsSummary;
 use crate::domain::received::{ChunkTally, Receipt, Received};
 use crate::sink::expected::{self, ModuleRun, PartsCheck};
@@ -181,6 +182,14 @@ fn download(d: &DownloadRecord, claim: &PageClaim) -> Found {
 /// Every stream of a parallel upload under its own id (`UploadId::stream`): the bytes
 /// summed, the hash the streams share (none when they differ).
 fn parallel(records: &mut dyn Records, run_id: &str, id: &UploadId, streams: u64) -> Found {
+    // The caller held the arm to its plan (`fit.rs`); this loop is bounded here too, since
+    // its count is the page's.
+    if !LIMITS
+        .streams
+        .contains(u32::try_from(streams).unwrap_or(u32::MAX))
+    {
+        return Found::none(Receipt::Missing);
+    }
     let (mut bytes, mut hashes, mut receipt) = (0u64, Vec::new(), Receipt::Found);
     let (mut timelines, mut protocol) = (Vec::new(), None);
     for i in 0..streams {

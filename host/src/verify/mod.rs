@@ -6,12 +6,14 @@
 //!
 //! A new kind of arm is one match arm in `lookup::look_up`, typed.
 
+pub mod fit;
 mod judge;
 mod lookup;
 
 pub use judge::{judge, mbps};
 
 use crate::arm::ArmKind;
+use crate::domain::limits::INPUT;
 use crate::domain::received::{Receipt, Received};
 use crate::model::Sample;
 use crate::sink::ledger::{Ledger, Records};
@@ -72,8 +74,23 @@ fn stored(records: &mut dyn Records, run_id: &str, mut s: Sample) -> Sample {
 }
 
 /// The record's figures as the sample's received side, every one of them: what the
-/// record lacks, the sample lacks.
-fn apply(s: &mut Sample, r: Received<Timeline>) {
+/// record lacks, the sample lacks. A remote sink's record is a peer's word on its
+/// lengths: each text is clipped and a timeline over the bounds of any the sink makes
+/// is dropped (`domain::limits::INPUT`).
+fn apply(s: &mut Sample, mut r: Received<Timeline>) {
+    let clip = |t: &mut Option<String>, chars: usize| {
+        if let Some((cut, _)) = t.as_deref().and_then(|t| t.char_indices().nth(chars)) {
+            t.as_mut().expect("some").truncate(cut);
+        }
+    };
+    clip(&mut r.content_type, INPUT.content_type_chars);
+    clip(&mut r.head, crate::sink::hashing::HEAD_LEN);
+    clip(&mut r.protocol, 16);
+    r.timeline = r.timeline.filter(|t| {
+        t.points.len() <= INPUT.timeline_points
+            && t.stalls.len() <= INPUT.timeline_stalls
+            && t.requests.len() <= INPUT.timeline_points
+    });
     s.bytes_received = r.bytes;
     s.sha256_received = r.sha256;
     s.sink_ms = r.sink_ms;

@@ -78,10 +78,17 @@ impl Host {
     /// Starts a run of small Blob uploads in this session: the host takes samples only
     /// for runs its own session started.
     pub fn start_run(&mut self, run_id: &str) {
+        let plan =
+            serde_json::json!({"size_bytes": 1024, "reps": 1000, "warmup": 0, "bodies": ["Blob"]});
+        self.start_run_of(run_id, plan);
+    }
+
+    /// Starts a run of `plan`: its samples must fit it.
+    pub fn start_run_of(&mut self, run_id: &str, plan: Value) {
         let run = serde_json::json!({"type": "run-started", "run": {"run_id": run_id,
             "browser": "Chromium", "browser_version": "156", "os": "Linux",
             "extension_version": "0.1.0", "source": "job", "started_at": "2026-11-30T00:00:00Z",
-            "plan": {"size_bytes": 1024, "reps": 1000, "warmup": 0, "bodies": ["Blob"]}}});
+            "plan": plan}});
         let reply = self.send(&run);
         assert_eq!(reply["type"], "run-started", "{reply}");
     }
@@ -134,11 +141,27 @@ impl SinkProcess {
     /// With extra environment, e.g. a benchmark's seam.
     pub fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> SinkProcess {
         let state = tempfile::tempdir().unwrap();
+        let dir = state.path().to_owned();
+        SinkProcess::spawn(&dir, state, args, env)
+    }
+
+    /// On a state dir of the caller's (where `--tls` keeps its certificate), which
+    /// outlives this sink.
+    pub fn start_in(state: &std::path::Path, args: &[&str]) -> SinkProcess {
+        SinkProcess::spawn(state, tempfile::tempdir().unwrap(), args, &[])
+    }
+
+    fn spawn(
+        state_dir: &std::path::Path,
+        state: tempfile::TempDir,
+        args: &[&str],
+        env: &[(&str, &str)],
+    ) -> SinkProcess {
         let mut child = Command::new(BIN)
             .arg("sink")
             .args(args)
             .envs(env.iter().copied())
-            .env("UNOBSERVED_STATE_DIR", state.path())
+            .env("UNOBSERVED_STATE_DIR", state_dir)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()

@@ -1,0 +1,20 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { parseSinkUrl, sinkHostPermission, sinkTransport } from '../lib/sink-url.js';
+
+// The host reads the same cases (host/src/sink/remote.rs).
+const FIXTURE = JSON.parse(readFileSync(new URL('../../tests/fixtures/sink-urls.json', import.meta.url), 'utf8'));
+
+test("a sink URL is what the host's SinkUrl takes, case by case", () => {
+  for (const { url } of FIXTURE.sinks) assert.ok(parseSinkUrl(url), url);
+  for (const url of FIXTURE.not_sinks) assert.equal(parseSinkUrl(url), null, url);
+});
+
+test('its transport and host permission are the host\'s', () => {
+  for (const { url, transport, host_permission: permission } of FIXTURE.sinks) {
+    assert.equal(sinkTransport(url), transport, url);
+    assert.equal(sinkHostPermission(url), permission, url);
+  }
+  for (const url of FIXTURE.not_sinks) assert.equal(sinkTransport(url), null, url);
+});

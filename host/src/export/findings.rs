@@ -1,0 +1,129 @@
+//! The words of every warning and note (`report/findings.rs` holds their kinds and
+//! figures): the `message` each carries in JSON, the popup's findings, and the lines
+//! the text formats print.
+
+use super::words;
+use crate::model::AutoStop;
+use crate::report::{Note, Warning};
+use std::fmt;
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Warning::SinkBound { arm, median_mbps, ceiling_mbps } => write!(
+                f,
+                "{arm} is sink-bound: its median {median_mbps:.0} Mbps is {:.0}% of the sink's own receive ceiling ({ceiling_mbps:.0} Mbps). The number describes the sink, not the browser; comparisons with it understate the gap.",
+                100.0 * median_mbps / ceiling_mbps
+            ),
+            Warning::CeilingDisturbed { arm, median_mbps, ceiling_mbps } => write!(
+                f,
+                "{arm}'s median {median_mbps:.0} Mbps is above every round of the sink's measured ceiling ({ceiling_mbps:.0} Mbps): the ceiling measurement was disturbed (the machine was busy when it ran), so no sink-bound verdict is given for this arm."
+            ),
+            Warning::HashSlowerThanArm { arm, hash_mbps, median_mbps } => write!(
+                f,
+                "The sink hashes at {hash_mbps:.0} Mbps, below {arm}'s {median_mbps:.0} Mbps: each verdict arrives after its upload, but the number stands, because the sink answers at the last byte and hashes off the timed path."
+            ),
+            Warning::HashBound { arm, samples } => write!(
+                f,
+                "{samples} sample(s) of {arm} were hash-bound: the body outgrew the sink's hash queue, so the sink received no faster than it could hash. Raise the queue (`unobserved sink --hash-queue`) or use a smaller body."
+            ),
+            Warning::ProtocolMismatch(m) => write!(
+                f,
+                "{} upload(s) of {} arrived over {}, not {}: the browser chose another protocol, so those figures do not describe {}.",
+                m.uploads, m.arm, m.arrived_over, m.transport.protocol(), m.transport
+            ),
+            Warning::TimingDisagreement { samples, tolerance } => write!(
+                f,
+                "{samples} sample(s) have page and sink times that do not fit together (more than {:.0}% apart the wrong way, or from a sink that replied only after hashing). Believe the page time for what a web app experiences: it runs from fetch() to the response and includes the browser preparing the body.",
+                tolerance * 100.0
+            ),
+            Warning::NegativeControlFailed { arm, verdict, horizon, ratio, ci_low, ci_high } => write!(
+                f,
+                "The negative control failed: {arm} uploaded twice in every rep came out {} ({}). Identical arms differ on this machine, so this run's other verdicts cannot be trusted: quiet the machine (close other programs, plug in the laptop) and run again.",
+                words::verdict(*verdict, *horizon),
+                words::ratio_of(*ratio, *ci_low, *ci_high, 2)
+            ),
+            Warning::OtherWork { condition, state } => write!(
+                f,
+                "{} The verdicts hold for this condition; on a quiet machine they may differ, even in sign (docs/why-the-answer-depends.md).",
+                super::conditions::measured_in(condition, state)
+            ),
+            Warning::ConditionChanged { parts } => {
+                let parts: Vec<_> = parts.iter().map(|p| (p.condition.clone(), p.blocks.clone(), p.state)).collect();
+                write!(f, "{}", super::conditions::changed(&parts))
+            }
+            Warning::AutoBudgetSpent { stop, reps, max_reps, max_seconds, unsettled } => {
+                let budget = match stop {
+                    AutoStop::BudgetReps => format!("The rep budget ({max_reps} reps)"),
+                    _ => format!("The time budget ({max_seconds} s)"),
+                };
+                let left = match unsettled.as_slice() {
+                    [] => "nothing to compare was settled".to_owned(),
+                    names => format!("{} comparison(s) not settled ({}), which read \"not resolved\" whatever their interval", names.len(), names.join(", ")),
+                };
+                write!(f, "{budget} ran out after {reps} reps with {left}. Give it more time (Options, or --max-time) or a quieter machine, or widen the horizon.")
+            }
+        }
+    }
+}
+
+impl fmt::Display for Note {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Note::BrowserTime { arms } => {
+                let parts: Vec<String> = arms
+                    .iter()
+                    .map(|a| {
+                        format!(
+                            "{} {:.0} of {:.0} ms ({:.0}%)",
+                            a.arm,
+                            a.browser_ms,
+                            a.page_ms,
+                            100.0 * a.browser_ms / a.page_ms.max(f64::MIN_POSITIVE)
+                        )
+                    })
+                    .collect();
+                write!(
+                    f,
+                    "Time before the request reached the sink, median per upload: {}. That is the browser preparing and handing over the body; a web app waits for it too, so the page time is the figure.",
+                    parts.join(", ")
+                )
+            }
+            Note::MeasuredIn { condition, state } => {
+                write!(f, "{}", super::conditions::measured_in(condition, state))
+            }
+            Note::IntegrityReason {
+                arm,
+                integrity,
+                why,
+            } => {
+                let integrity = serde_json::to_value(integrity).unwrap_or_default();
+                let integrity = integrity.as_str().unwrap_or_default();
+                write!(
+                    f,
+                    "Why {arm} is {integrity}: {}",
+                    words::integrity_why(*why)
+                )
+            }
+        }
+    }
+}
+
+impl fmt::Display for crate::store::StoreWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use crate::store::StoreWarningKind;
+        let (path, line, error) = (self.path.display(), self.line, &self.error);
+        match self.kind {
+            StoreWarningKind::StoppedReading => {
+                write!(f, "{path}: stopped reading at line {line}: {error}")
+            }
+            StoreWarningKind::TornLastLine => write!(
+                f,
+                "{path}: line {line} skipped, incomplete last line (torn write?): {error}"
+            ),
+            StoreWarningKind::CorruptLine => {
+                write!(f, "{path}: line {line} skipped, corrupt line: {error}")
+            }
+        }
+    }
+}

@@ -1,0 +1,280 @@
+//! Numbers and verdicts in words, one rule each: every report format here and the
+//! extension's views (`extension/lib/words.js`, the popup, the summary tab and `serve`'s
+//! page) write them alike. `tests/fixtures/formats.json` is written from these functions
+//! by the test below and read by the extension's tests, so neither side can change a
+//! rule alone.
+
+use crate::model::AutoStop;
+use crate::report::chart_scale::Legend;
+use crate::stats::compare::{Comparison, Verdict};
+use crate::stats::integrity::IntegrityWhy;
+use crate::stats::Integrity;
+
+/// Whole Mbps, with decimals where whole numbers would round tiny bodies to 0:
+/// "0.01", "42.3", "2190"; a dash for none.
+pub fn mbps(v: Option<f64>) -> String {
+    match v {
+        Some(x) if x < 10.0 => format!("{x:.2}"),
+        Some(x) if x < 100.0 => format!("{x:.1}"),
+        Some(x) => format!("{x:.0}"),
+        None => "–".into(),
+    }
+}
+
+/// "702–1036", or one dash without both ends.
+pub fn range(min: Option<f64>, max: Option<f64>) -> String {
+    match (min, max) {
+        (Some(_), Some(_)) => format!("{}–{}", mbps(min), mbps(max)),
+        _ => "–".into(),
+    }
+}
+
+/// A horizon as a percentage: "5", "2.5".
+fn percent(h: f64) -> String {
+    let p = h * 100.0;
+    if (p - p.round()).abs() < 1e-9 {
+        format!("{p:.0}")
+    } else {
+        format!("{p:.1}")
+    }
+}
+
+/// "faster", "same within ±5%", "not resolved", …
+pub fn verdict(v: Verdict, horizon: f64) -> String {
+    match v {
+        Verdict::Faster => "faster".into(),
+        Verdict::Slower => "slower".into(),
+        Verdict::Same => format!("same within ±{}%", percent(horizon)),
+        Verdict::NotResolved => "not resolved".into(),
+        Verdict::NotComparable => "not comparable".into(),
+        Verdict::Depends => "depends".into(),
+    }
+}
+
+/// "1.95x [1.73–2.33]" at `digits` decimals, or the ratio with why it has no interval.
+pub fn ratio(c: &Comparison, digits: usize) -> String {
+    ratio_of(c.ratio, c.ci_low, c.ci_high, digits)
+}
+
+/// `ratio`, from its figures.
+pub fn ratio_of(ratio: f64, lo: Option<f64>, hi: Option<f64>, digits: usize) -> String {
+    match (lo, hi) {
+        (Some(lo), Some(hi)) => format!("{ratio:.digits$}x [{lo:.digits$}–{hi:.digits$}]"),
+        _ => format!("{ratio:.digits$}x [no 95% interval below 4 samples per arm]"),
+    }
+}
+
+/// "1.26x [1.18–1.36] faster"; with parts (per condition, or blocks that parted),
+/// "depends: 0.70x [0.65–0.76] slower when quiet; 1.61x [1.20–2.28] faster with …".
+pub fn comparison(c: &Comparison) -> String {
+    if !c.parts.is_empty() {
+        return super::conditions::comparison_text(c, 2);
+    }
+    format!("{} {}", ratio(c, 2), verdict(c.verdict, c.horizon))
+}
+
+/// "Blob h2 vs Blob h1: 1.10x [1.02–1.21] faster".
+pub fn comparison_line(c: &Comparison) -> String {
+    format!(
+        "{} vs {}: {}",
+        c.arm.label(),
+        c.baseline.label(),
+        comparison(c)
+    )
+}
+
+/// The positive control's slowdown (detached / attached): "12.5x [11.7–13.4] slower
+/// when attached", or a dash without a comparison.
+pub fn slowdown(s: Option<&Comparison>) -> String {
+    let Some(s) = s else {
+        return "–".into();
+    };
+    // The ratio is detached / attached: "faster" means slower attached.
+    let words = match s.verdict {
+        Verdict::Faster => "slower when attached".to_owned(),
+        Verdict::Slower => "faster when attached".to_owned(),
+        v => verdict(v, s.horizon),
+    };
+    format!("{} {words}", ratio(s, 1))
+}
+
+/// The chart's legend: what the ceiling marks mean, or where a ceiling off the scale is.
+pub fn legend(l: &Legend) -> String {
+    let list = |v: &[f64]| {
+        v.iter()
+            .map(|c| mbps(Some(*c)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match l {
+        Legend::OneCeiling { ceiling_mbps } => {
+            format!("dashed: sink ceiling {} Mbps", mbps(Some(*ceiling_mbps)))
+        }
+        Legend::PerTransport => "dashed: the sink ceiling of each arm's transport".into(),
+        Legend::OffScale {
+            ceilings_mbps,
+            times_edge,
+        } => format!(
+            "▸ sink ceiling {} Mbps, off the scale ({times_edge:.1}x the edge)",
+            list(ceilings_mbps)
+        ),
+    }
+}
+
+/// One word for a table cell: "intact", "corrupted", "unsupported", …
+pub fn integrity_word(i: &Integrity) -> &'static str {
+    match i {
+        Integrity::Intact => "intact",
+        Integrity::Corrupted { .. } => "corrupted",
+        Integrity::Unsupported { .. } => "unsupported",
+        Integrity::Aborted { .. } => "aborted",
+        Integrity::Error { .. } => "error",
+        Integrity::NoSamples => "no samples",
+    }
+}
+
+/// What arrived or what the browser said, when there is more than the word.
+pub fn integrity_detail(i: &Integrity) -> Option<String> {
+    match i {
+        Integrity::Corrupted {
+            bytes_received,
+            head,
+        } => Some(format!("received {bytes_received} bytes `{head}`")),
+        Integrity::Unsupported { error }
+        | Integrity::Aborted { error }
+        | Integrity::Error { error } => Some(error.clone()),
+        Integrity::Intact | Integrity::NoSamples => None,
+    }
+}
+
+/// Why an integrity finding happened, where the tool can explain it.
+pub fn integrity_why(why: IntegrityWhy) -> &'static str {
+    match why {
+        IntegrityWhy::StreamUploadedAsText => "Firefox does not support a ReadableStream as a fetch() body: it uploads the stream's name as text, and fetch() still answers 200. An app that streams its uploads sends garbage in Firefox without any error.",
+        IntegrityWhy::NoStreamUploads => "WebKitGTK does not upload a ReadableStream body over any transport: fetch() rejects it at once (NotSupportedError) and nothing is sent. Apple's WebKit enabled stream uploads over HTTP/2 in 2026, so Safari may differ.",
+        IntegrityWhy::StreamNeedsHttp2 => "Chromium sends a ReadableStream body only over HTTP/2 or HTTP/3, and this sink spoke HTTP/1.1, so fetch() rejected it before sending anything. An h2 arm (`--transport h2`) measures it over HTTP/2.",
+    }
+}
+
+/// Why an auto-sampled run stopped adding reps.
+pub fn auto_stop(stop: AutoStop) -> &'static str {
+    match stop {
+        AutoStop::Settled => "every comparison is settled",
+        AutoStop::BudgetReps => "the rep budget was spent",
+        AutoStop::BudgetTime => "the time budget was spent",
+    }
+}
+
+/// "intact", or "corrupted: received 23 bytes `[object ReadableStream]`".
+impl std::fmt::Display for Integrity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match integrity_detail(self) {
+            Some(detail) => write!(f, "{}: {detail}", integrity_word(self)),
+            None => f.write_str(integrity_word(self)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arm::{Arm, ArmKind, BodyKind};
+    use crate::stats::compare::Side;
+    use serde_json::{json, Value};
+
+    fn side(body: BodyKind) -> Side {
+        Side::Arm {
+            arm: Arm {
+                kind: ArmKind::Body { body },
+                transport: None,
+                condition: None,
+                api: None,
+                repeat: false,
+            },
+        }
+    }
+
+    fn compared(ratio: f64, ci: Option<(f64, f64)>, horizon: f64, verdict: Verdict) -> Comparison {
+        Comparison {
+            arm: side(BodyKind::Blob),
+            baseline: side(BodyKind::Uint8Array),
+            ratio,
+            ci_low: ci.map(|c| c.0),
+            ci_high: ci.map(|c| c.1),
+            horizon,
+            verdict,
+            blocks: None,
+            parts: Vec::new(),
+        }
+    }
+
+    /// Every case the extension's views must write as these functions do, ties and
+    /// edges included (Rust rounds an exact tie to even).
+    fn shared_cases() -> Value {
+        let values = [
+            0.0, 0.0123, 0.125, 5.234, 9.995, 10.25, 42.34, 99.96, 100.5, 101.5, 1036.4, 2189.6,
+            14587.0,
+        ];
+        let comparisons = [
+            compared(1.2634, Some((1.18, 1.3649)), 0.05, Verdict::Faster),
+            compared(0.8, Some((0.7, 0.9)), 0.05, Verdict::Slower),
+            compared(1.01, Some((0.99, 1.02)), 0.025, Verdict::Same),
+            compared(1.125, Some((0.8, 1.4)), 0.05, Verdict::NotResolved),
+            compared(1.0, None, 0.05, Verdict::NotResolved),
+            compared(1.3, Some((1.1, 1.5)), 0.05, Verdict::NotComparable),
+            compared(12.46, Some((11.7, 13.4)), 0.05, Verdict::Faster),
+        ];
+        let legends = [
+            Legend::OneCeiling {
+                ceiling_mbps: 1000.0,
+            },
+            Legend::PerTransport,
+            Legend::OffScale {
+                ceilings_mbps: vec![14587.0, 52.25],
+                times_edge: 3.625,
+            },
+        ];
+        let integrity = [
+            Integrity::Intact,
+            Integrity::Corrupted {
+                bytes_received: 23,
+                head: "[object ReadableStream]".into(),
+            },
+            Integrity::Unsupported {
+                error: "TypeError: Failed to fetch".into(),
+            },
+            Integrity::NoSamples,
+        ];
+        json!({
+            "mbps": values.iter().map(|v| json!({"value": v, "text": mbps(Some(*v))}))
+                .chain([json!({"value": null, "text": mbps(None)})]).collect::<Vec<_>>(),
+            "comparisons": comparisons.iter().map(|c| json!({
+                "comparison": c, "text": comparison(c), "line": comparison_line(c),
+                "slowdown": slowdown(Some(c)),
+            })).collect::<Vec<_>>(),
+            "no_slowdown": slowdown(None),
+            "legends": legends.iter().map(|l| json!({"legend": l, "text": legend(l)}))
+                .collect::<Vec<_>>(),
+            "integrity": integrity.iter().map(|i| json!({
+                "integrity": i, "word": integrity_word(i), "detail": integrity_detail(i),
+            })).collect::<Vec<_>>(),
+        })
+    }
+
+    #[test]
+    fn the_formats_fixture_holds_these_rules() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/fixtures/formats.json"
+        );
+        let data = shared_cases();
+        if std::env::var_os("UNOBSERVED_WRITE_FIXTURES").is_some() {
+            std::fs::write(path, serde_json::to_string_pretty(&data).unwrap() + "\n").unwrap();
+        }
+        let fixture: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        assert_eq!(
+            fixture, data,
+            "UNOBSERVED_WRITE_FIXTURES=1 cargo test -p unobserved --lib formats rewrites it"
+        );
+    }
+}

@@ -1,0 +1,327 @@
+//! A run's comparisons by blocks and conditions (issue 36): which block each rep fell
+//! in, the condition each block was measured in (its `conditions` line: the load the
+//! run put on the machine and the other work the host saw), and each arm against its
+//! baseline by blocks (`stats::blocks`), per condition when the run's blocks were
+//! measured in more than one, with `Depends` when the conditions disagree.
+
+use super::RunMeta;
+use crate::arm::Arm;
+use crate::domain::conditions::{BlockConditions, Condition, MachineState};
+use crate::model::{Sample, SampleStatus};
+use crate::stats::blocks::{across_conditions, compare_blocks, Paired};
+use crate::stats::compare::{self, Comparison, Side};
+
+/// The condition each block was measured in. A block without its line yet (the one a
+/// run is in while `--auto` asks) takes the condition of the run's recorded blocks of the
+/// same load, or quiet under its load when there are none.
+pub fn condition_of(run: &RunMeta, block: u32) -> Condition {
+    if let Some(b) = run.blocks.iter().find(|b| b.block == block) {
+        return b.condition();
+    }
+    let load = run
+        .plan
+        .as_ref()
+        .map_or(Default::default(), |p| p.load_of(block));
+    run.blocks
+        .iter()
+        .filter(|b| b.load == load)
+        .map(BlockConditions::condition)
+        .next_back()
+        .unwrap_or(Condition {
+            load,
+            ..Condition::default()
+        })
+}
+
+/// The distinct conditions of a run's blocks, in the order they first appear, with
+/// their blocks and what the machine did over them.
+pub fn parts(run: &RunMeta) -> Vec<(Condition, Vec<u32>, MachineState)> {
+    let mut out: Vec<(Condition, Vec<u32>, Vec<MachineState>)> = Vec::new();
+    for b in &run.blocks {
+        let c = b.condition();
+        match out.iter_mut().find(|(k, ..)| *k == c) {
+            Some((_, ids, states)) => {
+                ids.push(b.block);
+                states.push(b.state);
+            }
+            None => out.push((c, vec![b.block], vec![b.state])),
+        }
+    }
+    out.into_iter()
+        .map(|(c, ids, states)| (c, ids, MachineState::combine(&states)))
+        .collect()
+}
+
+/// `arm` against `baseline`: by blocks (per condition when the blocks' conditions
+/// differ) in a run with blocks; pooled by ranks in a run stored before them.
+pub fn compare_pair(
+    run: &RunMeta,
+    samples: &[Sample],
+    (arm, baseline): (&Arm, &Arm),
+    horizon: f64,
+) -> Option<Comparison> {
+    let sides = (
+        Side::Arm { arm: arm.clone() },
+        Side::Arm {
+            arm: baseline.clone(),
+        },
+    );
+    let speeds = |a: &Arm, keep: &dyn Fn(u32) -> bool| -> Vec<(u32, f64)> {
+        samples
+            .iter()
+            .filter(|s| s.is_of(a) && s.status == SampleStatus::Ok && keep(s.rep))
+            .filter_map(|s| Some((s.rep, s.mbps?)))
+            .collect()
+    };
+    let Some(plan) = run.plan.as_ref().filter(|p| p.block_reps.is_some()) else {
+        let only = |v: Vec<(u32, f64)>| v.into_iter().map(|x| x.1).collect::<Vec<_>>();
+        let all = |_: u32| true;
+        return compare::compare(
+            sides.0,
+            &only(speeds(arm, &all)),
+            sides.1,
+            &only(speeds(baseline, &all)),
+            horizon,
+        );
+    };
+    let by_blocks = |keep: &dyn Fn(u32) -> bool| {
+        let (a, b) = (speeds(arm, keep), speeds(baseline, keep));
+        let pairs: Vec<Paired> = a
+            .iter()
+            .filter_map(|&(rep, x)| {
+                let y = b.iter().find(|(r, _)| *r == rep)?.1;
+                Some(Paired {
+                    block: plan.block_of(rep),
+                    arm: x,
+                    baseline: y,
+                })
+            })
+            .collect();
+        let values = |v: &[(u32, f64)]| v.iter().map(|x| x.1).collect::<Vec<_>>();
+        compare_blocks(sides.clone(), &values(&a), &values(&b), &pairs, horizon)
+    };
+    let reps: Vec<u32> = samples
+        .iter()
+        .filter(|s| s.is_of(arm))
+        .map(|s| s.rep)
+        .collect();
+    let mut conditions: Vec<Condition> = Vec::new();
+    for &rep in &reps {
+        let c = condition_of(run, plan.block_of(rep));
+        if !conditions.contains(&c) {
+            conditions.push(c);
+        }
+    }
+    if conditions.len() <= 1 {
+        return by_blocks(&|_| true);
+    }
+    let each: Vec<(Condition, Comparison)> = conditions
+        .into_iter()
+        .filter_map(|c| {
+            let keep = |rep: u32| condition_of(run, plan.block_of(rep)) == c;
+            Some((c.clone(), by_blocks(&keep)?))
+        })
+        .collect();
+    let ratio = crate::stats::agree::ratio_of_medians(
+        &speeds(arm, &|_| true)
+            .iter()
+            .map(|x| x.1)
+            .collect::<Vec<_>>(),
+        &speeds(baseline, &|_| true)
+            .iter()
+            .map(|x| x.1)
+            .collect::<Vec<_>>(),
+    )?;
+    Some(across_conditions(sides, ratio, each, horizon))
+}
+
+/// What a report says of the run's conditions: a warning when other work loaded the
+/// machine or the condition changed between blocks, else a note naming the one
+/// condition (quiet, or the run's own load). Nothing for a run stored before blocks.
+pub fn findings(run: &RunMeta) -> (Option<super::Warning>, Option<super::Note>) {
+    use super::findings::ConditionPart;
+    let parts = parts(run);
+    match parts.as_slice() {
+        [] => (None, None),
+        [(condition, _, state)] if condition.pressures.is_empty() => (
+            None,
+            Some(super::Note::MeasuredIn {
+                condition: condition.clone(),
+                state: *state,
+            }),
+        ),
+        [(condition, _, state)] => (
+            Some(super::Warning::OtherWork {
+                condition: condition.clone(),
+                state: *state,
+            }),
+            None,
+        ),
+        many => (
+            Some(super::Warning::ConditionChanged {
+                parts: many
+                    .iter()
+                    .map(|(condition, blocks, state)| ConditionPart {
+                        condition: condition.clone(),
+                        blocks: blocks.clone(),
+                        state: *state,
+                    })
+                    .collect(),
+            }),
+            None,
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::conditions::{Load, Pressure};
+    use crate::stats::compare::Verdict;
+    use crate::store::tests_support::{report_of, run_record, sample};
+    use crate::store::{ConditionsRecord, Record};
+
+    /// A run of 12 blocks of 3 reps: Blob 0.7x of Uint8Array in even blocks, 1.6x in odd
+    /// ones, and each block's conditions line (`odd` saw two busy cores, or ran the
+    /// run's own load).
+    fn run(id: &str, odd: Condition, flip: bool) -> crate::report::RunReport {
+        let mut records = vec![run_record(id)];
+        if let Record::Run(r) = &mut records[0] {
+            r.run.plan.block_reps = Some(3);
+        }
+        for block in 0..12u32 {
+            let busy = block % 2 == 1;
+            let ratio = if busy && flip { 1.6 } else { 0.7 };
+            for rep in block * 3..block * 3 + 3 {
+                let wobble = 1.0 + 0.01 * f64::from(rep % 3);
+                records.push(Record::Sample(sample(
+                    id,
+                    "Uint8Array",
+                    rep,
+                    1000.0 * wobble,
+                )));
+                records.push(Record::Sample(sample(
+                    id,
+                    "Blob",
+                    rep,
+                    1000.0 * ratio / wobble,
+                )));
+            }
+            let mut state = MachineState {
+                seconds: 2.0,
+                cores: 2,
+                io_some: Some(0.0),
+                memory_some: Some(0.0),
+                ..MachineState::default()
+            };
+            let mut load = Load::None;
+            if busy {
+                state.others_cores = if odd.pressures.contains(&Pressure::Cpu) {
+                    1.9
+                } else {
+                    0.0
+                };
+                state.all_cores_busy_share = if state.others_cores > 1.0 { 0.9 } else { 0.0 };
+                load = odd.load;
+            }
+            records.push(Record::Conditions(ConditionsRecord {
+                run_id: id.into(),
+                block: BlockConditions {
+                    block,
+                    first_rep: block * 3,
+                    load,
+                    state,
+                },
+                recorded_at: String::new(),
+            }));
+        }
+        report_of(records)
+    }
+
+    fn busy() -> Condition {
+        Condition {
+            pressures: vec![Pressure::Cpu],
+            ..Condition::default()
+        }
+    }
+
+    #[test]
+    fn conditions_that_disagree_read_depends_with_each_part() {
+        let r = run("a", busy(), true);
+        let c = &r.comparisons[0];
+        assert_eq!(c.verdict, Verdict::Depends, "{c:?}");
+        assert_eq!(c.parts.len(), 2);
+        assert_eq!(c.parts[0].verdict, Verdict::Slower);
+        assert_eq!(c.parts[1].verdict, Verdict::Faster);
+        assert!(c.settled());
+        assert!(
+            r.warnings.iter().any(|w| matches!(w, crate::report::Warning::ConditionChanged { parts } if parts.len() == 2)),
+            "{:?}",
+            r.warnings
+        );
+        // Every format's cell names both parts (`ratio_cell`).
+        let cell = crate::export::words::comparison(c);
+        assert!(
+            cell.starts_with("depends: 0.69x") && cell.contains("slower when quiet; 1.57x"),
+            "{cell}"
+        );
+        // The same run with one condition throughout: one verdict, and a note naming it.
+        let quiet = run("q", Condition::default(), false);
+        assert_eq!(quiet.comparisons[0].verdict, Verdict::Slower);
+        assert!(quiet.comparisons[0].parts.is_empty());
+        assert!(quiet
+            .notes
+            .iter()
+            .any(|n| matches!(n, crate::report::Note::MeasuredIn { condition, .. } if condition.is_quiet())));
+    }
+
+    #[test]
+    fn a_run_with_its_own_load_gives_a_verdict_per_load() {
+        let loaded = Condition {
+            load: Load::Cpu,
+            ..Condition::default()
+        };
+        let r = run("l", loaded.clone(), true);
+        let c = &r.comparisons[0];
+        assert_eq!(c.verdict, Verdict::Depends);
+        assert!(
+            matches!(&c.parts[1].of, crate::stats::blocks::PartOf::Condition { condition } if *condition == loaded)
+        );
+    }
+
+    #[test]
+    fn compare_refuses_runs_measured_in_different_conditions_and_the_gate_cannot_tell() {
+        use crate::report::gate::Gate;
+        use crate::report::machine_check::MachineCheck;
+        let quiet = run("q", Condition::default(), false);
+        let mut busy_run = run("b", busy(), false);
+        // Every block of the second run busy.
+        for b in &mut busy_run.run.blocks {
+            b.state.others_cores = 1.9;
+        }
+        let c = crate::report::across::compare_runs(&[quiet.clone(), busy_run], 0.05);
+        assert!(
+            matches!(c.machine, MachineCheck::ConditionsDiffer { .. }),
+            "{:?}",
+            c.machine
+        );
+        assert!(c
+            .arms
+            .iter()
+            .all(|a| a.versus_first[0].as_ref().unwrap().comparison.verdict
+                == Verdict::NotComparable));
+        assert!(matches!(
+            c.gate(10.0),
+            Gate::Undecided {
+                not_comparable: true,
+                ..
+            }
+        ));
+        let again = crate::report::across::compare_runs(&[quiet.clone(), quiet], 0.05);
+        assert!(
+            matches!(again.machine, MachineCheck::SameCondition { .. }),
+            "{:?}",
+            again.machine
+        );
+    }
+}

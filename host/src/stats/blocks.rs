@@ -1,0 +1,354 @@
+//! Blocks inside one run (issue 36). A run draws some of its state once per stretch of
+//! time (what else the machine runs, the browser's memory, thermal state), so its reps
+//! are not independent draws of what a rerun would see. The run is split into blocks of
+//! `block_reps` consecutive reps, arms interleaved inside each, and a comparison takes
+//! each block as one figure: the median, over the block's reps, of the arm's log speed
+//! less the baseline's in the same rep. The interval is Student's t on those figures
+//! (a cluster interval, `B - 1` degrees of freedom), so it holds the spread between
+//! blocks as measured, however large, and a rerun in the same condition falls inside it
+//! as often as it promises. The ratio printed stays the ratio of the two medians
+//! (`agree.rs`), and a verdict needs it inside the interval.
+//!
+//! Blocks that disagree: the blocks are split in two where their figures part most (the
+//! best split of the sorted figures in two); when the two parts' paired log-ratios
+//! differ far beyond chance (rank-sum test, times the places the split could fall, p
+//! below `HETEROGENEITY_P`), each part is compared on its own, and when the parts'
+//! intervals lie apart the verdict is
+//! `Depends`, with each part's figures: how much the arm differs depends on the block. With fewer than `MIN_BLOCKS` blocks the samples are pooled and compared by
+//! ranks (`compare.rs`), as every run was before blocks; the report says so.
+
+use super::compare::{compare, judge, Comparison, Side, Verdict};
+use crate::domain::conditions::Condition;
+use serde::Serialize;
+
+/// Fewest blocks for the cluster interval.
+pub const MIN_BLOCKS: usize = 3;
+/// Fewest paired reps for a block to count (a partial last block of one rep does not).
+pub const MIN_PAIRS: usize = 2;
+/// How unlikely the blocks' disagreement must be under "the blocks agree" before the
+/// run is split in two: small, since the test is repeated at every look of `--auto`.
+pub const HETEROGENEITY_P: f64 = 0.001;
+
+/// One rep's two speeds (arm and baseline, intact, Mbps) and the block it fell in.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Paired {
+    pub block: u32,
+    pub arm: f64,
+    pub baseline: f64,
+}
+
+/// What a part of a comparison covers.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[serde(tag = "of", rename_all = "kebab-case")]
+pub enum PartOf {
+    /// Blocks of one run whose figures part from the others'.
+    Blocks { blocks: Vec<u32> },
+    /// The blocks measured in one condition.
+    Condition { condition: Condition },
+}
+
+/// One part of a comparison: its ratio of medians, interval and verdict.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct Part {
+    #[serde(flatten)]
+    pub of: PartOf,
+    #[schemars(extend("exclusiveMinimum" = 0))]
+    pub ratio: f64,
+    pub ci_low: Option<f64>,
+    pub ci_high: Option<f64>,
+    pub verdict: Verdict,
+    /// Its interval lies entirely inside or outside the horizon.
+    pub settled: bool,
+}
+
+impl Part {
+    pub fn of(of: PartOf, c: &Comparison) -> Part {
+        Part {
+            of,
+            ratio: c.ratio,
+            ci_low: c.ci_low,
+            ci_high: c.ci_high,
+            verdict: c.verdict,
+            settled: c.settled(),
+        }
+    }
+}
+
+/// Two parts' intervals lie apart.
+pub fn apart(a: &Part, b: &Part) -> bool {
+    match (a.ci_low, a.ci_high, b.ci_low, b.ci_high) {
+        (Some(al), Some(ah), Some(bl), Some(bh)) => ah < bl || bh < al,
+        _ => false,
+    }
+}
+
+/// Two conditions disagree: their intervals lie apart, and one says a difference the
+/// other does not say (faster against slower, the same, or not resolved).
+pub fn disagree(a: &Part, b: &Part) -> bool {
+    apart(a, b)
+        && (a.verdict.is_difference() || b.verdict.is_difference())
+        && a.verdict != b.verdict
+}
+
+/// The arm against its baseline over a run's blocks (`pairs`, one per rep with both
+/// intact); `arm` and `baseline` are every intact speed of each, for the ratio of the
+/// medians.
+pub fn compare_blocks(
+    sides: (Side, Side),
+    arm: &[f64],
+    baseline: &[f64],
+    pairs: &[Paired],
+    horizon: f64,
+) -> Option<Comparison> {
+    let blocks = figures(pairs);
+    if blocks.len() < MIN_BLOCKS {
+        // Too few blocks for their spread: by ranks over the reps, and never settled,
+        // so `--auto` goes on to three blocks at least.
+        let mut c = compare(sides.0, arm, sides.1, baseline, horizon)?;
+        c.blocks = Some(blocks.len());
+        return Some(c);
+    }
+    let ratio = super::agree::ratio_of_medians(arm, baseline)?;
+    let all: Vec<&Block> = blocks.iter().collect();
+    let mut c = by_blocks(&all, (&sides.0, &sides.1), horizon)?;
+    // The ratio printed is of every intact upload's median, whatever the pairs.
+    c.ratio = ratio;
+    c.verdict = match (c.ci_low, c.ci_high) {
+        (Some(lo), Some(hi)) if super::agree::inside(ratio, lo, hi) => {
+            judge(lo.ln(), hi.ln(), (1.0 + horizon).ln())
+        }
+        _ => Verdict::NotResolved,
+    };
+    match split(&all, (&sides.0, &sides.1), horizon) {
+        // Blocks far apart: when their parts' intervals lie apart too, how much faster
+        // depends on the block (even if both parts are faster); when the parts say
+        // different things but cannot yet be told apart, no one verdict either.
+        Some((p, parts))
+            if p < HETEROGENEITY_P
+                && (apart(&parts[0], &parts[1]) || parts[0].verdict != parts[1].verdict) =>
+        {
+            c.verdict = if apart(&parts[0], &parts[1]) {
+                Verdict::Depends
+            } else {
+                Verdict::NotResolved
+            };
+            if c.verdict == Verdict::Depends {
+                (c.ci_low, c.ci_high) = (None, None);
+            }
+            c.parts = parts.to_vec();
+        }
+        _ => {}
+    }
+    Some(c)
+}
+
+/// Some blocks compared: Student's t on their figures from `MIN_BLOCKS` blocks, else by
+/// ranks over their reps.
+fn by_blocks(group: &[&Block], sides: (&Side, &Side), horizon: f64) -> Option<Comparison> {
+    let pairs: Vec<Paired> = group.iter().flat_map(|b| b.pairs.iter().copied()).collect();
+    let arm: Vec<f64> = pairs.iter().map(|p| p.arm).collect();
+    let base: Vec<f64> = pairs.iter().map(|p| p.baseline).collect();
+    if group.len() < MIN_BLOCKS {
+        let mut c = compare(sides.0.clone(), &arm, sides.1.clone(), &base, horizon)?;
+        c.blocks = Some(group.len());
+        return Some(c);
+    }
+    let ratio = super::agree::ratio_of_medians(&arm, &base)?;
+    let (lo, hi) = cluster_interval(group);
+    let verdict = if super::agree::inside(ratio, lo.exp(), hi.exp()) {
+        judge(lo, hi, (1.0 + horizon).ln())
+    } else {
+        Verdict::NotResolved
+    };
+    Some(Comparison {
+        arm: sides.0.clone(),
+        baseline: sides.1.clone(),
+        ratio,
+        ci_low: Some(lo.exp()),
+        ci_high: Some(hi.exp()),
+        horizon,
+        verdict,
+        blocks: Some(group.len()),
+        parts: Vec::new(),
+    })
+}
+
+/// A block's reps: their paired log-ratios, and the block's figure (their median).
+struct Block {
+    id: u32,
+    logs: Vec<f64>,
+    figure: f64,
+    pairs: Vec<Paired>,
+}
+
+fn figures(pairs: &[Paired]) -> Vec<Block> {
+    let mut ids: Vec<u32> = pairs.iter().map(|p| p.block).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids.into_iter()
+        .filter_map(|id| {
+            let pairs: Vec<Paired> = pairs
+                .iter()
+                .filter(|p| p.block == id && p.arm > 0.0 && p.baseline > 0.0)
+                .filter(|p| p.arm.is_finite() && p.baseline.is_finite())
+                .copied()
+                .collect();
+            let logs: Vec<f64> = pairs.iter().map(|p| p.arm.ln() - p.baseline.ln()).collect();
+            (logs.len() >= MIN_PAIRS).then(|| Block {
+                id,
+                figure: super::median(&logs).unwrap_or(0.0),
+                logs,
+                pairs,
+            })
+        })
+        .collect()
+}
+
+/// Student's t on the blocks' figures: [lo, hi] of the log ratio.
+fn cluster_interval(blocks: &[&Block]) -> (f64, f64) {
+    let n = blocks.len() as f64;
+    let mean = blocks.iter().map(|b| b.figure).sum::<f64>() / n;
+    let var = blocks
+        .iter()
+        .map(|b| (b.figure - mean).powi(2))
+        .sum::<f64>()
+        / (n - 1.0);
+    let half = super::across_runs::t_975(blocks.len() - 1) * (var / n).sqrt();
+    (mean - half, mean + half)
+}
+
+/// erfc, Numerical Recipes' Chebyshev fit (relative error below 1.2e-7).
+fn erfc(x: f64) -> f64 {
+    let z = x.abs();
+    let t = 1.0 / (1.0 + 0.5 * z);
+    let poly = -z * z - 1.265_512_23
+        + t * (1.000_023_68
+            + t * (0.374_091_96
+                + t * (0.096_784_18
+                    + t * (-0.186_288_06
+                        + t * (0.278_868_07
+                            + t * (-1.135_203_98
+                                + t * (1.488_515_87 + t * (-0.822_152_23 + t * 0.170_872_77))))))));
+    let r = t * poly.exp();
+    if x >= 0.0 {
+        r
+    } else {
+        2.0 - r
+    }
+}
+
+/// The blocks in two where their sorted figures part most (least squares within the
+/// two), with how unlikely a gap that wide is if the blocks were one population: the
+/// rank-sum test of the two parts' paired log-ratios, times the number of places the
+/// split could have fallen (the best of them was chosen). Each part is compared by ranks
+/// over its reps.
+fn split(blocks: &[&Block], sides: (&Side, &Side), horizon: f64) -> Option<(f64, [Part; 2])> {
+    let mut order: Vec<&Block> = blocks.to_vec();
+    order.sort_by(|a, b| a.figure.total_cmp(&b.figure));
+    let ss = |part: &[&Block]| {
+        let m = part.iter().map(|b| b.figure).sum::<f64>() / part.len() as f64;
+        part.iter().map(|b| (b.figure - m).powi(2)).sum::<f64>()
+    };
+    let at = (1..order.len()).min_by(|&a, &b| {
+        let cost = |s: usize| ss(&order[..s]) + ss(&order[s..]);
+        cost(a).total_cmp(&cost(b))
+    })?;
+    let logs = |group: &[&Block]| -> Vec<f64> {
+        group.iter().flat_map(|b| b.logs.iter().copied()).collect()
+    };
+    let p =
+        (rank_sum_p(&logs(&order[..at]), &logs(&order[at..])) * (order.len() - 1) as f64).min(1.0);
+    let part = |group: &[&Block]| -> Option<Part> {
+        let c = by_blocks(group, sides, horizon)?;
+        let mut ids: Vec<u32> = group.iter().map(|b| b.id).collect();
+        ids.sort_unstable();
+        Some(Part::of(PartOf::Blocks { blocks: ids }, &c))
+    };
+    Some((p, [part(&order[..at])?, part(&order[at..])?]))
+}
+
+/// Two-sided p of the Wilcoxon rank-sum test (normal approximation, ties at mid-rank).
+fn rank_sum_p(x: &[f64], y: &[f64]) -> f64 {
+    let (m, n) = (x.len() as f64, y.len() as f64);
+    if x.is_empty() || y.is_empty() {
+        return 1.0;
+    }
+    let u: f64 = x
+        .iter()
+        .map(|a| {
+            y.iter()
+                .map(|b| match a.total_cmp(b) {
+                    std::cmp::Ordering::Greater => 1.0,
+                    std::cmp::Ordering::Equal => 0.5,
+                    std::cmp::Ordering::Less => 0.0,
+                })
+                .sum::<f64>()
+        })
+        .sum();
+    let z = (u - m * n / 2.0) / (m * n * (m + n + 1.0) / 12.0).sqrt();
+    erfc(z.abs() / std::f64::consts::SQRT_2)
+}
+
+/// A comparison made in each condition, as one: `Depends` when two conditions disagree
+/// (`disagree`), the verdict they share when every one says the same, else not
+/// resolved. The ratio is the ratio of the medians over every condition; the interval is
+/// none (each part has its own).
+pub fn across_conditions(
+    sides: (Side, Side),
+    ratio: f64,
+    parts: Vec<(Condition, Comparison)>,
+    horizon: f64,
+) -> Comparison {
+    let parts: Vec<Part> = parts
+        .iter()
+        .map(|(c, cmp)| {
+            Part::of(
+                PartOf::Condition {
+                    condition: c.clone(),
+                },
+                cmp,
+            )
+        })
+        .collect();
+    let depends = parts
+        .iter()
+        .enumerate()
+        .any(|(i, a)| parts[i + 1..].iter().any(|b| disagree(a, b)));
+    let first = parts.first().map(|p| p.verdict);
+    let verdict = if depends {
+        Verdict::Depends
+    } else if first.is_some() && parts.iter().all(|p| Some(p.verdict) == first) {
+        first.unwrap_or(Verdict::NotResolved)
+    } else {
+        Verdict::NotResolved
+    };
+    Comparison {
+        arm: sides.0,
+        baseline: sides.1,
+        ratio,
+        ci_low: None,
+        ci_high: None,
+        horizon,
+        verdict,
+        blocks: None,
+        parts,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn erfc_and_the_rank_sum_p_match_the_tables() {
+        assert!((erfc(0.0) - 1.0).abs() < 1e-7);
+        assert!((erfc(1.0) - 0.157_299_2).abs() < 1e-6);
+        assert!((erfc(-1.0) - 1.842_700_8).abs() < 1e-6);
+        // Two samples of 10, fully apart: z = -3.78, p = 1.57e-4.
+        let x: Vec<f64> = (0..10).map(f64::from).collect();
+        let y: Vec<f64> = (10..20).map(f64::from).collect();
+        let p = rank_sum_p(&x, &y);
+        assert!((p - 1.57e-4).abs() < 0.1e-4, "{p}");
+        assert!((rank_sum_p(&x, &x) - 1.0).abs() < 1e-6);
+    }
+}

@@ -1,0 +1,133 @@
+//! A remote sink over TLS (`unobserved sink --tls`): its URL pins its certificate, the
+//! host claims its ledger over TLS that accepts that certificate and no other, and the
+//! browser's uploads travel over HTTP/2.
+
+use serde_json::{json, Value};
+use unobserved::sink::ceiling::Client;
+use unobserved::sink::pinned::ReachError;
+use unobserved::sink::remote::SinkUrl;
+
+mod common;
+use common::{Host, SinkProcess};
+
+/// The plan's size: a sample of any other is refused as not the plan's.
+const BODY: &[u8] = &[7; 1024];
+
+fn sha(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    hex::encode(sha2::Sha256::digest(bytes))
+}
+
+fn run_started(host: &mut Host, run_id: &str, url: &str, transports: Value) -> Value {
+    host.send(&json!({"type": "run-started", "run": {"run_id": run_id,
+        "browser": "Chromium", "browser_version": "156", "os": "Linux",
+        "extension_version": "0.1.0", "source": "popup", "started_at": "2026-11-30T00:00:00Z",
+        "sink": "remote", "sink_url": url,
+        "plan": {"size_bytes": 1024, "reps": 10, "warmup": 0, "bodies": ["Blob"],
+                 "transports": transports}}}))
+}
+
+/// The URL with another certificate's fingerprint in place of the sink's.
+fn wrongly_pinned(url: &str) -> String {
+    let (address, _) = url.split_once("#sha256=").unwrap();
+    format!("{address}#sha256={}", "ab".repeat(32))
+}
+
+fn records(state: &std::path::Path) -> Vec<Value> {
+    std::fs::read_to_string(state.join("results.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn the_sink_prints_a_url_that_pins_its_kept_certificate() {
+    let state = tempfile::tempdir().unwrap();
+    let sink = SinkProcess::start_in(state.path(), &["--tls", "--listen", "127.0.0.1:0"]);
+    let url: SinkUrl = sink.url.parse().expect("a pinned https:// URL");
+    assert!(url.is_tls(), "{}", sink.url);
+    let kept = std::fs::read(state.path().join("sink-tls/cert.pem")).unwrap();
+    assert_eq!(
+        Some(unobserved::remote_tls::pin_of_pem(&kept).unwrap()),
+        url.pin()
+    );
+    let (_, presented) = Client::connect_sink(&url).unwrap();
+    assert_eq!(presented.unwrap().cert, url.pin().unwrap());
+    // Started again on the same state dir, it keeps its certificate, so its pin.
+    drop(sink);
+    let again = SinkProcess::start_in(state.path(), &["--tls", "--listen", "127.0.0.1:0"]);
+    let again: SinkUrl = again.url.parse().unwrap();
+    assert_eq!(again.pin(), url.pin());
+}
+
+#[test]
+fn another_certificate_than_the_pinned_one_is_refused() {
+    let sink = SinkProcess::start(&["--tls", "--listen", "127.0.0.1:0"]);
+    let wrong: SinkUrl = wrongly_pinned(&sink.url).parse().unwrap();
+    match Client::connect_sink(&wrong) {
+        Err(ReachError::WrongCertificate { pinned, presented }) => {
+            assert_eq!(Some(pinned), wrong.pin());
+            let right: SinkUrl = sink.url.parse().unwrap();
+            assert_eq!(Some(presented.cert), right.pin());
+        }
+        Err(other) => panic!("refused for another reason: {other}"),
+        Ok(_) => panic!("a certificate other than the pinned one was accepted"),
+    }
+}
+
+/// The host claims each record over pinned TLS; the same run with a wrong pin is refused
+/// (error 13) and nothing of it is recorded.
+#[test]
+fn a_run_on_a_pinned_sink_is_judged_from_its_ledger_and_a_wrong_pin_records_nothing() {
+    let sink = SinkProcess::start(&["--tls", "--listen", "127.0.0.1:0"]);
+    let url: SinkUrl = sink.url.parse().unwrap();
+    let state = tempfile::tempdir().unwrap();
+    let mut host = Host::chromium(state.path());
+    host.send(&json!({"type": "hello"}));
+    let refused = run_started(
+        &mut host,
+        "wrong",
+        &wrongly_pinned(&sink.url),
+        json!(["h2"]),
+    );
+    assert_eq!(refused["code"], 13, "{refused}");
+    // Its transport is its URL's: h2 for an https:// sink.
+    let refused = run_started(&mut host, "over-h1", &sink.url, json!(["h1"]));
+    assert_eq!(refused["code"], 8, "{refused}");
+    assert!(
+        records(state.path()).is_empty(),
+        "a refused run was recorded"
+    );
+    let started = run_started(&mut host, "r1", &sink.url, json!(["h2"]));
+    assert_eq!(started["type"], "run-started", "{started}");
+    assert_eq!(started["upload_urls"], json!({"h2": url.upload_url()}));
+    // The page's upload, over the same pinned TLS (the client negotiates h2 as a
+    // browser does).
+    let (mut client, _) = Client::connect_sink(&url).unwrap();
+    let path = format!("{}?run=r1&upload=there", url.path());
+    assert_eq!(
+        client.put(&path, BODY.len() as u64, BODY).unwrap().status,
+        200
+    );
+    let ack = host.send(&json!({"type": "samples", "run_id": "r1", "samples": [
+        {"run_id": "r1", "body": "Blob h2", "rep": 0, "upload_id": "there",
+         "arm": {"kind": "body", "body": "Blob", "transport": "h2"},
+         "bytes_sent": BODY.len(), "sha256_sent": sha(BODY), "bytes_received": null,
+         "sha256_received": null, "intact": true, "status": "ok", "error": null,
+         "page_ms": 1.0, "sink_ms": null, "mbps": 1.0, "observed": {"webdriver": false}}]}));
+    assert_eq!(ack["count"], 1, "{ack}");
+    let stored = records(state.path());
+    let sample = stored.iter().find(|r| r["kind"] == "sample").unwrap();
+    assert_eq!(
+        (&sample["status"], &sample["receipt"], &sample["protocol"]),
+        (&json!("ok"), &json!("found"), &json!("h2")),
+        "{sample}"
+    );
+    let run = stored.iter().find(|r| r["kind"] == "run").unwrap();
+    assert!(
+        run["transport_ceilings"]["h2"]["receive_mbps"].as_f64() > Some(0.0),
+        "the link's ceiling, measured over the same transport: {run}"
+    );
+    assert!(run.get("sink_url").is_none(), "the token was stored: {run}");
+}
