@@ -236,7 +236,10 @@ mod tests {
     fn no_samples_still_give_the_header() {
         let text = Csv.render(&[report_of(vec![run_record("r")])]);
         assert_eq!(text.lines().count(), 1, "{text}");
-        assert!(text.starts_with("run_id,browser,") && text.ends_with(",stalled_ms,block,load,machine_condition\n"));
+        assert!(
+            text.starts_with("run_id,browser,")
+                && text.ends_with(",stalled_ms,block,load,machine_condition\n")
+        );
     }
 
     #[test]

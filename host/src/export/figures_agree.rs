@@ -284,25 +284,6 @@ fn the_html_chart_is_scaled_to_the_arms_and_marks_a_far_ceiling_at_the_edge() {
     assert!(legend.contains(&format!("{ceiling:.0} Mbps")), "{legend}");
 }
 
-/// Each part of a comparison that has parts ("0.70x [0.65–0.76] slower when quiet")
-/// reads the way its ratio points.
-fn check_parts(what: &str, cell: &str) -> Result<(), String> {
-    let (_, parts) = cell
-        .split_once(": ")
-        .ok_or(format!("{what}: no parts in {cell:?}"))?;
-    for part in parts.split("; ") {
-        let (ratio, words) = part
-            .split_once("x ")
-            .ok_or(format!("{what}: {part:?}"))?;
-        let ratio: f64 = ratio.parse().map_err(|e| format!("{what}: {part:?}: {e}"))?;
-        if (ratio > 1.0 && words.contains("slower")) || (ratio < 1.0 && words.contains("faster"))
-        {
-            return Err(format!("{what}: {part:?} points away from its ratio"));
-        }
-    }
-    Ok(())
-}
-
 /// A `--load none,cpu` run in which Blob is 0.7x of Uint8Array in the quiet blocks and
 /// 1.6x in the loaded ones: every format reads "depends" with both parts in the arm's
 /// row, names the condition of each part, and says the condition changed; the JSON
@@ -328,7 +309,6 @@ fn every_format_reads_depends_with_its_parts_and_names_the_conditions() {
         .expect("the condition-changed warning")
         .to_string();
     let mut failures = Vec::new();
-    failures.extend(check_parts("the cell", &cell).err());
     for format in LAID_OUT {
         let text = exporter(format, false).render(std::slice::from_ref(&report));
         let row = row_cells(format, &text, "Blob").expect("a Blob row");
@@ -373,8 +353,11 @@ fn every_format_reads_depends_with_its_parts_and_names_the_conditions() {
         let rep: u32 = row[col("rep")].parse().unwrap();
         let block = rep / 3;
         let load = if block % 2 == 1 { "cpu" } else { "none" };
-        if (&row[col("block")], &row[col("load")], &row[col("machine_condition")])
-            != (block.to_string().as_str(), load, "quiet")
+        if (
+            &row[col("block")],
+            &row[col("load")],
+            &row[col("machine_condition")],
+        ) != (block.to_string().as_str(), load, "quiet")
         {
             failures.push(format!("CSV rep {rep}: {row:?}"));
         }

@@ -303,7 +303,12 @@ mod tests {
             with(
                 compared(0.985, None, 0.05, Verdict::Depends),
                 vec![
-                    part(quiet.clone(), 0.7049, Some((0.655, 0.7649)), Verdict::Slower),
+                    part(
+                        quiet.clone(),
+                        0.7049,
+                        Some((0.655, 0.7649)),
+                        Verdict::Slower,
+                    ),
                     part(loaded.clone(), 1.605, Some((1.2, 2.28)), Verdict::Faster),
                 ],
             ),
@@ -325,7 +330,12 @@ mod tests {
                 compared(1.05, Some((0.9, 1.3)), 0.05, Verdict::NotResolved),
                 vec![
                     part(blocks(&[0, 1]), 0.98, None, Verdict::NotResolved),
-                    part(blocks(&[2, 3, 4]), 1.2, Some((0.97, 1.5)), Verdict::NotResolved),
+                    part(
+                        blocks(&[2, 3, 4]),
+                        1.2,
+                        Some((0.97, 1.5)),
+                        Verdict::NotResolved,
+                    ),
                 ],
             ),
         ]
