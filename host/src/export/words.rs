@@ -188,6 +188,7 @@ mod tests {
                 kind: ArmKind::Body { body },
                 transport: None,
                 condition: None,
+                api: None,
                 repeat: false,
             },
         }
