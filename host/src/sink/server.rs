@@ -169,13 +169,7 @@ async fn serve(
             })
         }
     });
-    let mut builder = http1::Builder::new();
-    builder
-        .timer(TokioTimer::new())
-        .header_read_timeout(idle)
-        // Not max_buf_size: that also bounds the body reads, and so the sink's ceiling.
-        .max_header_size(H1_MAX_HEAD_BYTES)
-        .keep_alive(true);
+    let builder = h1_builder(idle);
     let result = match tls {
         None => {
             builder
@@ -206,6 +200,18 @@ async fn serve(
     if let Err(e) = result {
         log::debug!("connection ended: {e}");
     }
+}
+
+/// HTTP/1.1 with kept-alive connections, a head read within `idle` and a bounded head.
+fn h1_builder(idle: Duration) -> http1::Builder {
+    let mut builder = http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(idle)
+        // Not max_buf_size: that also bounds the body reads, and so the sink's ceiling.
+        .max_header_size(H1_MAX_HEAD_BYTES)
+        .keep_alive(true);
+    builder
 }
 
 /// A reply's body that keeps its connection busy until the body is sent (or dropped).
