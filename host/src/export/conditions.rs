@@ -35,7 +35,7 @@ pub fn condition_phrase(c: &Condition) -> String {
 }
 
 /// The short name of a condition in a comparison's parts: "when quiet", …
-fn condition_when(c: &Condition) -> String {
+pub fn condition_when(c: &Condition) -> String {
     if c.is_quiet() {
         "when quiet".into()
     } else {
@@ -248,7 +248,7 @@ pub mod tests {
         fn rendered<T: serde::Serialize + std::fmt::Display>(f: T) -> Value {
             json!({"finding": f, "text": f.to_string()})
         }
-        let measured_in = [0, 7].map(|i| {
+        let measured = [0, 7].map(|i| {
             rendered(Note::MeasuredIn {
                 condition: cases[i].0.clone(),
                 state: cases[i].1,
@@ -260,7 +260,7 @@ pub mod tests {
                 state: cases[i].1,
             })
         });
-        let mut findings: Vec<Value> = measured_in.into_iter().chain(other_work).collect();
+        let mut findings: Vec<Value> = measured.into_iter().chain(other_work).collect();
         for (a, b) in [(0, 7), (1, 2), (4, 9)] {
             findings.push(rendered(Warning::ConditionChanged {
                 parts: vec![part(a, &[0, 2, 4]), part(b, &[1, 3])],
