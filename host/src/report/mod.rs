@@ -9,6 +9,7 @@ pub mod conditions;
 pub mod findings;
 pub mod gate;
 pub mod machine_check;
+pub mod module_code;
 pub mod phases;
 pub mod pooled;
 
