@@ -65,6 +65,7 @@ ended_runs() {
         id: x.run.run_id, status: x.run.status, observed: x.run.observed,
         size: x.run.plan?.size_bytes, reps: x.run.plan?.reps, control: Boolean(x.run.plan?.control),
         auto_seconds: x.run.plan?.auto?.max_seconds ?? null, auto_stop: x.run.auto_stop ?? null,
+        modules: Object.fromEntries((x.run.plan?.modules ?? []).map((m) => [m.name, m.sha256])),
         arms: Object.fromEntries(x.summary.map((a) => [a.arm.label, Object.keys(a.statuses).join("+")])) }));
     });'
 }
