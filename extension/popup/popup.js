@@ -22,6 +22,7 @@ function showProblem(problem, browser) {
 function render(state, browser) {
   const running = state.phase === POPUP_PHASE.running;
   $('run').disabled = running;
+  $('load').disabled = running;
   $('control').disabled = running || !controlPossible;
   $('run').textContent = running ? 'Running…' : 'Run';
   $('progress').hidden = !running;
@@ -59,6 +60,18 @@ async function offerModules() {
   const fresh = await refreshModules().catch(() => null);
   const names = (list) => list.map((m) => m.name).join('\n');
   if (fresh && names(fresh) !== names(known)) await draw(fresh);
+}
+
+/**
+ * The load tick box: the stored options' `load`, the same setting as the options page's
+ * box. Ticking it stores it at once, so the next Run (and Options) use it.
+ */
+async function loadBox() {
+  const options = async () => ({ ...DEFAULT_OPTIONS, ...(await api.storage.local.get('options')).options });
+  $('load').checked = (await options()).load === true;
+  $('load').addEventListener('change', async () => {
+    await api.storage.local.set({ options: { ...(await options()), load: $('load').checked } });
+  });
 }
 
 async function main() {
@@ -99,6 +112,7 @@ async function main() {
     $('grant-note').textContent = 'Each run records whether any debugger (DevTools, an automation tool) was attached to the benchmark tab. Unobserved only asks whether one is attached, except during a Control run.';
   });
   if (new URLSearchParams(location.search).get('view') !== 'tab') offerModules().catch(() => {});
+  await loadBox();
   $('options').addEventListener('click', (e) => {
     e.preventDefault();
     api.runtime.openOptionsPage();
