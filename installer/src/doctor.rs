@@ -2,7 +2,7 @@
 //! answer a native `hello`, and which ids may connect. Every problem comes with a fix.
 
 use crate::browsers::{Browser, BROWSERS};
-use crate::ids::{CHROMIUM_ID, GECKO_ID, HOST_NAME};
+use crate::ids::HOST_NAME;
 use crate::layout::Layout;
 use crate::manifest::{allowed_ids, Family};
 use std::path::Path;
@@ -109,7 +109,7 @@ fn check_browser(layout: &Layout, b: &Browser, system: bool, probe: HelloProbe) 
     };
     c.ok.push(format!("manifest {}", path.display()));
     let ids = allowed_ids(&doc);
-    let builtin = own_id(b.family);
+    let builtin = b.family.own_id();
     c.ok.push(format!("allowed ids: {}", ids.join(", ")));
     if !ids.iter().any(|i| i == builtin) {
         c.problems.push(problem(
@@ -138,14 +138,6 @@ fn check_browser(layout: &Layout, b: &Browser, system: bool, probe: HelloProbe) 
         Err((kind, what)) => c.problems.push(problem(kind, what, fix_install)),
     }
     c
-}
-
-/// The id the extension has in `family`'s browsers.
-fn own_id(family: Family) -> &'static str {
-    match family {
-        Family::Chromium => CHROMIUM_ID,
-        Family::Firefox => GECKO_ID,
-    }
 }
 
 /// A browser's host manifest, read and held to what a manifest for this host must say.

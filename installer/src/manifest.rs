@@ -16,26 +16,37 @@ pub enum Family {
     Firefox,
 }
 
+impl Family {
+    /// Which family's manifests an extension id belongs in: Chromium ids are 32 letters
+    /// a-p, Firefox ids `name@domain` or a `{uuid}`; None for anything else.
+    pub fn of_id(id: &str) -> Option<Family> {
+        if is_chromium_id(id) {
+            Some(Family::Chromium)
+        } else if is_gecko_id(id) {
+            Some(Family::Firefox)
+        } else {
+            None
+        }
+    }
+
+    /// The extension's own id in this family's browsers.
+    pub fn own_id(self) -> &'static str {
+        match self {
+            Family::Chromium => CHROMIUM_ID,
+            Family::Firefox => GECKO_ID,
+        }
+    }
+}
+
 /// The manifest text for `family`, allowing the built-in id plus `extra_ids` of that family.
 pub fn render(family: Family, host_path: &Path, extra_ids: &[String]) -> String {
-    let (template, key, mut ids) = match family {
-        Family::Chromium => (
-            CHROMIUM_TEMPLATE,
-            "allowed_origins",
-            vec![CHROMIUM_ID.to_owned()],
-        ),
-        Family::Firefox => (
-            FIREFOX_TEMPLATE,
-            "allowed_extensions",
-            vec![GECKO_ID.to_owned()],
-        ),
+    let (template, key) = match family {
+        Family::Chromium => (CHROMIUM_TEMPLATE, "allowed_origins"),
+        Family::Firefox => (FIREFOX_TEMPLATE, "allowed_extensions"),
     };
+    let mut ids = vec![family.own_id().to_owned()];
     for id in extra_ids {
-        let fits = match family {
-            Family::Chromium => is_chromium_id(id),
-            Family::Firefox => is_gecko_id(id),
-        };
-        if fits && !ids.contains(id) {
+        if Family::of_id(id) == Some(family) && !ids.contains(id) {
             ids.push(id.clone());
         }
     }
@@ -117,5 +128,23 @@ mod tests {
             ])
         );
         assert!(doc.get("allowed_origins").is_none());
+    }
+
+    /// One rule for which family's manifests an id goes in, for install's
+    /// --extension-id check and for rendering.
+    #[test]
+    fn an_id_belongs_to_one_family_or_none() {
+        assert_eq!(Family::of_id(CHROMIUM_ID), Some(Family::Chromium));
+        assert_eq!(Family::of_id(GECKO_ID), Some(Family::Firefox));
+        assert_eq!(
+            Family::of_id("{e4a8a97b-f2ed-450b-b12d-ee082ba24781}"),
+            Some(Family::Firefox)
+        );
+        for id in ["", "ABCDEFGHIJKLMNOPABCDEFGHIJKLMNOP", "evil\"@x", "abcq"] {
+            assert_eq!(Family::of_id(id), None, "{id}");
+        }
+        for family in [Family::Chromium, Family::Firefox] {
+            assert_eq!(Family::of_id(family.own_id()), Some(family));
+        }
     }
 }

@@ -36,9 +36,7 @@ pub fn install(a: InstallArgs) -> Result<i32> {
             .collect::<Result<_>>()?
     };
     for id in &a.extension_ids {
-        if !unobserved_installer::ids::is_chromium_id(id)
-            && !unobserved_installer::ids::is_gecko_id(id)
-        {
+        if unobserved_installer::manifest::Family::of_id(id).is_none() {
             return Err(super::usage::usage(format!("{id:?} is neither a Chromium extension id (32 letters a-p) nor a Firefox add-on id (name@domain or {{uuid}})")));
         }
     }

@@ -2,6 +2,7 @@
 //! how many bytes one of their uploads may carry; each request then adds a part at its
 //! offset (`parts.rs`), by plain PUTs or by the tus protocol.
 
+use super::super::expected::ModuleRun;
 use super::super::parts::{PartRefused, PartTally, Protocol};
 use super::super::timeline::Timeline;
 use super::{Entry, Held, Ledger, UploadId, UploadTag};
@@ -26,6 +27,8 @@ pub enum ModuleRefused {
     TooManyParts,
     /// The request starts at or past the most bytes the upload may carry (413).
     OverCap { cap: u64 },
+    /// The ledger's own refusal: the run is not open, ended or full (`super::Refused`).
+    Run(super::Refused),
 }
 
 impl ModuleRefused {
@@ -34,6 +37,7 @@ impl ModuleRefused {
             ModuleRefused::Unknown => 404,
             ModuleRefused::Full | ModuleRefused::TooManyParts => 429,
             ModuleRefused::OverCap { .. } => 413,
+            ModuleRefused::Run(why) => why.status(),
             _ => 409,
         }
     }
@@ -55,6 +59,16 @@ impl ModuleRefused {
             ModuleRefused::OverCap { cap } => {
                 format!("the upload may carry at most {cap} bytes")
             }
+            ModuleRefused::Run(why) => why.message(id),
+        }
+    }
+}
+
+impl From<super::Refused> for ModuleRefused {
+    fn from(why: super::Refused) -> ModuleRefused {
+        match why {
+            super::Refused::Reused => ModuleRefused::Reused,
+            other => ModuleRefused::Run(other),
         }
     }
 }
@@ -78,18 +92,21 @@ pub(super) fn hashing(entries: &mut HashMap<UploadId, Held>, upload: &UploadId) 
 }
 
 impl Ledger {
-    /// A run with workload modules starts: each of its module uploads may carry at most
-    /// `max_bytes` (what a module is given). Forgotten with the run.
-    pub fn expect_modules(&self, run_id: &str, max_bytes: u64) {
+    /// A run with workload modules starts: each of its module uploads is given the
+    /// bytes `run` describes, and may carry no more. Forgotten with the run.
+    pub fn expect_modules(&self, run_id: &str, run: ModuleRun) {
         let mut runs = self.module_runs.lock().unwrap();
-        runs.insert(run_id.to_owned(), max_bytes);
+        runs.insert(run_id.to_owned(), run);
+    }
+
+    /// What `run_id`'s modules are given, if it has modules.
+    pub fn modules(&self, run_id: &str) -> Option<ModuleRun> {
+        self.module_runs.lock().unwrap().get(run_id).copied()
     }
 
     fn module_cap(&self, run_id: &str) -> Result<u64, ModuleRefused> {
-        let runs = self.module_runs.lock().unwrap();
-        runs.get(run_id)
-            .copied()
-            .ok_or(ModuleRefused::NotAModuleRun)
+        let run = self.modules(run_id).ok_or(ModuleRefused::NotAModuleRun)?;
+        Ok(run.bytes)
     }
 
     /// The record of `tag`'s upload, made with `new` when there is none yet.
@@ -102,9 +119,7 @@ impl Ledger {
         let mut entries = self.entries.lock().unwrap();
         if !entries.contains_key(&tag.upload) {
             let protocol = new.ok_or(ModuleRefused::Unknown)?;
-            if entries.len() >= self.cap {
-                return Err(ModuleRefused::Full);
-            }
+            self.room(entries.len(), &tag.run_id)?;
             let held = Held {
                 run_id: tag.run_id.clone(),
                 entry: Entry::Parts(Box::new(PartTally::new(protocol))),
@@ -143,9 +158,7 @@ impl Ledger {
         if entries.contains_key(&tag.upload) {
             return Err(ModuleRefused::Reused);
         }
-        if entries.len() >= self.cap {
-            return Err(ModuleRefused::Full);
-        }
+        self.room(entries.len(), &tag.run_id)?;
         let tally = PartTally::new(Protocol::Tus { length });
         let held = Held {
             run_id: tag.run_id.clone(),
@@ -158,7 +171,10 @@ impl Ledger {
     /// tus HEAD: the upload's offset and length.
     pub fn tus_state(&self, tag: &UploadTag) -> Result<(u64, u64), ModuleRefused> {
         self.with_parts(tag, None, |t| match t.protocol {
-            Protocol::Tus { length } => Ok((t.offset, length)),
+            Protocol::Tus { length } => {
+                t.heads += 1;
+                Ok((t.offset, length))
+            }
             Protocol::Put => Err(ModuleRefused::Unknown),
         })
     }

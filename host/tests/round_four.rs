@@ -1,0 +1,197 @@
+//! Hardening, round four (SECURITY.md): what an outside probe found a page or a device
+//! on the LAN could do to the host, each tried again here against the real binary over
+//! loopback, with its guard in place.
+
+mod common;
+
+use common::serve::Serve;
+use common::{Host, SinkProcess};
+use serde_json::{json, Value};
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+/// PUTs `body` to `url` with `headers`: the status, and the reply's JSON when it has one.
+fn put(url: &str, headers: &[(&str, &str)], body: &[u8]) -> (u16, Value) {
+    let mut request = ureq::put(url);
+    for (k, v) in headers {
+        request = request.header(*k, *v);
+    }
+    match request.send(body) {
+        Ok(mut r) => (
+            r.status().as_u16(),
+            serde_json::from_reader(r.body_mut().as_reader()).unwrap_or(Value::Null),
+        ),
+        Err(ureq::Error::StatusCode(code)) => (code, Value::Null),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// The ledger route of `sink` with `query`, as the host calls it.
+fn ledger(sink: &SinkProcess, query: &str) -> (u16, Value) {
+    let token = sink.url.rsplit('/').next().unwrap();
+    let url = format!("http://{}/ledger/{token}?{query}", sink.authority());
+    put(&url, &[], b"")
+}
+
+/// 8192 one-byte uploads under a run nobody started locked every other device out of
+/// `unobserved sink` (429) for the session, and each record kept the request's whole
+/// Content-Type (8192 × 30 KB took the sink from 8 to 257 MB). Now a run must be opened
+/// first by a holder of the token, each run has its own room, and a record keeps a
+/// bounded Content-Type.
+#[test]
+fn ten_thousand_uploads_under_an_unknown_run_leave_another_devices_upload_accepted() {
+    let sink = SinkProcess::start(&["--listen", "127.0.0.1:0"]);
+    let (status, opened) = ledger(&sink, "run=honest&open=10");
+    assert_eq!(
+        (status, &opened["room"]),
+        (200, &Value::from(10)),
+        "{opened}"
+    );
+    let junk = "x".repeat(30_000);
+    for i in 0..10_000 {
+        let url = format!("{}?run=notarun&upload=u{i}", sink.url);
+        let (status, _) = put(&url, &[("content-type", &junk)], b"x");
+        assert_eq!(status, 403, "upload {i}");
+    }
+    let url = format!("{}?run=honest&upload=h0", sink.url);
+    let (status, reply) = put(&url, &[("content-type", &junk)], b"honest bytes");
+    assert_eq!(status, 200, "{reply}");
+    // What the record keeps of the header is bounded.
+    let (status, claim) = ledger(&sink, "run=honest&upload=h0");
+    assert_eq!(status, 200);
+    let kept = claim["entry"]["content_type"].as_str().unwrap();
+    assert_eq!(
+        kept.len(),
+        unobserved::domain::limits::INPUT.content_type_chars
+    );
+    // The run ended: no upload under it is taken again, not even a new id.
+    assert_eq!(ledger(&sink, "run=honest&forget=1").0, 200);
+    assert_eq!(
+        put(&format!("{}?run=honest&upload=h1", sink.url), &[], b"late").0,
+        410
+    );
+    assert_eq!(ledger(&sink, "run=honest&open=10").0, 410);
+}
+
+/// A sample whose arm claims 2^62 parallel streams.
+fn two_to_the_62_streams() -> Value {
+    json!({"body": "Blob", "rep": 0, "upload_id": "p",
+        "arm": {"kind": "parallel", "streams": 1u64 << 62},
+        "bytes_sent": 1024, "sha256_sent": "x", "bytes_received": 1024, "sha256_received": "x",
+        "intact": true, "status": "ok", "error": null, "page_ms": 1.0, "sink_ms": 0.5,
+        "mbps": 1.0, "observed": {"webdriver": false}})
+}
+
+/// `f` on a thread of its own, or None if it took longer than `within` (a hang).
+fn within<T: Send + 'static>(
+    within: Duration,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Option<T> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(within).ok()
+}
+
+/// One ~300-byte sample of 2^62 streams made the host loop over every stream id while
+/// holding serve's one state lock: every page's messages timed out and SIGTERM no longer
+/// stopped it. Now it is refused in milliseconds, another page is answered, and SIGTERM
+/// stops serve.
+#[test]
+fn a_sample_of_two_to_the_62_streams_leaves_serve_answering_and_stoppable() {
+    let mut serve = Serve::start(
+        &[
+            "--size", "1KiB", "--reps", "3", "--warmup", "0", "--bodies", "Blob",
+        ],
+        false,
+    );
+    let started = serve.call("POST", "start", None);
+    assert_eq!(started.status, 200, "{started:?}");
+    let (run, key) = (
+        started.body["run_id"].as_str().unwrap().to_owned(),
+        started.body["run_key"].as_str().unwrap().to_owned(),
+    );
+    let (port, token) = (serve.port(), serve.token());
+    let message = json!({"key": key, "samples": [two_to_the_62_streams()]});
+    let t = Instant::now();
+    let refused = within(Duration::from_secs(5), move || {
+        common::serve::request(
+            &format!("127.0.0.1:{port}"),
+            &format!("127.0.0.1:{port}"),
+            "POST",
+            &format!("/serve/{token}/runs/{run}/samples"),
+            &[],
+            Some(&serde_json::to_vec(&message).unwrap()),
+        )
+    })
+    .expect("the sample was not answered within 5 s");
+    assert!(
+        t.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        t.elapsed()
+    );
+    assert_eq!(
+        (refused.status, &refused.body["code"], &refused.body["kind"]),
+        (400, &json!(18), &json!("arm-not-planned")),
+        "{refused:?}"
+    );
+    // Another page is answered at once.
+    let t = Instant::now();
+    let offer = serve.call("GET", "offer", None);
+    assert_eq!(offer.status, 200, "{offer:?}");
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    // And SIGTERM stops serve, recording the open run as stopped.
+    unsafe { libc::kill(serve.child.id() as i32, libc::SIGTERM) };
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let status = loop {
+        if let Some(status) = serve.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "serve still running 5 s after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(0));
+    assert!(serve
+        .store()
+        .iter()
+        .any(|r| r["kind"] == "run_end" && r["status"] == "stopped"));
+}
+
+/// The native host, sent the same sample, answers error 18 and still exits when its
+/// stdin closes (it used to loop on, long after the browser went away).
+#[test]
+fn a_native_host_sent_two_to_the_62_streams_exits_when_stdin_closes() {
+    let state = tempfile::tempdir().unwrap();
+    let mut host = Host::chromium(state.path());
+    host.start_run("r1");
+    let mut huge = two_to_the_62_streams();
+    huge["run_id"] = json!("r1");
+    for (k, v) in [
+        ("browser", "Chromium"),
+        ("browser_version", "156"),
+        ("os", "Linux"),
+        ("extension_version", "0.1.0"),
+    ] {
+        huge[k] = json!(v);
+    }
+    let body =
+        serde_json::to_vec(&json!({"type": "samples", "run_id": "r1", "samples": [huge]})).unwrap();
+    let stdin = host.stdin.as_mut().unwrap();
+    stdin.write_all(&(body.len() as u32).to_ne_bytes()).unwrap();
+    stdin.write_all(&body).unwrap();
+    host.hang_up();
+    let status = host
+        .wait_exit(Duration::from_secs(2))
+        .expect("the host still running 2 s after its stdin closed");
+    assert!(status.success(), "{status:?}");
+    let reply = host.recv();
+    assert_eq!(
+        (&reply["type"], &reply["code"], &reply["kind"]),
+        (&json!("error"), &json!(18), &json!("arm-not-planned")),
+        "{reply}"
+    );
+}
