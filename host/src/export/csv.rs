@@ -81,6 +81,11 @@ struct SampleRow<'a> {
     stalls: Option<u64>,
     #[serde(serialize_with = "shown")]
     stalled_ms: Option<f64>,
+    /// What the host's own client carried to the same sink over the same transport (the
+    /// faster of before and after the arms: `report::link`); across a real link, the
+    /// link's ceiling.
+    #[serde(serialize_with = "shown")]
+    ceiling_mbps: Option<f64>,
 }
 
 impl<'a> SampleRow<'a> {
@@ -118,6 +123,10 @@ impl<'a> SampleRow<'a> {
             phase_uncertainty_ms: phases.map(|p| p.uncertainty_ms),
             stalls: s.timeline.as_ref().map(|t| t.stall_count),
             stalled_ms: s.timeline.as_ref().map(|t| t.stalled_ms),
+            ceiling_mbps: r
+                .run
+                .link(s.arm().travels_over())
+                .and_then(|l| l.carried_mbps()),
         }
     }
 }
@@ -197,7 +206,7 @@ mod tests {
     fn no_samples_still_give_the_header() {
         let text = Csv.render(&[report_of(vec![run_record("r")])]);
         assert_eq!(text.lines().count(), 1, "{text}");
-        assert!(text.starts_with("run_id,browser,") && text.ends_with(",stalled_ms\n"));
+        assert!(text.starts_with("run_id,browser,") && text.ends_with(",ceiling_mbps\n"));
     }
 
     #[test]

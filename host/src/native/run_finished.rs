@@ -57,6 +57,7 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
     );
     // After the last upload, before the end: `unobserved run` ends the browser at it.
     super::run_conditions::finish(session, &run_id);
+    let after = ceilings_after(session, &run_id, stored.as_ref().ok());
     let machine = super::job_run::end(&mut session.job, &run_id);
     let record = Record::RunEnd {
         run_id: run_id.clone(),
@@ -66,7 +67,11 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
         observation,
         auto_stop,
     };
-    match session.store.append(&[Record::Machine(machine), record]) {
+    let records: Vec<Record> = after
+        .into_iter()
+        .chain([Record::Machine(machine), record])
+        .collect();
+    match session.store.append(&records) {
         Ok(()) => {
             // An ended run takes nothing more: its book stays as a tombstone.
             if let Some(book) = session.started.get_mut(&run_id) {
@@ -86,6 +91,22 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
         }
         Err(e) => store_failed(e, MessageType::RunFinished),
     }
+}
+
+/// The run's sinks (or its remote link) measured again by the host's own client, as at
+/// its start, for a run this session started: the ceiling after the arms.
+fn ceilings_after(session: &Session, run_id: &str, stored: Option<&Stored>) -> Option<Record> {
+    let plan = stored?.plan.as_ref()?;
+    if !session.started.contains_key(run_id) {
+        return None;
+    }
+    let remote = session.remote.get(run_id).map(|r| r.url().clone());
+    let ceilings = super::run_started::ceilings(session, plan, remote.as_ref()).by_transport();
+    (!ceilings.is_empty()).then(|| Record::CeilingAfter {
+        run_id: run_id.to_owned(),
+        ceilings,
+        recorded_at: now(),
+    })
 }
 
 /// What the store holds of the run: only its lines are parsed.
