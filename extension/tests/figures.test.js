@@ -17,7 +17,7 @@ test('the popup never prints faster beside a lower median, nor a ratio that poin
   const median = (body) => number(rows.find((r) => r[0][0] === body)[2][0]);
   const base = median('Uint8Array');
   let compared = 0;
-  for (const [[body], , [shown], , [vs]] of rows) {
+  for (const [[body], , [shown], , , [vs]] of rows) {
     const m = /^(\d+\.\d+)x \[[^\]]*\] (.*)$/.exec(vs);
     if (!m) continue;
     compared += 1;

@@ -12,8 +12,15 @@ use crate::stats::ArmSummary;
 /// The column's heading: "Of ceiling" (the sink's, or across a real link the link's).
 pub const COLUMN: &str = "Of ceiling";
 
-/// Timed rounds in each ceiling measurement (after one untimed warm-up).
-const ROUNDS: usize = 5;
+/// "link ceiling" across a real link (the host's own client measured the link), else
+/// "sink ceiling".
+pub fn what(r: &RunReport) -> &'static str {
+    if r.run.is_remote() {
+        "link ceiling"
+    } else {
+        "sink ceiling"
+    }
+}
 
 /// The summary has the column when any arm has a share.
 pub fn shown(r: &RunReport) -> bool {
@@ -22,11 +29,7 @@ pub fn shown(r: &RunReport) -> bool {
 
 /// "76%", or a dash where the arm has no share (a workload, no intact upload).
 pub fn share_cell(a: &ArmSummary) -> Cell {
-    Cell::num(percent(a.ceiling_share))
-}
-
-fn percent(share: Option<f64>) -> String {
-    share.map_or_else(|| "–".into(), |s| format!("{:.0}%", s * 100.0))
+    Cell::num(words::share(a.ceiling_share))
 }
 
 /// The ceiling rows, before and after, of each transport the arms uploaded over, with
@@ -40,11 +43,7 @@ pub fn rows(r: &RunReport, columns: usize) -> Vec<Row> {
         }
     }
     let named = r.summary.iter().any(|a| a.arm.transport.is_some());
-    let what = if r.run.is_remote() {
-        "link ceiling"
-    } else {
-        "sink ceiling"
-    };
+    let what = what(r);
     let mut rows = Vec::new();
     for t in transports {
         let Some(link) = r.run.link(t) else { continue };
@@ -67,11 +66,11 @@ fn row(name: String, c: TransportCeiling, carried: Option<f64>, columns: usize) 
     let share = carried.filter(|&x| x > 0.0).map(|x| c.receive_mbps / x);
     let mut cells = vec![
         Cell::text(&name),
-        Cell::num(ROUNDS.to_string()),
+        Cell::num(crate::sink::ceiling::ROUNDS.to_string()),
         Cell::num(words::mbps(Some(c.receive_mbps))),
         Cell::num(words::range(Some(lo), Some(hi))),
         Cell::num("–"),
-        Cell::num(percent(share)),
+        Cell::num(words::share(share)),
     ];
     cells.resize(columns, Cell::text("–"));
     Row {

@@ -210,12 +210,7 @@ fn plan_line(r: &RunReport) -> Option<String> {
         human_bytes(p.size_bytes),
         p.warmup
     );
-    // Across a real link, the host's own client measured the link, not a sink here.
-    let what = if m.is_remote() {
-        "link ceiling"
-    } else {
-        "sink ceiling"
-    };
+    let what = super::ceiling::what(r);
     if let Some(c) = m.sink_ceiling_mbps {
         line += &format!(" · {what} {c:.0} Mbps");
         if let Some((lo, hi)) = m.sink_ceiling_range {

@@ -102,8 +102,8 @@ impl fmt::Display for Note {
             } => {
                 write!(
                     f,
-                    "{arm} reached {:.0}% of what this link carried ({} of {} Mbps, the host's own client over the same transport). ",
-                    100.0 * median_mbps / ceiling_mbps.max(f64::MIN_POSITIVE),
+                    "{arm} reached {} of what this link carried ({} of {} Mbps, the host's own client over the same transport). ",
+                    words::share(Some(median_mbps / ceiling_mbps.max(f64::MIN_POSITIVE))),
                     words::mbps(Some(*median_mbps)),
                     words::mbps(Some(*ceiling_mbps))
                 )?;

@@ -55,6 +55,8 @@ pub struct ArmLine {
     /// The receive ceiling of the sink (or link) this arm uploaded to, its transport's:
     /// the faster of before and after the arms (`link.rs`).
     pub ceiling_mbps: Option<f64>,
+    /// The median as a share of that ceiling (`ArmSummary::ceiling_share`).
+    pub ceiling_share: Option<f64>,
     pub sink_bound: bool,
     /// `status` to branch on, and what arrived or what the browser said.
     pub integrity: Integrity,
@@ -116,6 +118,7 @@ fn arm_line(report: &RunReport, a: &crate::stats::ArmSummary) -> ArmLine {
             .run
             .link(a.arm.travels_over())
             .and_then(|l| l.carried_mbps()),
+        ceiling_share: a.ceiling_share,
         sink_bound: a.sink_bound,
         integrity: a.integrity.clone(),
     }
