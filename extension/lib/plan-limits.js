@@ -66,7 +66,14 @@ export const PLAN_LIMITS = {
     "auto-seconds-out-of-range",
     "block-reps-out-of-range",
     "repeated-load",
-    "load-not-on-this-os"
+    "load-not-on-this-os",
+    "repeated-api",
+    "xhr-without-bodies",
+    "repeated-module",
+    "too-many-modules",
+    "module-name-taken",
+    "baseline-not-a-module",
+    "module-timeout-out-of-range"
   ],
   "transports": [
     "h1",

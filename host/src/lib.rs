@@ -18,6 +18,7 @@ pub mod logging;
 pub mod machine;
 pub mod mode;
 pub mod model;
+pub mod modules;
 pub mod native;
 pub mod net;
 pub mod page_timing;

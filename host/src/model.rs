@@ -1,8 +1,8 @@
 //! The records that travel from the extension to the host and into the store.
 //! Field names match the extension's (`extension/lib/pairing.js`) and PROTOCOL.md.
 
+use crate::arm::{Api, ArmKind, Schedule, BASELINE_BODY};
 pub use crate::arm::{Arm, BodyKind, Transport};
-use crate::arm::{ArmKind, Schedule, BASELINE_BODY};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use strum::IntoEnumIterator;
@@ -146,6 +146,12 @@ pub struct Sample {
     pub client_ms: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub put_ms: Option<f64>,
+    /// A workload module's upload: its requests as the sink counted them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parts: Option<crate::domain::received::PartsSummary>,
+    /// How a module upload failed, as the page saw it (page-side).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub module_failure: Option<crate::domain::workload::ModuleFailure>,
     /// An encrypted file's chunks as the sink counted them, stored flat (`chunks`,
     /// `tags_ok`, `chunks_in_order`). Before `extra`: a flattened map takes what the
     /// fields before it left.
@@ -291,6 +297,27 @@ pub struct Plan {
     /// block b runs under `loads[b % loads.len()]`. Empty: the machine as it is.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub loads: Vec<crate::domain::conditions::Load>,
+    /// The APIs every body kind uploads through (`--api`). Empty: fetch() only, with
+    /// labels as they always were; XHR arms are made for the kinds XHR sends as bytes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub apis: Vec<crate::arm::Api>,
+    /// The user's workload modules, run as arms after the body kinds (`--script`, or
+    /// registered with `unobserved workload add`). A plan from the extension names them;
+    /// the host reads each and records its SHA-256 and size before the run starts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modules: Vec<crate::domain::workload::ModuleRef>,
+    /// The module every other module is compared with (`--baseline`); without it, the
+    /// first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<crate::arm::ModuleName>,
+    /// The seed of the bytes every module is given (`sink::expected`), chosen by the host
+    /// at the run's start: 32 hex digits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub module_seed: Option<String>,
+    /// How long one module upload may take before it is aborted and stored as a failure
+    /// (`--module-timeout`; 60 s when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub module_timeout_secs: Option<u32>,
 }
 
 /// Reps per block when a plan does not say: three, the fewest whose median is robust
@@ -362,7 +389,7 @@ impl Workloads {
             ArmKind::Parallel { streams } => {
                 streams * self.parallel.as_ref().map_or(0, |p| p.bytes)
             }
-            ArmKind::Body { .. } | ArmKind::Unknown { .. } => 0,
+            ArmKind::Body { .. } | ArmKind::Module { .. } | ArmKind::Unknown { .. } => 0,
         }
     }
 }
@@ -400,6 +427,11 @@ impl Default for Plan {
             transports: Vec::new(),
             block_reps: None,
             loads: Vec::new(),
+            apis: Vec::new(),
+            modules: Vec::new(),
+            baseline: None,
+            module_seed: None,
+            module_timeout_secs: None,
         }
     }
 }
@@ -437,6 +469,7 @@ impl Plan {
     /// workloads. The page builds its steps from exactly this list.
     pub fn arms(&self) -> Vec<Arm> {
         let plain = |kind: ArmKind, transport: Option<Transport>, repeat: bool| Arm {
+            api: None,
             kind,
             transport,
             condition: None,
@@ -454,6 +487,17 @@ impl Plan {
             for &body in &self.bodies {
                 arms.push(plain(ArmKind::Body { body }, transport, false));
             }
+            let xhr = self.apis.contains(&Api::Xhr);
+            for &body in self
+                .bodies
+                .iter()
+                .filter(|b| xhr && b.goes_through(Api::Xhr))
+            {
+                arms.push(Arm {
+                    api: Some(Api::Xhr),
+                    ..plain(ArmKind::Body { body }, transport, false)
+                });
+            }
             if self.negative_control && i == 0 && !self.bodies.is_empty() {
                 let body = if self.bodies.contains(&BASELINE_BODY) {
                     BASELINE_BODY
@@ -467,6 +511,7 @@ impl Plan {
             self.workloads
                 .arms()
                 .into_iter()
+                .chain(self.module_arms())
                 .map(|kind| plain(kind, None, false)),
         );
         arms
@@ -497,7 +542,7 @@ impl Plan {
     /// together).
     pub fn bytes_of(&self, arm: &Arm) -> u64 {
         match &arm.kind {
-            ArmKind::Body { .. } => self.size_bytes,
+            ArmKind::Body { .. } | ArmKind::Module { .. } => self.size_bytes,
             kind => self.workloads.bytes_of(kind),
         }
     }
@@ -515,6 +560,22 @@ impl Plan {
             })
             .sum();
         (self.max_reps() + u64::from(self.warmup) + 1) * self.conditions() * per_rep
+    }
+
+    /// Each module as an arm, under the SHA-256 the host recorded for it.
+    fn module_arms(&self) -> impl Iterator<Item = ArmKind> + '_ {
+        self.modules.iter().map(|m| ArmKind::Module {
+            name: m.name.clone(),
+            sha256: m.sha256.clone().unwrap_or_default(),
+        })
+    }
+
+    /// The module arm every other module arm is compared with: `baseline`'s, or the
+    /// first module's.
+    pub fn baseline_module(&self) -> Option<&crate::arm::ModuleName> {
+        self.baseline
+            .as_ref()
+            .or_else(|| self.modules.first().map(|m| &m.name))
     }
 
     pub fn measured_uploads(&self) -> u64 {
@@ -570,6 +631,17 @@ pub struct Job {
     /// The machine calibration (`machine.rs`) the CLI took before the browser started.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start_cpu_ms: Option<f64>,
+    /// Where the run's `--script` modules are: kept by the host (like `tls`), which reads
+    /// and serves them; the extension's plan names them only.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub module_files: Vec<JobModule>,
+}
+
+/// A `--script NAME=PATH` of a job.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JobModule {
+    pub name: crate::arm::ModuleName,
+    pub path: std::path::PathBuf,
 }
 
 /// A sink's receive ceiling: the median and the slowest and fastest of its timed

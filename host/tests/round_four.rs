@@ -4,8 +4,11 @@
 
 mod common;
 
-use common::SinkProcess;
-use serde_json::Value;
+use common::serve::Serve;
+use common::{Host, SinkProcess};
+use serde_json::{json, Value};
+use std::io::Write;
+use std::time::{Duration, Instant};
 
 /// PUTs `body` to `url` with `headers`: the status, and the reply's JSON when it has one.
 fn put(url: &str, headers: &[(&str, &str)], body: &[u8]) -> (u16, Value) {
@@ -68,4 +71,127 @@ fn ten_thousand_uploads_under_an_unknown_run_leave_another_devices_upload_accept
         410
     );
     assert_eq!(ledger(&sink, "run=honest&open=10").0, 410);
+}
+
+/// A sample whose arm claims 2^62 parallel streams.
+fn two_to_the_62_streams() -> Value {
+    json!({"body": "Blob", "rep": 0, "upload_id": "p",
+        "arm": {"kind": "parallel", "streams": 1u64 << 62},
+        "bytes_sent": 1024, "sha256_sent": "x", "bytes_received": 1024, "sha256_received": "x",
+        "intact": true, "status": "ok", "error": null, "page_ms": 1.0, "sink_ms": 0.5,
+        "mbps": 1.0, "observed": {"webdriver": false}})
+}
+
+/// `f` on a thread of its own, or None if it took longer than `within` (a hang).
+fn within<T: Send + 'static>(
+    within: Duration,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Option<T> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    rx.recv_timeout(within).ok()
+}
+
+/// One ~300-byte sample of 2^62 streams made the host loop over every stream id while
+/// holding serve's one state lock: every page's messages timed out and SIGTERM no longer
+/// stopped it. Now it is refused in milliseconds, another page is answered, and SIGTERM
+/// stops serve.
+#[test]
+fn a_sample_of_two_to_the_62_streams_leaves_serve_answering_and_stoppable() {
+    let mut serve = Serve::start(
+        &[
+            "--size", "1KiB", "--reps", "3", "--warmup", "0", "--bodies", "Blob",
+        ],
+        false,
+    );
+    let started = serve.call("POST", "start", None);
+    assert_eq!(started.status, 200, "{started:?}");
+    let (run, key) = (
+        started.body["run_id"].as_str().unwrap().to_owned(),
+        started.body["run_key"].as_str().unwrap().to_owned(),
+    );
+    let (port, token) = (serve.port(), serve.token());
+    let message = json!({"key": key, "samples": [two_to_the_62_streams()]});
+    let t = Instant::now();
+    let refused = within(Duration::from_secs(5), move || {
+        common::serve::request(
+            &format!("127.0.0.1:{port}"),
+            &format!("127.0.0.1:{port}"),
+            "POST",
+            &format!("/serve/{token}/runs/{run}/samples"),
+            &[],
+            Some(&serde_json::to_vec(&message).unwrap()),
+        )
+    })
+    .expect("the sample was not answered within 5 s");
+    assert!(
+        t.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        t.elapsed()
+    );
+    assert_eq!(
+        (refused.status, &refused.body["code"], &refused.body["kind"]),
+        (400, &json!(18), &json!("arm-not-planned")),
+        "{refused:?}"
+    );
+    // Another page is answered at once.
+    let t = Instant::now();
+    let offer = serve.call("GET", "offer", None);
+    assert_eq!(offer.status, 200, "{offer:?}");
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    // And SIGTERM stops serve, recording the open run as stopped.
+    unsafe { libc::kill(serve.child.id() as i32, libc::SIGTERM) };
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let status = loop {
+        if let Some(status) = serve.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "serve still running 5 s after SIGTERM"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(0));
+    assert!(serve
+        .store()
+        .iter()
+        .any(|r| r["kind"] == "run_end" && r["status"] == "stopped"));
+}
+
+/// The native host, sent the same sample, answers error 18 and still exits when its
+/// stdin closes (it used to loop on, long after the browser went away).
+#[test]
+fn a_native_host_sent_two_to_the_62_streams_exits_when_stdin_closes() {
+    let state = tempfile::tempdir().unwrap();
+    let mut host = Host::chromium(state.path());
+    host.start_run("r1");
+    let mut huge = two_to_the_62_streams();
+    huge["run_id"] = json!("r1");
+    for (k, v) in [
+        ("browser", "Chromium"),
+        ("browser_version", "156"),
+        ("os", "Linux"),
+        ("extension_version", "0.1.0"),
+    ] {
+        huge[k] = json!(v);
+    }
+    let body =
+        serde_json::to_vec(&json!({"type": "samples", "run_id": "r1", "samples": [huge]})).unwrap();
+    let stdin = host.stdin.as_mut().unwrap();
+    stdin.write_all(&(body.len() as u32).to_ne_bytes()).unwrap();
+    stdin.write_all(&body).unwrap();
+    host.hang_up();
+    let status = host
+        .wait_exit(Duration::from_secs(2))
+        .expect("the host still running 2 s after its stdin closed");
+    assert!(status.success(), "{status:?}");
+    let reply = host.recv();
+    assert_eq!(
+        (&reply["type"], &reply["code"], &reply["kind"]),
+        (&json!("error"), &json!(18), &json!("arm-not-planned")),
+        "{reply}"
+    );
 }

@@ -16,6 +16,7 @@ pub mod phases;
 pub mod table;
 pub mod timeline_svg;
 pub mod words;
+pub mod workloads;
 
 use crate::report::across::RunsCompared;
 use crate::report::RunReport;

@@ -193,6 +193,7 @@ mod tests {
                 kind: ArmKind::Body { body },
                 transport: None,
                 condition: None,
+                api: None,
                 repeat: false,
             },
         }

@@ -103,6 +103,7 @@ fn close(session: &mut Session, run_id: &str) {
         book.end();
     }
     session.sink.ledger().forget_run(run_id);
+    session.sink.modules().forget(run_id);
     if let Some(mut remote) = session.remote.remove(run_id) {
         remote.forget_run(run_id);
     }

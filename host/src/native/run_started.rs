@@ -30,6 +30,10 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
         Ok(remote) => remote,
         Err(refused) => return *refused,
     };
+    if let Err(refused) = super::modules::prepare(session, &mut run, remote.is_some()) {
+        return *refused;
+    }
+    let module_seed = run.plan.module_seed.clone();
     // Before the ceiling probe, which would otherwise be the load it measures.
     let (machine, interleaved) = match super::job_run::start(&mut session.job, &run_id) {
         Ok(started) => started,
@@ -62,6 +66,7 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
                 measured_uploads,
                 upload_urls,
                 take_turns: interleaved.is_some(),
+                module_seed,
             }
         }
         Err(e) => store_failed(e, MessageType::RunStarted),

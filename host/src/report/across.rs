@@ -207,6 +207,7 @@ mod tests {
 
     fn body(body: BodyKind) -> Arm {
         Arm {
+            api: None,
             kind: crate::arm::ArmKind::Body { body },
             transport: None,
             condition: None,

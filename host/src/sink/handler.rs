@@ -125,11 +125,7 @@ async fn route_request(req: Request<Incoming>, shared: &Shared) -> Reply {
     let method = req.method().clone();
     let route = route(&path_and_query);
     match (route, &method) {
-        (Route::Home, &Method::GET | &Method::HEAD) => Response::builder()
-            .status(302)
-            .header("location", routes::PAGE_PATH)
-            .body(empty())
-            .unwrap(),
+        (Route::Home, &Method::GET | &Method::HEAD) => home(),
         (Route::Asset(path), &Method::GET | &Method::HEAD) => asset(path),
         (Route::Upload { .. }, &Method::PUT | &Method::POST) => {
             if let Some(refused) = wrong_token(shared, &route, "upload") {
@@ -171,16 +167,36 @@ async fn route_request(req: Request<Incoming>, shared: &Shared) -> Reply {
             }
             super::remote_ledger::answer(&shared.ledger, &path_and_query)
         }
-        (Route::Module { .. } | Route::Tus { .. }, _) => {
-            if let Some(refused) = wrong_token(shared, &route, "upload") {
-                return refused;
-            }
-            module_upload::answer(req, shared, route).await
+        (Route::ModuleSource { .. } | Route::Module { .. } | Route::Tus { .. }, _) => {
+            module_routes(req, shared, route).await
         }
         (Route::NotFound, _) => json_error(404, "not found"),
         // Only a sink other hosts claim from (`unobserved sink`) has a ledger route.
         (Route::Ledger { .. }, _) if !shared.ledger_route => json_error(404, "not found"),
         _ => json_error(405, "method not allowed"),
+    }
+}
+
+/// `/` sends the browser on to the benchmark page.
+fn home() -> Reply {
+    Response::builder()
+        .status(302)
+        .header("location", routes::PAGE_PATH)
+        .body(empty())
+        .unwrap()
+}
+
+/// A workload module's source, or one of its uploads (`module_upload.rs`).
+async fn module_routes(req: Request<Incoming>, shared: &Shared, route: Route<'_>) -> Reply {
+    if let Some(refused) = wrong_token(shared, &route, "module") {
+        return refused;
+    }
+    match (route, req.method()) {
+        (Route::ModuleSource { run_id, name, .. }, &Method::GET) => {
+            shared.modules.answer(run_id, name)
+        }
+        (Route::ModuleSource { .. }, _) => json_error(405, "method not allowed"),
+        _ => module_upload::answer(req, shared, route).await,
     }
 }
 

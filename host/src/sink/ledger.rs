@@ -235,11 +235,21 @@ pub enum Claim {
 /// Where `verify` finds the records: this process's ledger, or a remote sink's.
 pub trait Records {
     fn take(&mut self, run_id: &str, upload: &UploadId) -> Claim;
+
+    /// What `run_id`'s workload modules are given (`Ledger::expect_modules`): only the
+    /// host's own ledger knows, since modules run on the local sink.
+    fn modules(&self, _run_id: &str) -> Option<super::expected::ModuleRun> {
+        None
+    }
 }
 
 impl Records for &Ledger {
     fn take(&mut self, run_id: &str, upload: &UploadId) -> Claim {
         Ledger::take(self, run_id, upload)
+    }
+
+    fn modules(&self, run_id: &str) -> Option<super::expected::ModuleRun> {
+        Ledger::modules(self, run_id)
     }
 }
 
@@ -328,9 +338,9 @@ pub struct Ledger {
     /// Locked after `entries` when both are held.
     runs: Mutex<Runs>,
     idle: Duration,
-    /// Runs with workload modules, and the most bytes one of their uploads may carry
+    /// Runs with workload modules, and the bytes each of their uploads is given
     /// (`modules.rs`): the module routes take uploads of these runs only.
-    module_runs: Mutex<HashMap<String, u64>>,
+    module_runs: Mutex<HashMap<String, super::expected::ModuleRun>>,
     /// Signalled when a part's digest arrives, for a claim waiting on it.
     digested: std::sync::Condvar,
 }

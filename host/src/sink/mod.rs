@@ -21,6 +21,7 @@ pub mod hashing;
 pub mod headers;
 pub mod hosts;
 pub mod ledger;
+pub mod module_sources;
 mod module_upload;
 pub mod parts;
 pub mod pinned;
@@ -132,6 +133,8 @@ pub(crate) struct Shared {
     pub ledger_route: bool,
     /// Record each upload's arrival timeline (off only for the benchmark, `timeline.rs`).
     pub timeline: bool,
+    /// The runs' workload modules, for their pages to import.
+    pub modules: module_sources::ModuleSources,
 }
 
 pub struct Sink {
@@ -176,6 +179,7 @@ impl Sink {
             ledger: config.ledger,
             ledger_route: config.ledger_route,
             timeline: timeline::enabled(),
+            modules: Default::default(),
         });
         timeline::epoch();
         let running = server::spawn(listener, shared.clone(), tls, config.max_connections)?;
@@ -212,6 +216,11 @@ impl Sink {
     /// Keys for encrypted-chunk runs, set over native messaging.
     pub fn chunks(&self) -> &chunks::ChunkState {
         &self.shared.chunks
+    }
+
+    /// The workload modules this sink serves to runs' pages.
+    pub fn modules(&self) -> &module_sources::ModuleSources {
+        &self.shared.modules
     }
 
     /// What this sink (and every sink sharing its ledger) received, by upload id.

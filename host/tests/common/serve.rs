@@ -122,6 +122,10 @@ pub fn request(
     body: Option<&[u8]>,
 ) -> Reply {
     let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    // A reply that never comes fails the test (status 0) instead of hanging it.
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(120)))
+        .unwrap();
     let mut head = format!("{method} {path} HTTP/1.1\r\nhost: {host}\r\nconnection: close\r\n");
     for (k, v) in headers {
         head.push_str(&format!("{k}: {v}\r\n"));
