@@ -46,6 +46,10 @@ export const PLAN_LIMITS = {
       "min": 0
     }
   },
+  "loads": [
+    "none",
+    "cpu"
+  ],
   "plan_error_kinds": [
     "size-too-small",
     "size-too-large",

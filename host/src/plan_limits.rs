@@ -328,6 +328,9 @@ pub fn shared_data() -> serde_json::Value {
     serde_json::json!({
         "body_kinds": BodyKind::iter().collect::<Vec<_>>(),
         "transports": Transport::iter().collect::<Vec<_>>(),
+        // Every load a run can put on the machine, in the order `--load none,cpu` runs
+        // them: the options' load tick box sends them all.
+        "loads": crate::domain::conditions::Load::iter().collect::<Vec<_>>(),
         "limits": LIMITS,
         "auto_default": AUTO_DEFAULT,
         // Every rule's name, as error 16's `kind` says it: the options page names the

@@ -184,8 +184,11 @@ pub(super) fn ceilings(
 /// The local sink's receive ceiling at the plan's body size; None, with a warning,
 /// when it cannot be measured.
 fn own_ceiling(session: &Session, size_bytes: u64) -> Option<crate::sink::ceiling::Ceiling> {
-    let measured =
-        crate::sink::ceiling::measure(session.sink.addr(), &session.sink.upload_path(), size_bytes);
+    let measured = crate::sink::ceiling::measure(
+        session.sink.addr(),
+        &session.sink.own_upload_path(),
+        size_bytes,
+    );
     measured
         .map_err(|e| log::warn!("could not measure the sink's ceiling: {e}"))
         .ok()
