@@ -400,10 +400,11 @@ fn run_lifecycle_is_recorded() {
             json!("run"),
             json!("machine"),
             json!("conditions"),
+            json!("ceiling_after"),
             json!("machine"),
             json!("run_end")
         ],
-        "a calibration at the start and at the end, the block's conditions, and exactly one end, the first"
+        "a calibration at the start and at the end, the block's conditions, the sink's ceiling after the arms, and exactly one end, the first"
     );
     let moments: Vec<_> = s
         .store
