@@ -275,18 +275,21 @@ impl UploadTag {
     /// From a request's query: None when it names no upload (a probe, a ceiling
     /// measurement, a sink used without a host), an error when it names one badly.
     pub fn of_query(path_and_query: &str) -> Result<Option<UploadTag>, String> {
-        let query = path_and_query.split_once('?').map_or("", |(_, q)| q);
-        let param = |name: &str| {
-            query
-                .split('&')
-                .find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='))
-        };
+        let param = |name| query_param(path_and_query, name);
         match (param("run"), param("upload")) {
             (None, None) => Ok(None),
             (Some(run), Some(upload)) => UploadTag::new(run, upload).map(Some),
             _ => Err("an upload names both its run and its id: ?run=<run id>&upload=<id>".into()),
         }
     }
+}
+
+/// The value of the query's first `name=` parameter, as sent (not decoded).
+pub fn query_param<'a>(path_and_query: &'a str, name: &str) -> Option<&'a str> {
+    let query = path_and_query.split_once('?').map_or("", |(_, q)| q);
+    query
+        .split('&')
+        .find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='))
 }
 
 struct Held {

@@ -118,6 +118,9 @@ impl Default for SinkConfig {
 /// What every request handler needs.
 pub(crate) struct Shared {
     pub token: String,
+    /// Carried by the host's own ceiling uploads (`Sink::own_upload_path`), which a
+    /// page's rate does not limit. Never sent to a page.
+    pub own_key: String,
     pub max_body: u64,
     pub max_chunk: u64,
     pub idle_timeout: Duration,
@@ -160,6 +163,7 @@ impl Sink {
         };
         let shared = Arc::new(Shared {
             token: config.token,
+            own_key: token::generate(),
             max_body: config.max_body,
             max_chunk: config.max_chunk,
             idle_timeout: config.idle_timeout,
@@ -203,6 +207,12 @@ impl Sink {
     /// The path part of the upload URL (token included).
     pub fn upload_path(&self) -> String {
         format!("{}{}", routes::UPLOAD_PREFIX, self.shared.token)
+    }
+
+    /// The upload path for the host's own uploads (the ceiling): not rate-limited as a
+    /// page's test uploads are.
+    pub fn own_upload_path(&self) -> String {
+        format!("{}?own={}", self.upload_path(), self.shared.own_key)
     }
 
     pub fn upload_url(&self) -> String {
