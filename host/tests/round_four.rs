@@ -397,3 +397,28 @@ fn starts_from_forty_addresses_are_limited_in_total_and_an_honest_page_is_answer
     assert_eq!(offer.status, 200, "{offer:?}");
     assert!(waited < Duration::from_secs(10), "{waited:?}");
 }
+
+/// A store of a million corrupt lines wrote 204 MB to stderr (a warning a line) and
+/// rotated the log's history away. Now the first few are named and one warning counts
+/// the rest: stderr stays small and `unobserved.log.1` is still there.
+#[test]
+fn a_million_corrupt_lines_write_a_bounded_stderr_and_keep_the_log_history() {
+    let state = tempfile::tempdir().unwrap();
+    let store = state.path().join("results.jsonl");
+    std::fs::write(&store, "x\n".repeat(1_000_000)).unwrap();
+    let history = state.path().join("unobserved.log.1");
+    std::fs::write(&history, "history\n").unwrap();
+    let out = std::process::Command::new(common::BIN)
+        .args(["report", "--list"])
+        .env("UNOBSERVED_STATE_DIR", state.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.stderr.len() < 4096,
+        "{} bytes on stderr",
+        out.stderr.len()
+    );
+    assert_eq!(std::fs::read_to_string(&history).unwrap(), "history\n");
+    let log = std::fs::metadata(state.path().join("unobserved.log")).map_or(0, |m| m.len());
+    assert!(log < 4096, "{log} bytes of log");
+}

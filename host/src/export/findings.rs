@@ -146,6 +146,9 @@ impl fmt::Display for crate::store::StoreWarning {
             StoreWarningKind::CorruptLine => {
                 write!(f, "{path}: line {line} skipped, corrupt line: {error}")
             }
+            StoreWarningKind::MoreSkipped { lines } => {
+                write!(f, "{path}: {lines} more lines skipped, corrupt")
+            }
         }
     }
 }

@@ -52,6 +52,8 @@ pub enum StoreWarningKind {
     TornLastLine,
     /// A line before the last is not a record; every other line is read.
     CorruptLine,
+    /// More lines skipped past the first `WARNINGS_NAMED`, counted, not named.
+    MoreSkipped { lines: usize },
 }
 
 impl Store {
@@ -167,7 +169,7 @@ fn scan_lines(
     only: Option<&str>,
     mut each: impl FnMut(usize, Record),
 ) -> Vec<StoreWarning> {
-    let mut warnings = Vec::new();
+    let (mut warnings, mut skipped) = (Vec::new(), 0);
     let mut lines = reader.split(b'\n').enumerate().peekable();
     while let Some((i, line)) = lines.next() {
         let number = first_line + i + 1;
@@ -190,6 +192,7 @@ fn scan_lines(
         match records::parse_of(&line, only) {
             Ok(Some(r)) => each(number, r),
             Ok(None) => {}
+            Err(_) if warnings.len() >= WARNINGS_NAMED => skipped += 1,
             Err(e) => warnings.push(StoreWarning {
                 path: path.to_owned(),
                 line: number,
@@ -202,11 +205,24 @@ fn scan_lines(
             }),
         }
     }
+    if skipped > 0 {
+        warnings.push(StoreWarning {
+            path: path.to_owned(),
+            line: first_line,
+            kind: StoreWarningKind::MoreSkipped { lines: skipped },
+            error: String::new(),
+        });
+    }
     for w in &warnings {
         log::warn!("{w}");
     }
     warnings
 }
+
+/// Skipped lines named one by one, in the warnings and the log; past them, one warning
+/// counts the rest (a store of a million corrupt lines wrote 204 MB to stderr and
+/// rotated the log's history away).
+pub const WARNINGS_NAMED: usize = 3;
 
 #[cfg(test)]
 pub(crate) mod tests;

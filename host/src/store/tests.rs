@@ -307,3 +307,26 @@ fn a_report_that_shows_only_phases_reads_no_timeline_points_and_the_same_phases(
     assert_eq!(Format::Json.points(), crate::report::TimelinePoints::Keep);
     assert_eq!(Format::Html.points(), crate::report::TimelinePoints::Keep);
 }
+
+#[test]
+fn past_the_first_few_corrupt_lines_one_warning_counts_the_rest() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::in_dir(dir.path());
+    store.append(&[run_record("r1")]).unwrap();
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(store.path())
+        .unwrap()
+        .write_all("x\n".repeat(100_000).as_bytes())
+        .unwrap();
+    store.append(&[run_record("r2")]).unwrap();
+    let got = store.read().unwrap();
+    assert_eq!(got.records.len(), 2);
+    let kinds: Vec<_> = got.warnings.iter().map(|w| w.kind).collect();
+    let named = vec![StoreWarningKind::CorruptLine; super::WARNINGS_NAMED];
+    let rest = 100_000 - super::WARNINGS_NAMED;
+    assert_eq!(
+        kinds,
+        [named, vec![StoreWarningKind::MoreSkipped { lines: rest }]].concat()
+    );
+}
