@@ -27,7 +27,7 @@ use unobserved::stats::side::Side;
 /// A body arm of the run, by its label (this benchmark names arms as the page does).
 fn side(label: &str) -> Side {
     Side::Arm {
-        arm: unobserved::arm::Arm::from_legacy(label, &Default::default(), false),
+        arm: unobserved::domain::arm::Arm::from_legacy(label, &Default::default(), false),
     }
 }
 use unobserved::store::{Record, StoreContents, StoreTail};

@@ -164,7 +164,10 @@ fn peak_rss(gib: u64) -> Vec<(&'static str, String)> {
 fn main() {
     let mib = env_u64("BENCH_MIB", 256);
     let rounds = env_u64("BENCH_ROUNDS", 11) as usize;
-    println!("CPU: {}", unobserved::cpu::describe().unwrap_or_default());
+    println!(
+        "CPU: {}",
+        unobserved::platform::cpu::describe().unwrap_or_default()
+    );
     let (on, off, ratio) = ceilings(mib << 20, rounds);
     println!(
         "(a) receive ceiling, {mib} MiB uploads, median of {rounds} interleaved rounds: timeline on {on:.2} Gbit/s, off {off:.2} Gbit/s; on/off {:.3} (median of per-round ratios {ratio:.3})",

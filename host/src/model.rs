@@ -1,8 +1,8 @@
 //! The records that travel from the extension to the host and into the store.
 //! Field names match the extension's (`extension/lib/pairing.js`) and PROTOCOL.md.
 
-pub use crate::arm::{Arm, BodyKind, Transport};
-use crate::arm::{ArmKind, Schedule, BASELINE_BODY};
+pub use crate::domain::arm::{Arm, BodyKind, Transport};
+use crate::domain::arm::{ArmKind, Schedule, BASELINE_BODY};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use strum::IntoEnumIterator;
@@ -121,7 +121,7 @@ pub struct Sample {
     /// The id the page gave this upload: the sink's record of it is the received side.
     /// Samples stored before the ledger have none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub upload_id: Option<crate::sink::ledger::UploadId>,
+    pub upload_id: Option<crate::domain::upload_id::UploadId>,
     /// What the host found in its ledger under `upload_id` (`verify/`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub receipt: Option<crate::domain::received::Receipt>,
@@ -135,7 +135,7 @@ pub struct Sample {
     pub timeline: Option<crate::sink::timeline::Timeline>,
     /// The page's clock of the same upload, for its phases (`page_timing.rs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub page_timing: Option<crate::page_timing::PageTiming>,
+    pub page_timing: Option<crate::domain::page_timing::PageTiming>,
     /// How long after the reply's headers the page read the sink's digest
     /// (BENCHMARKS.md: the settle time must cover it). Page-side.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -160,7 +160,7 @@ pub struct Sample {
 
 impl Sample {
     /// Attached or detached, in a control run.
-    pub fn condition(&self) -> Option<crate::arm::Condition> {
+    pub fn condition(&self) -> Option<crate::domain::arm::Condition> {
         self.arm().condition
     }
 
@@ -480,8 +480,8 @@ impl Plan {
             return arms;
         }
         [
-            crate::arm::Condition::Attached,
-            crate::arm::Condition::Detached,
+            crate::domain::arm::Condition::Attached,
+            crate::domain::arm::Condition::Detached,
         ]
         .into_iter()
         .flat_map(|c| {
@@ -551,7 +551,7 @@ pub struct Job {
     pub tls: Option<JobTls>,
     /// Interleaved builds: the turns this run takes with the others (`interleave.rs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub turns: Option<crate::interleave::JobTurns>,
+    pub turns: Option<crate::platform::turns::JobTurns>,
     /// The machine calibration (`machine.rs`) the CLI took before the browser started.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start_cpu_ms: Option<f64>,
@@ -567,7 +567,7 @@ pub struct TransportCeiling {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct JobTls {
-    pub cert: crate::local_tls::LocalCert,
+    pub cert: crate::platform::local_tls::LocalCert,
     pub listeners: Vec<TlsListener>,
 }
 

@@ -3,10 +3,10 @@
 //! vocabulary and numbers as data: tests/fixtures/plan-limits.json, and the module
 //! extension/lib/plan-limits.js generated beside it (see the test below).
 
-use crate::arm::{BodyKind, Transport};
+use crate::domain::arm::{BodyKind, Transport};
 pub use crate::domain::limits::{Between, Bounds, Limits, LIMITS};
+use crate::export::units::human_bytes;
 use crate::model::Plan;
-use crate::units::human_bytes;
 
 /// The budget of an auto-sampled run when none is given (the popup's Options and
 /// `unobserved run` without --reps): about a minute of measuring, and reps only as a

@@ -219,7 +219,7 @@ pub struct RunArgs {
     /// Not a flag: how the throwaway profile trusts an https:// --sink-url's pinned
     /// certificate, once `run` has seen the sink present it.
     #[arg(skip)]
-    pub sink_trust: Option<crate::local_tls::Pins>,
+    pub sink_trust: Option<crate::platform::local_tls::Pins>,
     /// Keep the throwaway profile afterwards and print where it is (for debugging).
     #[arg(long)]
     pub keep_profile: bool,

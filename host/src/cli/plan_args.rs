@@ -2,7 +2,7 @@
 //! become a checked Plan (`Plan::validate`, with the flag each rule is about).
 
 use super::usage::usage;
-use crate::arm::BodyKind;
+use crate::domain::arm::BodyKind;
 use crate::model::{AutoBudget, Plan};
 use crate::plan_limits::{PlanError, SizeOf, AUTO_DEFAULT};
 use clap::Args;
@@ -25,7 +25,7 @@ pub struct PlanArgs {
     pub warmup: u32,
     /// Body kinds, comma-separated. Default: all four, or none when --workloads is given.
     #[arg(long, value_delimiter = ',', value_enum, ignore_case = true)]
-    pub bodies: Option<Vec<crate::arm::BodyKind>>,
+    pub bodies: Option<Vec<crate::domain::arm::BodyKind>>,
     /// Transports every body kind runs over, comma-separated and interleaved:
     /// h1 (HTTP/1.1 in the clear, the default), h1-tls (HTTP/1.1 over TLS), h2 (HTTP/2
     /// over TLS; Chromium sends ReadableStream bodies only over it). TLS uses a fresh
@@ -33,7 +33,7 @@ pub struct PlanArgs {
     /// trusts. Each transport is compared with the nearer ones (h2 vs h1-tls vs h1).
     /// Workloads always travel over h1.
     #[arg(long, value_delimiter = ',', value_enum)]
-    pub transport: Vec<crate::arm::Transport>,
+    pub transport: Vec<crate::domain::arm::Transport>,
     /// Sample automatically even with --reps (then the first N reps): keep adding
     /// interleaved reps until every ratio is settled (its 95% interval lies entirely
     /// inside or entirely outside ±--horizon), or until --max-reps or --max-time runs

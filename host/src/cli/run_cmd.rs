@@ -5,14 +5,14 @@ use super::args::{FailOn, RunArgs, WorkloadKind};
 use super::exit;
 use super::matrix_auto;
 use super::usage::usage;
+use crate::domain::series::{Series, SeriesRecord};
 use crate::export::{human_bytes, json::Json, table::Table, Exporter};
+use crate::launch::{self, RunOptions};
 use crate::model::{
     AutoBudget, DownloadWorkload, EncryptedWorkload, ParallelWorkload, Plan, SampleStatus,
     Workloads,
 };
 use crate::report::{across, RunReport};
-use crate::run::{self, RunOptions};
-use crate::series::{Series, SeriesRecord};
 use crate::sink::ceiling::Client;
 use crate::sink::pinned::ReachError;
 use crate::sink::remote::SinkUrl;
@@ -58,7 +58,7 @@ pub fn execute(a: RunArgs) -> Result<i32> {
 /// The plan and the browsers to run, once everything asked for has been checked:
 /// nothing is launched before the plan, the output paths and the sink are good; and
 /// how a throwaway profile trusts a pinned remote sink's certificate.
-fn checked(a: &RunArgs) -> Result<(Plan, Vec<Target>, Option<crate::local_tls::Pins>)> {
+fn checked(a: &RunArgs) -> Result<(Plan, Vec<Target>, Option<crate::platform::local_tls::Pins>)> {
     let plan = plan_of(a)?;
     let targets = targets_of(a)?;
     if a.runs > 1 && targets.len() > 1 {
@@ -120,7 +120,7 @@ impl Matrix {
         browsers: usize,
         colour: bool,
     ) -> Result<Option<RunReport>> {
-        let outcome = run::run(options_of(a, (browser, path), plan));
+        let outcome = launch::run(options_of(a, (browser, path), plan));
         let outcome = match outcome {
             Err(e) if browsers > 1 && is_missing(&e) => {
                 if !self.missing.contains(browser) {
@@ -135,7 +135,7 @@ impl Matrix {
     }
 
     /// A finished run: its table printed, its launch and report kept.
-    fn finished(&mut self, outcome: run::RunOutcome, colour: bool) -> RunReport {
+    fn finished(&mut self, outcome: launch::RunOutcome, colour: bool) -> RunReport {
         print!(
             "{}",
             Table { colour }.render(std::slice::from_ref(&outcome.report))
@@ -182,7 +182,7 @@ impl Matrix {
         // Every build that finished is shown (and stored) even when another failed;
         // the first failure is the command's error.
         let mut failed = None;
-        for outcome in run::interleaved::run(opts)? {
+        for outcome in launch::interleaved::run(opts)? {
             match outcome {
                 Ok(outcome) => {
                     self.finished(outcome, colour);
@@ -203,7 +203,7 @@ impl Matrix {
         plan: &Plan,
         colour: bool,
     ) -> Result<()> {
-        let (_, store) = run::writable_store()?;
+        let (_, store) = launch::writable_store()?;
         let group = crate::model::new_run_id();
         for index in 0..a.runs {
             if !a.quiet {
@@ -345,8 +345,8 @@ fn print_matrix(reports: &[RunReport], horizon: f64, colour: bool) {
 /// single browser.
 fn targets_of(a: &RunArgs) -> Result<Vec<Target>> {
     for b in &a.browser {
-        if crate::run::browsers::by_key(b).is_none() {
-            let keys: Vec<_> = crate::run::browsers::LAUNCHABLE
+        if crate::launch::browsers::by_key(b).is_none() {
+            let keys: Vec<_> = crate::launch::browsers::LAUNCHABLE
                 .iter()
                 .map(|l| l.key)
                 .collect();
@@ -370,8 +370,8 @@ fn targets_of(a: &RunArgs) -> Result<Vec<Target>> {
 
 fn is_missing(e: &anyhow::Error) -> bool {
     matches!(
-        e.downcast_ref::<run::RunError>(),
-        Some(run::RunError::BrowserMissing(_))
+        e.downcast_ref::<launch::RunError>(),
+        Some(launch::RunError::BrowserMissing(_))
     )
 }
 
@@ -409,7 +409,7 @@ fn check_cli_only(a: &RunArgs) -> Result<()> {
     }
     for browser in &a.browser {
         if a.control
-            && crate::run::browsers::by_key(browser).is_some_and(|b| {
+            && crate::launch::browsers::by_key(browser).is_some_and(|b| {
                 b.family() != Some(unobserved_installer::manifest::Family::Chromium)
             })
         {
@@ -419,8 +419,8 @@ fn check_cli_only(a: &RunArgs) -> Result<()> {
     let page_engine = a
         .browser
         .iter()
-        .filter_map(|b| crate::run::browsers::by_key(b))
-        .find(|b| b.engine == crate::run::browsers::Engine::Page);
+        .filter_map(|b| crate::launch::browsers::by_key(b))
+        .find(|b| b.engine == crate::launch::browsers::Engine::Page);
     if let Some(b) = page_engine {
         if a.sink_url.is_some() || !a.workloads.is_empty() || a.extension_dir.is_some() {
             return Err(usage(format!("{} runs the page `unobserved serve` serves, on the local sink, without the extension: --sink-url, --workloads and --extension-dir do not apply to it", b.key)));
@@ -479,7 +479,7 @@ fn check_output(path: Option<&Path>) -> Result<()> {
 /// read as "the browser cannot upload". An https:// one must present the certificate
 /// its URL pins (else exit 2, nothing launched); the throwaway profile then trusts that
 /// certificate (the returned pins) and no other.
-fn probe_sink(url: &SinkUrl) -> Result<Option<crate::local_tls::Pins>> {
+fn probe_sink(url: &SinkUrl) -> Result<Option<crate::platform::local_tls::Pins>> {
     if url.socket_addrs().map_or(true, |a| a.is_empty()) {
         return Err(usage(format!(
             "--sink-url {url}: cannot resolve {}",

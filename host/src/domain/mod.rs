@@ -8,10 +8,14 @@
 //!   and what the host found when it looked (`Receipt`).
 //! - `pin`: a certificate's SHA-256, as a remote sink's URL pins it.
 
+pub mod arm;
 pub mod conditions;
 pub mod limits;
+pub mod page_timing;
 pub mod pin;
 pub mod received;
+pub mod series;
+pub mod upload_id;
 
 #[cfg(test)]
 mod tests {

@@ -1,7 +1,7 @@
 //! CSV export: one row per sample, with the run's context on every row.
 
 use super::Exporter;
-use crate::arm::Condition;
+use crate::domain::arm::Condition;
 use crate::model::{Observed, Sample, SampleStatus, Transport};
 use crate::report::across::RunsCompared;
 use crate::report::{timing_disagrees, RunReport};

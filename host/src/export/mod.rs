@@ -14,6 +14,7 @@ pub mod markdown;
 pub mod phases;
 pub mod table;
 pub mod timeline_svg;
+pub mod units;
 pub mod words;
 
 use crate::report::across::RunsCompared;

@@ -178,7 +178,7 @@ impl std::fmt::Display for Integrity {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arm::{Arm, ArmKind, BodyKind};
+    use crate::domain::arm::{Arm, ArmKind, BodyKind};
     use crate::stats::compare::Side;
     use serde_json::{json, Value};
 

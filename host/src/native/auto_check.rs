@@ -67,7 +67,7 @@ pub struct Decision {
     pub stop: Option<AutoStop>,
     /// The arms whose comparisons are not settled yet (empty before the plan's minimum
     /// reps or before there is anything to compare).
-    pub unsettled: Vec<crate::arm::Arm>,
+    pub unsettled: Vec<crate::domain::arm::Arm>,
     pub progress: AutoProgress,
 }
 
@@ -119,7 +119,7 @@ pub fn decide(
         };
     };
     let comparisons = report::auto_budget::comparisons_to_settle(run);
-    let unsettled: Vec<crate::arm::Arm> = comparisons
+    let unsettled: Vec<crate::domain::arm::Arm> = comparisons
         .iter()
         .filter(|c| !c.settled())
         .map(|c| c.arm.arm().clone())

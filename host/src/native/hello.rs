@@ -2,8 +2,8 @@
 
 use super::Session;
 use crate::model::Job;
+use crate::platform::untrusted::Clipped;
 use crate::protocol::messages::{Outgoing, SinkInfo};
-use crate::untrusted::Clipped;
 
 pub fn handle(
     session: &mut Session,

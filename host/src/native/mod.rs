@@ -13,14 +13,14 @@ mod tls_sinks;
 mod turn;
 mod workload_key;
 
-use crate::mode::Caller;
+use crate::platform::mode::Caller;
+use crate::platform::untrusted::Clipped;
+use crate::platform::{allowed_ids, logging, state};
 use crate::protocol::{
     parse_incoming, read_frame, write_frame, ErrorCode, FrameError, Incoming, MessageType, Outgoing,
 };
 use crate::sink::{Sink, SinkConfig, SinkEvent};
 use crate::store::{records::now, Record, Store};
-use crate::untrusted::Clipped;
-use crate::{allowed_ids, logging, state};
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -2,9 +2,9 @@
 
 use super::{invalid_run_id, store_failed, unknown_run, Session};
 use crate::model::{valid_run_id, AutoStop, RunStatus};
+use crate::platform::untrusted::Clipped;
 use crate::protocol::{MessageType, Outgoing};
 use crate::store::{records::now, Record};
-use crate::untrusted::Clipped;
 
 /// How the extension says a run ended.
 pub struct Ending {
@@ -94,7 +94,7 @@ struct Stored {
     ended: bool,
     plan: Option<crate::model::Plan>,
     /// Each (arm, rep) the run stored a sample of, once however many named it.
-    measured: std::collections::HashSet<(crate::arm::Arm, u32)>,
+    measured: std::collections::HashSet<(crate::domain::arm::Arm, u32)>,
 }
 
 impl Stored {

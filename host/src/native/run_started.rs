@@ -2,7 +2,7 @@
 
 use super::tls_sinks::Source;
 use super::{invalid_run_id, store_failed, Session};
-use crate::arm::Transport;
+use crate::domain::arm::Transport;
 use crate::model::{valid_run_id, RunInfo, TransportCeiling};
 use crate::protocol::messages::PlannedArm;
 use crate::protocol::{ErrorCode, MessageType, Outgoing};
@@ -103,7 +103,7 @@ fn upload_urls(session: &Session, remote: Option<&RemoteLedger>) -> BTreeMap<Tra
 fn run_record(
     run: RunInfo,
     ceilings: &Ceilings,
-    interleaved: Option<crate::interleave::Interleaved>,
+    interleaved: Option<crate::platform::turns::Interleaved>,
 ) -> Record {
     let h1 = ceilings.h1.as_ref();
     Record::Run(RunRecord {
@@ -113,7 +113,7 @@ fn run_record(
         sink_ceiling_mbps: h1.map(|c| c.receive_mbps),
         sink_ceiling_range: h1.map(|c| c.receive_range),
         sink_hash_mbps: ceilings.hash_mbps,
-        cpu: crate::cpu::describe(),
+        cpu: crate::platform::cpu::describe(),
         transport_ceilings: ceilings.tls.clone(),
         interleaved,
     })
@@ -228,7 +228,7 @@ fn start_tls_sinks(session: &mut Session, transports: &[Transport]) -> Result<()
     }
     let source = match &session.job_tls {
         Some(job) => Source::Job(job),
-        None => Source::LocalCa(crate::local_ca::session_leaf()?),
+        None => Source::LocalCa(crate::platform::local_ca::session_leaf()?),
     };
     let (page_origin, store) = (session.sink.base_url(), session.store.clone());
     let ledger = session.sink.ledger().clone();

@@ -415,8 +415,8 @@ fn run_lifecycle_is_recorded() {
     assert_eq!(
         moments,
         [
-            (crate::machine::Moment::Start, true),
-            (crate::machine::Moment::End, true)
+            (crate::conditions::calibrate::Moment::Start, true),
+            (crate::conditions::calibrate::Moment::End, true)
         ]
     );
     assert_eq!(r[3], json!({"type":"run-finished","run_id":"r1"}));

@@ -5,7 +5,7 @@ use super::names::{InReplyTo, MessageType, ReplyType};
 use super::ErrorCode;
 use crate::model::{Job, RunInfo, RunStatus, Sample};
 use crate::plan_limits::PlanError;
-use crate::untrusted::Clipped;
+use crate::platform::untrusted::Clipped;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use strum::IntoEnumIterator;
@@ -94,7 +94,7 @@ pub enum Outgoing {
         /// How many uploads the run will measure, at most (progress bars).
         measured_uploads: u64,
         /// Where each of the plan's transports uploads: h1's sink and each TLS one.
-        upload_urls: std::collections::BTreeMap<crate::arm::Transport, String>,
+        upload_urls: std::collections::BTreeMap<crate::domain::arm::Transport, String>,
         /// Interleaved builds: ask for a `turn` before each rep.
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         take_turns: bool,
@@ -156,7 +156,7 @@ pub struct SinkInfo {
 /// One arm of the plan as the page runs it: the arm, typed, and its label.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PlannedArm {
-    pub arm: crate::arm::Arm,
+    pub arm: crate::domain::arm::Arm,
     pub label: String,
 }
 
@@ -362,7 +362,7 @@ fn unknown_body(text: &str) -> Option<PlanError> {
     bodies
         .iter()
         .filter_map(Value::as_str)
-        .find(|b| b.parse::<crate::arm::BodyKind>().is_err())
+        .find(|b| b.parse::<crate::domain::arm::BodyKind>().is_err())
         .map(|body| PlanError::UnknownBody { body: body.into() })
 }
 

@@ -94,7 +94,7 @@ impl From<MessageType> for InReplyTo {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arm::Condition;
+    use crate::domain::arm::Condition;
     use crate::model::{AutoStop, RunStatus, SampleStatus};
     use crate::protocol::ErrorCode;
     use serde_json::{json, Value};

@@ -6,7 +6,7 @@
 
 use super::machine_check::{self, MachineCheck};
 use super::RunReport;
-use crate::arm::Arm;
+use crate::domain::arm::Arm;
 use crate::model::SampleStatus;
 use crate::stats::across_runs::{self, Across};
 use crate::stats::compare::Side;
@@ -169,10 +169,9 @@ fn differences(reports: &[RunReport]) -> Vec<Difference> {
         ("OS", |r| r.run.env.os.clone()),
         ("CPU", |r| r.run.cpu.clone().unwrap_or_default()),
         ("body size", |r| {
-            r.run
-                .plan
-                .as_ref()
-                .map_or(String::new(), |p| crate::units::human_bytes(p.size_bytes))
+            r.run.plan.as_ref().map_or(String::new(), |p| {
+                crate::export::units::human_bytes(p.size_bytes)
+            })
         }),
         ("reps", |r| {
             r.run
@@ -197,7 +196,7 @@ fn differences(reports: &[RunReport]) -> Vec<Difference> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arm::BodyKind;
+    use crate::domain::arm::BodyKind;
     use crate::stats::compare::Verdict;
     use crate::store::tests_support::{report_of, run_record, sample};
     use crate::store::Record;
@@ -207,7 +206,7 @@ mod tests {
 
     fn body(body: BodyKind) -> Arm {
         Arm {
-            kind: crate::arm::ArmKind::Body { body },
+            kind: crate::domain::arm::ArmKind::Body { body },
             transport: None,
             condition: None,
             repeat: false,
@@ -299,7 +298,7 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(4);
         let mut a = run("a", [2400.0, 2500.0, 3300.0], 6, &mut rng);
         let mut b = run("b", [1680.0, 2500.0, 3300.0], 6, &mut rng);
-        let calibrated = |start, end| crate::machine::Machine {
+        let calibrated = |start, end| crate::conditions::calibrate::Machine {
             start_cpu_ms: Some(start),
             end_cpu_ms: Some(end),
         };

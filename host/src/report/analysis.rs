@@ -100,7 +100,7 @@ pub fn of(report: &RunReport) -> Analysis {
 }
 
 fn arm_line(report: &RunReport, a: &crate::stats::ArmSummary) -> ArmLine {
-    let compared = |pick: fn(&Comparison) -> &crate::arm::Arm| {
+    let compared = |pick: fn(&Comparison) -> &crate::domain::arm::Arm| {
         report.comparisons.iter().find(move |c| pick(c) == &a.arm)
     };
     ArmLine {

@@ -5,7 +5,7 @@
 //! measured in more than one, with `Depends` when the conditions disagree.
 
 use super::RunMeta;
-use crate::arm::Arm;
+use crate::domain::arm::Arm;
 use crate::domain::conditions::{BlockConditions, Condition, MachineState};
 use crate::model::{Sample, SampleStatus};
 use crate::stats::blocks::{across_conditions, compare_blocks, Paired};

@@ -3,7 +3,7 @@
 //! build got slower" from "this comparison could not decide" (exit codes 6 and 7).
 
 use super::across::RunsCompared;
-use crate::arm::Arm;
+use crate::domain::arm::Arm;
 use crate::stats::compare::Verdict;
 
 #[derive(Debug, Clone, PartialEq)]

@@ -176,7 +176,7 @@ impl std::fmt::Display for MachineCheck {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::machine::Machine;
+    use crate::conditions::calibrate::Machine;
     use crate::store::tests_support::{report_of, run_record};
 
     fn meta(id: &str, start: Option<f64>, end: Option<f64>) -> RunMeta {

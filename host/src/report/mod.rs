@@ -14,7 +14,7 @@ pub mod pooled;
 
 pub use findings::{Note, Warning};
 
-use crate::arm::{Arm, ArmKind, Condition, Transport};
+use crate::domain::arm::{Arm, ArmKind, Condition, Transport};
 use crate::model::{Observed, RunState, RunStatus, Sample};
 use crate::stats::compare::{self, Comparison, Side};
 use crate::stats::{summarise, ArmSummary};
@@ -120,18 +120,18 @@ pub struct RunMeta {
     pub transport_ceilings: std::collections::BTreeMap<Transport, crate::model::TransportCeiling>,
     /// The machine calibration at the run's start and end (`machine.rs`), which
     /// `compare` checks before it sets two runs side by side.
-    #[serde(skip_serializing_if = "crate::machine::Machine::is_empty")]
-    pub machine: crate::machine::Machine,
+    #[serde(skip_serializing_if = "crate::conditions::calibrate::Machine::is_empty")]
+    pub machine: crate::conditions::calibrate::Machine,
     /// Each block of the run and what the machine did meanwhile (`conditions/`), in
     /// block order; empty for runs stored before conditions were recorded.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub blocks: Vec<crate::domain::conditions::BlockConditions>,
     /// The run took turns rep by rep with other builds' runs (`interleave.rs`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub interleaved: Option<crate::interleave::Interleaved>,
+    pub interleaved: Option<crate::platform::turns::Interleaved>,
     /// The run is one of a series of `run --runs N` (`series.rs`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub series: Option<crate::series::Series>,
+    pub series: Option<crate::domain::series::Series>,
 }
 
 /// `transport_ceilings`: an object keyed by transport name.
@@ -174,8 +174,8 @@ struct Gathered {
     run: Option<crate::store::RunRecord>,
     end: Option<Ended>,
     samples: Vec<Sample>,
-    machine: crate::machine::Machine,
-    series: Option<crate::series::Series>,
+    machine: crate::conditions::calibrate::Machine,
+    series: Option<crate::domain::series::Series>,
     blocks: Vec<crate::domain::conditions::BlockConditions>,
 }
 

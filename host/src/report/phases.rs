@@ -9,7 +9,7 @@
 //! that window the headers arrived is unknown: the phases take its middle and state
 //! half its width as their uncertainty.
 
-use crate::arm::Arm;
+use crate::domain::arm::Arm;
 use crate::model::Sample;
 use crate::stats::median;
 use serde::Serialize;

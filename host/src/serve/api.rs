@@ -10,10 +10,10 @@ use super::user_agent::{self, Hints};
 use super::Ended;
 use crate::model::{RunInfo, RunStatus};
 use crate::native::Session;
+use crate::platform::untrusted::Clipped;
 use crate::protocol::{ErrorCode, Incoming, MessageType, Outgoing};
 use crate::sink::api::{Api, ApiReply, ApiRequest};
 use crate::store::{records::now, Record};
-use crate::untrusted::Clipped;
 use hyper::header::{HeaderMap, HOST, USER_AGENT};
 use hyper::Method;
 use serde::Deserialize;
@@ -178,7 +178,7 @@ fn start(state: &mut State, request: &ApiRequest) -> ApiReply {
         // The page reaches h1 by the name it loaded from (a phone: the LAN name).
         if let Some(host) = request.headers.get(HOST).and_then(|h| h.to_str().ok()) {
             upload_urls.insert(
-                crate::arm::Transport::H1,
+                crate::domain::arm::Transport::H1,
                 format!("http://{host}{}", state.session.sink.upload_path()),
             );
         }
@@ -225,7 +225,7 @@ fn run_info(state: &State, headers: &HeaderMap, page_hints: Option<Hints>) -> Ru
         Some(known) => known.or(&parsed),
         None => parsed,
     };
-    env.extension_version = crate::extension_files::version();
+    env.extension_version = crate::platform::extension_files::version();
     let mut extra = serde_json::Map::new();
     extra.insert("user_agent".into(), ua.into());
     if hints != Hints::default() {

@@ -7,7 +7,7 @@
 //! (rustls here, plain TCP there) differs.
 
 use super::probe::{runtime, Connection};
-use crate::arm::Transport;
+use crate::domain::arm::Transport;
 use crate::model::TransportCeiling;
 use std::sync::Arc;
 use tokio_rustls::rustls;

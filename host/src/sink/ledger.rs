@@ -7,7 +7,7 @@
 //! can never vouch for two samples.
 
 use super::chunks::{ChunkReport, Order};
-pub use super::upload_id::{BadUploadId, UploadId};
+use crate::domain::upload_id::{BadUploadId, UploadId};
 use crate::model::valid_run_id;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;

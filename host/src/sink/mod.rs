@@ -35,7 +35,6 @@ pub mod routes;
 mod server;
 pub mod timeline;
 pub mod token;
-pub mod upload_id;
 
 use hosts::Scheme;
 use std::net::SocketAddr;
@@ -167,7 +166,7 @@ impl Sink {
             hosts: hosts::Hosts::new(
                 addr,
                 scheme,
-                &crate::net::interface_addresses(),
+                &crate::platform::net::interface_addresses(),
                 &config.public_hosts,
             ),
             refusals: Default::default(),

@@ -3,7 +3,7 @@
 //! which a browser never sends: the host accepts that certificate and no other.
 
 use super::routes::UPLOAD_PREFIX;
-use crate::arm::Transport;
+use crate::domain::arm::Transport;
 use crate::domain::pin::CertPin;
 use hyper::http::uri::Scheme;
 use hyper::Uri;
@@ -169,7 +169,7 @@ impl TryFrom<String> for SinkUrl {
 #[cfg(test)]
 mod tests {
     use super::SinkUrl;
-    use crate::arm::Transport;
+    use crate::domain::arm::Transport;
 
     const PIN: &str = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
 

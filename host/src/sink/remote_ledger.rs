@@ -5,11 +5,12 @@
 //! `Claim` as JSON and consumes the record, `PUT /ledger/<token>?run=<run id>&forget=1`
 //! drops the run's records when it ends.
 
-use super::ledger::{Claim, Ledger, Records, UploadId, UploadTag};
+use super::ledger::{Claim, Ledger, Records, UploadTag};
 use super::probe::Client;
 use super::remote::SinkUrl;
 use super::reply::{json, json_error, Reply};
 use super::routes::LEDGER_PREFIX;
+use crate::domain::upload_id::UploadId;
 
 /// The sink's side of the route.
 pub fn answer(ledger: &Ledger, path_and_query: &str) -> Reply {

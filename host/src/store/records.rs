@@ -1,6 +1,6 @@
 //! The kinds of line in the store. Each is self-describing through `"kind"`.
 
-use crate::arm::Transport;
+use crate::domain::arm::Transport;
 use crate::model::{RunInfo, RunStatus, Sample, TransportCeiling};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -29,9 +29,9 @@ pub enum Record {
         auto_stop: Option<crate::model::AutoStop>,
     },
     /// A machine calibration of a run, at its start or end (`machine.rs`).
-    Machine(crate::machine::MachineRecord),
+    Machine(crate::conditions::calibrate::MachineRecord),
     /// A finished run of `run --runs N` and its place in the series (`series.rs`).
-    Series(crate::series::SeriesRecord),
+    Series(crate::domain::series::SeriesRecord),
     /// What the machine did during one block of a run (`conditions/`), stored as the
     /// block ends.
     Conditions(ConditionsRecord),
@@ -93,7 +93,7 @@ pub struct RunRecord {
     pub transport_ceilings: BTreeMap<Transport, TransportCeiling>,
     /// The run took turns rep by rep with other builds' runs (`interleave.rs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub interleaved: Option<crate::interleave::Interleaved>,
+    pub interleaved: Option<crate::platform::turns::Interleaved>,
 }
 
 impl RunRecord {

@@ -12,7 +12,7 @@ mod lookup;
 
 pub use judge::{judge, mbps};
 
-use crate::arm::ArmKind;
+use crate::domain::arm::ArmKind;
 use crate::domain::limits::INPUT;
 use crate::domain::received::{Receipt, Received};
 use crate::model::Sample;

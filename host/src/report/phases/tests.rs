@@ -1,5 +1,5 @@
 use super::*;
-use crate::page_timing::PageTiming;
+use crate::domain::page_timing::PageTiming;
 use crate::sink::timeline::Timeline;
 
 pub(crate) fn timeline(first: f64, last: f64) -> Timeline {

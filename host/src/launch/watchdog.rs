@@ -51,7 +51,7 @@ pub fn main(pgid: i32, workspace: PathBuf, run_id: String) -> i32 {
 #[cfg(unix)]
 fn record_killed(run_id: &str) {
     use crate::store::{Record, Store};
-    let Ok(dir) = crate::state::state_dir() else {
+    let Ok(dir) = crate::platform::state::state_dir() else {
         return;
     };
     let store = Store::in_dir(&dir);

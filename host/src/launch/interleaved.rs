@@ -1,11 +1,11 @@
 //! `unobserved run --browser-path A --browser-path B`: the builds run at once, each in
 //! its own throwaway profile, with its own host and run, taking turns rep by rep
-//! (`crate::interleave`). Everything is prepared before anything is launched (and the
+//! (`crate::platform::turns`). Everything is prepared before anything is launched (and the
 //! machine calibrated before any browser starts); a build whose browser breaks is
 //! marked done in the turns, so the others go on alone.
 
 use super::{follow, outcome, prepare, spawn, stop, Followed, RunOptions, RunOutcome};
-use crate::interleave::{mark_done, Gate, Interleaved, JobTurns};
+use crate::platform::turns::{mark_done, Gate, Interleaved, JobTurns};
 use anyhow::{Context, Result};
 
 /// Each build's outcome, in the order given.
