@@ -19,7 +19,7 @@ mod common;
 use common::{env_u64, BIN};
 use std::process::Command;
 use std::time::{Duration, Instant};
-use unobserved::model::Sample;
+use unobserved::domain::sample::Sample;
 use unobserved::report::{self, RunReport};
 use unobserved::stats::compare;
 use unobserved::stats::side::Side;

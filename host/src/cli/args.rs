@@ -381,7 +381,7 @@ pub(super) fn parse_horizon(s: &str) -> Result<f64, String> {
         .trim_end_matches('%')
         .parse()
         .map_err(|_| format!("{s:?} is not a number of percent"))?;
-    let limit = crate::plan_limits::LIMITS.horizon;
+    let limit = crate::domain::limits::LIMITS.horizon;
     if limit.contains(v / 100.0) {
         Ok(v)
     } else {

@@ -3,14 +3,14 @@
 
 use super::usage::usage;
 use crate::domain::arm::BodyKind;
-use crate::model::{AutoBudget, Plan};
-use crate::plan_limits::{PlanError, SizeOf, AUTO_DEFAULT};
+use crate::domain::plan::{AutoBudget, Plan};
+use crate::domain::plan::{PlanError, SizeOf, AUTO_DEFAULT};
 use clap::Args;
 use strum::IntoEnumIterator;
 
 #[derive(Args, Clone)]
 pub struct PlanArgs {
-    // The plan's sizes and numbers are checked by Plan::validate (plan_limits.rs).
+    // The plan's sizes and numbers are checked by Plan::validate (domain/plan/validate.rs).
     /// Bytes per upload, e.g. 32MiB, 512KiB, 1GiB.
     #[arg(long, default_value = "32MiB", value_parser = super::args::parse_size)]
     pub size: u64,
@@ -81,7 +81,10 @@ impl PlanArgs {
             auto: self.auto_budget(),
             horizon: Some(self.horizon / 100.0),
             transports: self.transport.clone(),
-            block_reps: Some(self.block_reps.unwrap_or(crate::model::DEFAULT_BLOCK_REPS)),
+            block_reps: Some(
+                self.block_reps
+                    .unwrap_or(crate::domain::plan::DEFAULT_BLOCK_REPS),
+            ),
             loads: self.load.clone(),
             ..Plan::default()
         }
@@ -104,7 +107,7 @@ impl PlanArgs {
 /// The plan, held to `Plan::validate`: a broken rule is a usage error that opens with
 /// its flag. --max-reps counts reps in all, so it is never fewer than --reps.
 pub fn checked(mut plan: Plan) -> anyhow::Result<Plan> {
-    plan.validate()
+    plan.validate_within(&crate::platform::memory::plan_limits())
         .map_err(|e| usage(format!("{}: {e}", flag_of(&e))))?;
     if let Some(budget) = &mut plan.auto {
         budget.max_reps = budget.max_reps.max(plan.reps);

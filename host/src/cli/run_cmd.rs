@@ -5,13 +5,13 @@ use super::args::{FailOn, RunArgs, WorkloadKind};
 use super::exit;
 use super::matrix_auto;
 use super::usage::usage;
+use crate::domain::plan::{
+    AutoBudget, DownloadWorkload, EncryptedWorkload, ParallelWorkload, Plan, Workloads,
+};
+use crate::domain::sample::SampleStatus;
 use crate::domain::series::{Series, SeriesRecord};
 use crate::export::{human_bytes, json::Json, table::Table, Exporter};
 use crate::launch::{self, RunOptions};
-use crate::model::{
-    AutoBudget, DownloadWorkload, EncryptedWorkload, ParallelWorkload, Plan, SampleStatus,
-    Workloads,
-};
 use crate::report::{across, RunReport};
 use crate::sink::ceiling::Client;
 use crate::sink::pinned::ReachError;
@@ -204,7 +204,7 @@ impl Matrix {
         colour: bool,
     ) -> Result<()> {
         let (_, store) = launch::writable_store()?;
-        let group = crate::model::new_run_id();
+        let group = crate::domain::run::new_run_id();
         for index in 0..a.runs {
             if !a.quiet {
                 eprintln!("series {group}: run {} of {}", index + 1, a.runs);
@@ -272,7 +272,7 @@ impl Matrix {
         let mut reps_done = 0;
         let stop = loop {
             let Some(round) = matrix_auto::next_round(plan, budget, reps_done) else {
-                break crate::model::AutoStop::BudgetReps;
+                break crate::domain::plan::AutoStop::BudgetReps;
             };
             for (i, target) in targets.iter().enumerate() {
                 if let Some(report) = self.run_one(a, target, &round, targets.len(), colour)? {

@@ -6,9 +6,9 @@
 use super::args::ServeArgs;
 use super::exit;
 use super::usage::usage;
+use crate::domain::run::RunStatus;
 use crate::export::{table::Table, Exporter};
 use crate::launch::signals::Signals;
-use crate::model::RunStatus;
 use crate::serve::{Offer, ServeConfig, Served, Start};
 use anyhow::Result;
 use std::io::Write;

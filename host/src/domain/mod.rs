@@ -9,11 +9,15 @@
 //! - `pin`: a certificate's SHA-256, as a remote sink's URL pins it.
 
 pub mod arm;
+pub mod ceiling;
 pub mod conditions;
 pub mod limits;
 pub mod page_timing;
 pub mod pin;
+pub mod plan;
 pub mod received;
+pub mod run;
+pub mod sample;
 pub mod series;
 pub mod upload_id;
 

@@ -2,7 +2,8 @@
 
 use super::Exporter;
 use crate::domain::arm::Condition;
-use crate::model::{Observed, Sample, SampleStatus, Transport};
+use crate::domain::arm::Transport;
+use crate::domain::sample::{Observed, Sample, SampleStatus};
 use crate::report::across::RunsCompared;
 use crate::report::{timing_disagrees, RunReport};
 use crate::stats::compare::Verdict;

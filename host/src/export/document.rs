@@ -6,7 +6,7 @@
 use super::words::{self, mbps as fmt_mbps};
 use crate::domain::arm::Arm;
 use crate::domain::arm::Transport;
-use crate::model::Observed;
+use crate::domain::sample::Observed;
 use crate::report::RunReport;
 
 /// How a cell reads: formats colour or badge it; the words are the same everywhere.

@@ -12,6 +12,7 @@ pub mod html;
 pub mod json;
 pub mod markdown;
 pub mod phases;
+pub mod plan_error;
 pub mod table;
 pub mod timeline_svg;
 pub mod units;

@@ -6,7 +6,7 @@
 
 use super::html::esc;
 use crate::domain::arm::{ArmKind, Schedule};
-use crate::model::Sample;
+use crate::domain::sample::Sample;
 use crate::report::phases::{self, ArmPhases};
 use crate::report::RunReport;
 use crate::sink::timeline::Timeline;

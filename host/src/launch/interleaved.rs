@@ -22,7 +22,7 @@ async fn run_async(mut opts: Vec<RunOptions>) -> Result<Vec<Result<RunOutcome>>>
         .tempdir()
         .context("cannot make the folder for the builds' turns")?;
     Gate::create(turns_dir.path())?;
-    let group = crate::model::new_run_id();
+    let group = crate::domain::run::new_run_id();
     let builds = opts.len() as u32;
     for (position, o) in opts.iter_mut().enumerate() {
         o.turns = Some(JobTurns {

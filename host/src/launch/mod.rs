@@ -16,9 +16,11 @@ pub mod signals;
 pub mod watchdog;
 pub mod webkit;
 
-use crate::model::{Job, JobTls, Plan, RunStatus, TlsListener};
+use crate::domain::plan::Plan;
+use crate::domain::run::RunStatus;
 use crate::native;
 use crate::platform::{extension_files, state};
+use crate::protocol::job::{Job, JobTls, TlsListener};
 use crate::report::{self, RunReport};
 use crate::sink::remote::SinkUrl;
 use crate::store::{Record, Store, StoreTail};
@@ -148,7 +150,7 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         .prefix("unobserved-run-")
         .tempdir()?;
     let (ws, browser_tmp) = workspace_in(tmp.path())?;
-    let run_id = crate::model::new_run_id();
+    let run_id = crate::domain::run::new_run_id();
     // A remote sink serves the TLS transport itself (its URL's); the local TLS
     // listeners are for runs on the local sink.
     let tls = match opts.sink_url {

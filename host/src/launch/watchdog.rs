@@ -68,7 +68,7 @@ fn record_killed(run_id: &str) {
     if begun && !ended {
         let _ = store.append(&[Record::RunEnd {
             run_id: run_id.to_owned(),
-            status: crate::model::RunStatus::Stopped,
+            status: crate::domain::run::RunStatus::Stopped,
             reason: Some("`unobserved run` was killed (its watchdog ended the browser)".into()),
             recorded_at: crate::store::records::now(),
             observation: None,

@@ -3,7 +3,8 @@
 //! use, so the stopping rule and the final verdicts agree.
 
 use super::{invalid_run_id, unknown_run, Session};
-use crate::model::{valid_run_id, AutoBudget, AutoStop};
+use crate::domain::plan::{AutoBudget, AutoStop};
+use crate::domain::run::valid_run_id;
 use crate::protocol::{ErrorCode, MessageType, Outgoing};
 use crate::report;
 
@@ -161,11 +162,12 @@ pub fn decide(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{AutoBudget, Plan, RunInfo};
+    use crate::domain::plan::{AutoBudget, Plan};
+    use crate::domain::run::RunInfo;
     use crate::store::tests_support::sample;
     use crate::store::{Record, StoreContents};
 
-    fn run(samples: Vec<crate::model::Sample>, started: &str) -> report::RunReport {
+    fn run(samples: Vec<crate::domain::sample::Sample>, started: &str) -> report::RunReport {
         let plan = Plan {
             reps: 3,
             auto: Some(AutoBudget {
@@ -176,7 +178,7 @@ mod tests {
         };
         let info = RunInfo {
             run_id: "r".into(),
-            env: crate::model::Environment {
+            env: crate::domain::sample::Environment {
                 browser: "b".into(),
                 browser_version: "1".into(),
                 os: "o".into(),
@@ -209,7 +211,7 @@ mod tests {
         .unwrap()
     }
 
-    fn arms(pairs: &[(f64, f64)]) -> Vec<crate::model::Sample> {
+    fn arms(pairs: &[(f64, f64)]) -> Vec<crate::domain::sample::Sample> {
         pairs
             .iter()
             .enumerate()
@@ -288,7 +290,7 @@ mod tests {
     fn transport_comparisons_must_settle_too() {
         let over = |rep: u32, transport, mbps| {
             let mut s = sample("r", "Uint8Array", rep, mbps);
-            s.recorded_arm = Some(crate::model::Arm {
+            s.recorded_arm = Some(crate::domain::arm::Arm {
                 transport: Some(transport),
                 ..s.arm()
             });
@@ -299,8 +301,8 @@ mod tests {
             .flat_map(|i| {
                 let wobble = [100.0, 103.0, 98.0, 101.0][i as usize];
                 [
-                    over(i, crate::model::Transport::H1, wobble),
-                    over(i, crate::model::Transport::H2, 201.0 - wobble),
+                    over(i, crate::domain::arm::Transport::H1, wobble),
+                    over(i, crate::domain::arm::Transport::H2, 201.0 - wobble),
                 ]
             })
             .collect();
@@ -312,13 +314,16 @@ mod tests {
         let going = decide(&r, 4, now);
         assert_eq!(
             (going.stop, going.unsettled),
-            (None, vec![over(0, crate::model::Transport::H2, 1.0).arm()])
+            (
+                None,
+                vec![over(0, crate::domain::arm::Transport::H2, 1.0).arm()]
+            )
         );
         let apart = (0..4)
             .flat_map(|i| {
                 [
-                    over(i, crate::model::Transport::H1, 100.0 + i as f64),
-                    over(i, crate::model::Transport::H2, 300.0 + i as f64),
+                    over(i, crate::domain::arm::Transport::H1, 100.0 + i as f64),
+                    over(i, crate::domain::arm::Transport::H2, 300.0 + i as f64),
                 ]
             })
             .collect();

@@ -1,8 +1,8 @@
 //! `hello`: tell the extension where the sink is, and hand over a pending job.
 
 use super::Session;
-use crate::model::Job;
 use crate::platform::untrusted::Clipped;
+use crate::protocol::job::Job;
 use crate::protocol::messages::{Outgoing, SinkInfo};
 
 pub fn handle(

@@ -4,8 +4,8 @@
 //! would be the load the calibration measures), and, for interleaved builds, this
 //! build's turns (`interleave.rs`). A popup's run has none of it.
 
-use crate::model::Job;
 use crate::platform::turns::{Gate, Interleaved};
+use crate::protocol::job::Job;
 
 pub struct JobRun {
     pub run_id: String,

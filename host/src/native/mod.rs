@@ -41,7 +41,7 @@ pub struct Session {
     /// The TLS listeners runs asked for, started at `run-started`.
     pub tls: tls_sinks::TlsSinks,
     /// The certificate and ports of the claimed job's TLS listeners, if it has any.
-    pub job_tls: Option<crate::model::JobTls>,
+    pub job_tls: Option<crate::protocol::job::JobTls>,
     /// The runs this session's `run-started` recorded: the only ones it takes samples
     /// for, each with what it has taken (`verify::fit`); an ended run stays, taking none.
     pub started: std::collections::HashMap<String, crate::verify::fit::RunBook>,

@@ -1,7 +1,8 @@
 //! `run-finished`: record how the run ended.
 
 use super::{invalid_run_id, store_failed, unknown_run, Session};
-use crate::model::{valid_run_id, AutoStop, RunStatus};
+use crate::domain::plan::AutoStop;
+use crate::domain::run::{valid_run_id, RunStatus};
 use crate::platform::untrusted::Clipped;
 use crate::protocol::{MessageType, Outgoing};
 use crate::store::{records::now, Record};
@@ -92,7 +93,7 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
 struct Stored {
     begun: bool,
     ended: bool,
-    plan: Option<crate::model::Plan>,
+    plan: Option<crate::domain::plan::Plan>,
     /// Each (arm, rep) the run stored a sample of, once however many named it.
     measured: std::collections::HashSet<(crate::domain::arm::Arm, u32)>,
 }

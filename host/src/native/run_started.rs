@@ -3,7 +3,8 @@
 use super::tls_sinks::Source;
 use super::{invalid_run_id, store_failed, Session};
 use crate::domain::arm::Transport;
-use crate::model::{valid_run_id, RunInfo, TransportCeiling};
+use crate::domain::ceiling::TransportCeiling;
+use crate::domain::run::{valid_run_id, RunInfo};
 use crate::protocol::messages::PlannedArm;
 use crate::protocol::{ErrorCode, MessageType, Outgoing};
 use crate::sink::remote::SinkUrl;
@@ -16,8 +17,11 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
     // or stored. Every run now is split into blocks (issue 36).
     run.plan
         .block_reps
-        .get_or_insert(crate::model::DEFAULT_BLOCK_REPS);
-    if let Err(e) = run.plan.validate() {
+        .get_or_insert(crate::domain::plan::DEFAULT_BLOCK_REPS);
+    if let Err(e) = run
+        .plan
+        .validate_within(&crate::platform::memory::plan_limits())
+    {
         return Outgoing::invalid_plan(&e, MessageType::RunStarted);
     }
     if !valid_run_id(&run.run_id) {
@@ -138,7 +142,7 @@ pub(super) struct Ceilings {
 /// The run's ceilings at its body size: the local sinks', or the remote link's.
 pub(super) fn ceilings(
     session: &Session,
-    plan: &crate::model::Plan,
+    plan: &crate::domain::plan::Plan,
     remote: Option<&mut RemoteLedger>,
 ) -> Ceilings {
     let size = plan.size_bytes;

@@ -5,7 +5,8 @@
 //! host's judgement (`verify/`), never the page's word.
 
 use super::{invalid_run_id, store_failed, unknown_run, Session};
-use crate::model::{valid_run_id, Sample};
+use crate::domain::run::valid_run_id;
+use crate::domain::sample::Sample;
 use crate::platform::untrusted::Clipped;
 use crate::protocol::{ErrorCode, MessageType, Outgoing};
 use crate::store::Record;

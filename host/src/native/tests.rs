@@ -21,7 +21,7 @@ fn session(dir: &std::path::Path) -> Session {
 
 /// The plan of the runs these tests start: 3-byte Blobs and 4 streams of 3 bytes, 8 reps;
 /// with the positive control, each attached and detached.
-fn plan(control: bool) -> crate::model::Plan {
+fn plan(control: bool) -> crate::domain::plan::Plan {
     serde_json::from_value(
         json!({"size_bytes": 3, "reps": 8, "warmup": 0, "bodies": ["Blob"],
         "control": control, "workloads": {"parallel": {"bytes": 3, "streams": [4]}}}),

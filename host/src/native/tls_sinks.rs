@@ -6,8 +6,9 @@
 //! sink lets that origin call it.
 
 use crate::domain::arm::Transport;
-use crate::model::{JobTls, TransportCeiling};
+use crate::domain::ceiling::TransportCeiling;
 use crate::platform::local_tls::LocalCert;
+use crate::protocol::job::JobTls;
 use crate::sink::{Sink, SinkConfig};
 use std::collections::BTreeMap;
 

@@ -8,6 +8,7 @@ pub mod local_ca;
 pub mod local_tls;
 pub mod log_file;
 pub mod logging;
+pub mod memory;
 pub mod mode;
 pub mod net;
 pub mod remote_tls;

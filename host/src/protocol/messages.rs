@@ -3,9 +3,11 @@
 
 use super::names::{InReplyTo, MessageType, ReplyType};
 use super::ErrorCode;
-use crate::model::{Job, RunInfo, RunStatus, Sample};
-use crate::plan_limits::PlanError;
+use crate::domain::plan::PlanError;
+use crate::domain::run::{RunInfo, RunStatus};
+use crate::domain::sample::Sample;
 use crate::platform::untrusted::Clipped;
+use crate::protocol::job::Job;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use strum::IntoEnumIterator;
@@ -37,7 +39,7 @@ pub enum Incoming {
         observation: Option<Value>,
         /// Why an `--auto` run stopped adding reps.
         #[serde(default)]
-        auto_stop: Option<crate::model::AutoStop>,
+        auto_stop: Option<crate::domain::plan::AutoStop>,
     },
     Error {
         message: String,
@@ -108,7 +110,7 @@ pub enum Outgoing {
         /// How the host recorded the run's end: a page's "complete" with fewer samples
         /// than its plan needs is recorded incomplete (absent after a second end).
         #[serde(skip_serializing_if = "Option::is_none")]
-        status: Option<crate::model::RunStatus>,
+        status: Option<crate::domain::run::RunStatus>,
         /// The stored run's analysis, for the popup (absent after a second end).
         #[serde(skip_serializing_if = "Option::is_none")]
         analysis: Option<Box<crate::report::analysis::Analysis>>,
@@ -126,7 +128,7 @@ pub enum Outgoing {
         more: bool,
         /// Why it stops, when it does.
         #[serde(skip_serializing_if = "Option::is_none")]
-        stop: Option<crate::model::AutoStop>,
+        stop: Option<crate::domain::plan::AutoStop>,
         /// The same in words, or which comparisons are not settled yet.
         reason: String,
         /// Comparisons settled so far, of how many, and the seconds of budget left.

@@ -95,7 +95,9 @@ impl From<MessageType> for InReplyTo {
 mod tests {
     use super::*;
     use crate::domain::arm::Condition;
-    use crate::model::{AutoStop, RunStatus, SampleStatus};
+    use crate::domain::plan::AutoStop;
+    use crate::domain::run::RunStatus;
+    use crate::domain::sample::SampleStatus;
     use crate::protocol::ErrorCode;
     use serde_json::{json, Value};
     use strum::IntoEnumIterator;

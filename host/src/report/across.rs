@@ -7,7 +7,7 @@
 use super::machine_check::{self, MachineCheck};
 use super::RunReport;
 use crate::domain::arm::Arm;
-use crate::model::SampleStatus;
+use crate::domain::sample::SampleStatus;
 use crate::stats::across_runs::{self, Across};
 use crate::stats::compare::Side;
 use crate::stats::Integrity;

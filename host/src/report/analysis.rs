@@ -5,7 +5,7 @@
 //! sentence crosses but the findings' messages, which `export/` writes.
 
 use super::RunReport;
-use crate::model::Observed;
+use crate::domain::sample::Observed;
 use crate::stats::compare::Comparison;
 use crate::stats::Integrity;
 use serde::Serialize;

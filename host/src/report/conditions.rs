@@ -7,7 +7,7 @@
 use super::RunMeta;
 use crate::domain::arm::Arm;
 use crate::domain::conditions::{BlockConditions, Condition, MachineState};
-use crate::model::{Sample, SampleStatus};
+use crate::domain::sample::{Sample, SampleStatus};
 use crate::stats::blocks::{across_conditions, compare_blocks, Paired};
 use crate::stats::compare::{self, Comparison, Side};
 

@@ -15,7 +15,8 @@ pub mod pooled;
 pub use findings::{Note, Warning};
 
 use crate::domain::arm::{Arm, ArmKind, Condition, Transport};
-use crate::model::{Observed, RunState, RunStatus, Sample};
+use crate::domain::run::{RunState, RunStatus};
+use crate::domain::sample::{Observed, Sample};
 use crate::stats::compare::{self, Comparison, Side};
 use crate::stats::{summarise, ArmSummary};
 use crate::store::{Record, StoreContents};
@@ -96,7 +97,7 @@ pub struct RunMeta {
     #[schemars(extend("pattern" = "^[A-Za-z0-9_-]{1,64}$"))]
     pub run_id: String,
     #[serde(flatten)]
-    pub env: crate::model::Environment,
+    pub env: crate::domain::sample::Environment,
     pub cpu: Option<String>,
     pub host_version: String,
     pub started_at: Option<String>,
@@ -106,18 +107,19 @@ pub struct RunMeta {
     pub reason: Option<String>,
     /// Why an `--auto` run stopped adding reps.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub auto_stop: Option<crate::model::AutoStop>,
+    pub auto_stop: Option<crate::domain::plan::AutoStop>,
     /// From every sample's evidence.
     pub observed: Observed,
     pub source: String,
-    pub plan: Option<crate::model::Plan>,
+    pub plan: Option<crate::domain::plan::Plan>,
     pub sink_ceiling_mbps: Option<f64>,
     pub sink_ceiling_range: Option<(f64, f64)>,
     pub sink_hash_mbps: Option<f64>,
     /// The TLS sinks' own ceilings, per transport, when the run used TLS transports.
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     #[schemars(schema_with = "ceilings_schema")]
-    pub transport_ceilings: std::collections::BTreeMap<Transport, crate::model::TransportCeiling>,
+    pub transport_ceilings:
+        std::collections::BTreeMap<Transport, crate::domain::ceiling::TransportCeiling>,
     /// The machine calibration at the run's start and end (`machine.rs`), which
     /// `compare` checks before it sets two runs side by side.
     #[serde(skip_serializing_if = "crate::conditions::calibrate::Machine::is_empty")]
@@ -140,7 +142,7 @@ fn ceilings_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schem
         "description": "The TLS sinks' own ceilings, per transport, when the run used TLS transports.",
         "type": "object",
         "propertyNames": generator.subschema_for::<Transport>(),
-        "additionalProperties": generator.subschema_for::<crate::model::TransportCeiling>(),
+        "additionalProperties": generator.subschema_for::<crate::domain::ceiling::TransportCeiling>(),
     })
 }
 
@@ -166,7 +168,7 @@ struct Ended {
     status: RunStatus,
     reason: Option<String>,
     recorded_at: String,
-    auto_stop: Option<crate::model::AutoStop>,
+    auto_stop: Option<crate::domain::plan::AutoStop>,
 }
 
 #[derive(Default)]
@@ -349,7 +351,7 @@ fn meta_of(run_id: String, g: &Gathered) -> RunMeta {
     let first = g.samples.first();
     let started = g.run.as_ref();
     let info = started.map(|s| &s.run);
-    let none = crate::model::Environment::default();
+    let none = crate::domain::sample::Environment::default();
     RunMeta {
         env: info
             .map_or(&none, |i| &i.env)
@@ -553,7 +555,7 @@ fn sink_checks(arm: &mut ArmSummary, median: f64, run: &RunMeta, warnings: &mut 
 /// before the sink reported its request time came from a sink that replied only after
 /// hashing: for those, a page time far above the sink's is the old flag.
 pub fn timing_disagrees(s: &Sample) -> bool {
-    if s.status != crate::model::SampleStatus::Ok {
+    if s.status != crate::domain::sample::SampleStatus::Ok {
         return false;
     }
     match (s.page_ms, s.sink_request_ms, s.sink_ms) {
@@ -739,7 +741,7 @@ fn compare_transports(
 fn ok_speeds(samples: &[Sample], arm: &Arm) -> Vec<f64> {
     samples
         .iter()
-        .filter(|s| s.is_of(arm) && s.status == crate::model::SampleStatus::Ok)
+        .filter(|s| s.is_of(arm) && s.status == crate::domain::sample::SampleStatus::Ok)
         .filter_map(|s| s.mbps)
         .collect()
 }

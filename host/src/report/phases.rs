@@ -10,7 +10,7 @@
 //! half its width as their uncertainty.
 
 use crate::domain::arm::Arm;
-use crate::model::Sample;
+use crate::domain::sample::Sample;
 use crate::stats::median;
 use serde::Serialize;
 

@@ -284,7 +284,7 @@ fn the_popup_analysis_matches_the_shared_fixture() {
         samples.push(sample("r", "Uint8Array", rep, 100.0 + rep as f64));
         samples.push(sample("r", "Blob", rep, 800.0 + rep as f64));
         let mut stream = sample("r", "ReadableStream", rep, 0.0);
-        stream.status = crate::model::SampleStatus::Corrupted;
+        stream.status = crate::domain::sample::SampleStatus::Corrupted;
         stream.intact = false;
         stream.bytes_received = Some(23);
         stream.head = Some("[object ReadableStream]".into());
@@ -347,7 +347,7 @@ fn uploads_of_a_tls_arm_that_arrived_over_another_protocol_are_warned_of() {
 #[test]
 fn an_arm_over_tls_is_held_against_its_own_sinks_ceiling() {
     use crate::domain::arm::{Arm, Transport};
-    use crate::model::TransportCeiling;
+    use crate::domain::ceiling::TransportCeiling;
     let over = |transport, rep| {
         let mut s = sample("r", "Uint8Array", rep, 800.0 + rep as f64);
         s.recorded_arm = Some(Arm {

@@ -8,7 +8,7 @@ use super::offer::Offer;
 use super::rate::{Cost, Limits};
 use super::user_agent::{self, Hints};
 use super::Ended;
-use crate::model::{RunInfo, RunStatus};
+use crate::domain::run::{RunInfo, RunStatus};
 use crate::native::Session;
 use crate::platform::untrusted::Clipped;
 use crate::protocol::{ErrorCode, Incoming, MessageType, Outgoing};
@@ -35,7 +35,7 @@ pub struct State {
 /// A run a page started: the key its later messages must carry, and whether it ended.
 struct PageRun {
     key: String,
-    env: crate::model::Environment,
+    env: crate::domain::sample::Environment,
     ended: bool,
 }
 
@@ -239,12 +239,12 @@ fn run_info(state: &State, headers: &HeaderMap, page_hints: Option<Hints>) -> Ru
             .offer
             .run_id
             .clone()
-            .unwrap_or_else(crate::model::new_run_id),
+            .unwrap_or_else(crate::domain::run::new_run_id),
         env,
         plan: state.offer.plan.clone(),
         source: "serve".into(),
         started_at: Some(now()),
-        sink: Some(crate::model::SinkChoice::Local),
+        sink: Some(crate::domain::run::SinkChoice::Local),
         sink_url: None,
         extra,
     }
@@ -263,7 +263,7 @@ struct Keyed {
     #[serde(default)]
     reason: Option<String>,
     #[serde(default)]
-    auto_stop: Option<crate::model::AutoStop>,
+    auto_stop: Option<crate::domain::plan::AutoStop>,
 }
 
 /// How a page may say its run ended; stopped and timed-out are the host's to say.
@@ -340,9 +340,9 @@ fn run_message(state: &mut State, run_id: &str, what: MessageType, keyed: Keyed)
 /// says about itself there is not asked.
 fn samples_of(
     run_id: &str,
-    env: &crate::model::Environment,
+    env: &crate::domain::sample::Environment,
     samples: Vec<Value>,
-) -> Result<Vec<crate::model::Sample>, ApiReply> {
+) -> Result<Vec<crate::domain::sample::Sample>, ApiReply> {
     samples
         .into_iter()
         .map(|mut s| {

@@ -10,8 +10,9 @@ pub mod qr;
 pub mod rate;
 pub mod user_agent;
 
-use crate::model::{JobTls, RunStatus};
+use crate::domain::run::RunStatus;
 use crate::native::Session;
+use crate::protocol::job::JobTls;
 use crate::sink::{routes, Sink};
 use crate::store::Store;
 use std::net::SocketAddr;

@@ -5,7 +5,7 @@
 //! Node sink ceiling). The hash rate is a separate figure: it decides when the digest
 //! arrives, not how fast the upload was.
 
-use crate::model::TransportCeiling;
+use crate::domain::ceiling::TransportCeiling;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 

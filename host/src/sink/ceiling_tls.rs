@@ -8,7 +8,7 @@
 
 use super::probe::{runtime, Connection};
 use crate::domain::arm::Transport;
-use crate::model::TransportCeiling;
+use crate::domain::ceiling::TransportCeiling;
 use std::sync::Arc;
 use tokio_rustls::rustls;
 

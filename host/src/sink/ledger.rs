@@ -7,8 +7,8 @@
 //! can never vouch for two samples.
 
 use super::chunks::{ChunkReport, Order};
+use crate::domain::run::valid_run_id;
 use crate::domain::upload_id::{BadUploadId, UploadId};
-use crate::model::valid_run_id;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::Mutex;

@@ -128,7 +128,7 @@ impl Connection {
         &mut self,
         path: &str,
         size: u64,
-    ) -> std::io::Result<crate::model::TransportCeiling> {
+    ) -> std::io::Result<crate::domain::ceiling::TransportCeiling> {
         let size = size.clamp(1, MAX_PROBE);
         let chunk = Bytes::from(super::ceiling::probe_bytes(size.min(4 << 20) as usize));
         let mut times = Vec::with_capacity(ROUNDS);
@@ -239,7 +239,7 @@ impl Client {
         &mut self,
         path: &str,
         size: u64,
-    ) -> std::io::Result<crate::model::TransportCeiling> {
+    ) -> std::io::Result<crate::domain::ceiling::TransportCeiling> {
         self.rt.block_on(self.connection.ceiling(path, size))
     }
 }

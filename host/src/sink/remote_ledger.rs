@@ -16,7 +16,7 @@ use crate::domain::upload_id::UploadId;
 pub fn answer(ledger: &Ledger, path_and_query: &str) -> Reply {
     let query = path_and_query.split_once('?').map_or("", |(_, q)| q);
     if let Some(run) = query.split('&').find_map(|kv| kv.strip_prefix("run=")) {
-        if query.split('&').any(|kv| kv == "forget=1") && crate::model::valid_run_id(run) {
+        if query.split('&').any(|kv| kv == "forget=1") && crate::domain::run::valid_run_id(run) {
             ledger.forget_run(run);
             return json(200, &serde_json::json!({ "forgot": run }));
         }

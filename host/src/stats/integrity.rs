@@ -1,7 +1,7 @@
 //! Whether an arm's bytes arrived as sent: the worst thing that happened to any of its
 //! uploads, typed, so reports and the popup branch on a kind and never on words.
 
-use crate::model::{Sample, SampleStatus};
+use crate::domain::sample::{Sample, SampleStatus};
 use serde::Serialize;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, strum::EnumDiscriminants)]

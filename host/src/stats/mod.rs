@@ -11,7 +11,7 @@ pub mod side;
 #[cfg(test)]
 mod simulation;
 
-use crate::model::{Sample, SampleStatus};
+use crate::domain::sample::{Sample, SampleStatus};
 pub use integrity::Integrity;
 use serde::Serialize;
 use std::collections::BTreeMap;

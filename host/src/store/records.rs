@@ -1,7 +1,9 @@
 //! The kinds of line in the store. Each is self-describing through `"kind"`.
 
 use crate::domain::arm::Transport;
-use crate::model::{RunInfo, RunStatus, Sample, TransportCeiling};
+use crate::domain::ceiling::TransportCeiling;
+use crate::domain::run::{RunInfo, RunStatus};
+use crate::domain::sample::Sample;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -26,7 +28,7 @@ pub enum Record {
         observation: Option<serde_json::Value>,
         /// Why an `--auto` run stopped adding reps.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        auto_stop: Option<crate::model::AutoStop>,
+        auto_stop: Option<crate::domain::plan::AutoStop>,
     },
     /// A machine calibration of a run, at its start or end (`machine.rs`).
     Machine(crate::conditions::calibrate::MachineRecord),

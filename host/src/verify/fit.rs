@@ -7,7 +7,8 @@
 
 use crate::domain::arm::Arm;
 use crate::domain::limits::INPUT;
-use crate::model::{Plan, Sample};
+use crate::domain::plan::Plan;
+use crate::domain::sample::Sample;
 use crate::platform::untrusted::Clipped;
 use std::collections::HashSet;
 

@@ -15,7 +15,7 @@ pub use judge::{judge, mbps};
 use crate::domain::arm::ArmKind;
 use crate::domain::limits::INPUT;
 use crate::domain::received::{Receipt, Received};
-use crate::model::Sample;
+use crate::domain::sample::Sample;
 use crate::sink::ledger::{Ledger, Records};
 use crate::sink::timeline::Timeline;
 

@@ -1,5 +1,5 @@
 use super::*;
-use crate::model::SampleStatus;
+use crate::domain::sample::SampleStatus;
 use crate::sink::chunks::{ChunkReport, Order};
 use crate::sink::hashing::BodyDigest;
 use crate::sink::ledger::{Claim, Entry, UploadReport, UploadTag};

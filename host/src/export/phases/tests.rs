@@ -5,7 +5,7 @@
 use super::super::tests::{assert_same_content, assert_valid, report_of};
 use super::super::{document::SectionKind, exporter, Format};
 use crate::domain::page_timing::PageTiming;
-use crate::model::Sample;
+use crate::domain::sample::Sample;
 use crate::report::RunReport;
 use crate::sink::timeline::{combine, Recorder, Timeline};
 use crate::store::tests_support::sample;

@@ -1,0 +1,45 @@
+//! A suite the CLI hands to the extension through the `hello` reply, with the run's TLS
+//! listeners and its turns.
+
+use crate::domain::arm::Transport;
+use crate::domain::plan::Plan;
+use serde::{Deserialize, Serialize};
+
+/// A suite the CLI hands to the extension through the `hello` reply.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Job {
+    pub run_id: String,
+    pub plan: Plan,
+    /// Upload to this sink (e.g. `unobserved sink` on a LAN server) instead of the host's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sink_url: Option<crate::sink::remote::SinkUrl>,
+    /// Close the benchmark tab when done (the CLI then ends the browser itself).
+    #[serde(default = "yes")]
+    pub close_tab: bool,
+    /// The run's TLS listeners (--transport h1-tls/h2): the certificate its throwaway
+    /// profile trusts, and the ports it trusts it at.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tls: Option<JobTls>,
+    /// Interleaved builds: the turns this run takes with the others (`interleave.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turns: Option<crate::platform::turns::JobTurns>,
+    /// The machine calibration (`machine.rs`) the CLI took before the browser started.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_cpu_ms: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JobTls {
+    pub cert: crate::platform::local_tls::LocalCert,
+    pub listeners: Vec<TlsListener>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct TlsListener {
+    pub transport: Transport,
+    pub port: u16,
+}
+
+fn yes() -> bool {
+    true
+}
