@@ -17,8 +17,9 @@ mod common;
 use common::{env_u64, SinkProcess};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
+use unobserved::domain::timeline::Timeline;
 use unobserved::sink::ceiling::{probe_bytes, Client};
-use unobserved::sink::timeline::{Recorder, Timeline};
+use unobserved::sink::timeline::Recorder;
 
 const OFF: (&str, &str) = ("UNOBSERVED_BENCH_NO_TIMELINE", "1");
 
@@ -125,15 +126,13 @@ fn sizes() -> (usize, usize, usize) {
         })
         .collect();
     worst.stalls = vec![
-        worst
-            .stalls
-            .first()
-            .copied()
-            .unwrap_or(unobserved::sink::timeline::Stall {
+        worst.stalls.first().copied().unwrap_or(
+            unobserved::domain::timeline::Stall {
                 at_ms: 12_345.67,
                 at_bytes: 12_345_678_901,
                 ms: 1_234.56,
-            });
+            }
+        );
         32
     ];
     worst.stall_count = 12_345;

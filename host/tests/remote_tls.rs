@@ -3,9 +3,9 @@
 //! browser's uploads travel over HTTP/2.
 
 use serde_json::{json, Value};
+use unobserved::domain::sink_url::SinkUrl;
 use unobserved::sink::ceiling::Client;
 use unobserved::sink::pinned::ReachError;
-use unobserved::sink::remote::SinkUrl;
 
 mod common;
 use common::{Host, SinkProcess};

@@ -215,7 +215,7 @@ pub struct RunArgs {
     /// instead of the local host's. Results are still stored locally. An https:// URL
     /// pins the sink's certificate (#sha256=…): any other is refused before launch.
     #[arg(long, value_name = "URL")]
-    pub sink_url: Option<crate::sink::remote::SinkUrl>,
+    pub sink_url: Option<crate::domain::sink_url::SinkUrl>,
     /// Not a flag: how the throwaway profile trusts an https:// --sink-url's pinned
     /// certificate, once `run` has seen the sink present it.
     #[arg(skip)]

@@ -10,12 +10,12 @@ use crate::domain::plan::{
 };
 use crate::domain::sample::SampleStatus;
 use crate::domain::series::{Series, SeriesRecord};
+use crate::domain::sink_url::SinkUrl;
 use crate::export::{human_bytes, json::Json, table::Table, Exporter};
 use crate::launch::{self, RunOptions};
 use crate::report::{across, RunReport};
 use crate::sink::ceiling::Client;
 use crate::sink::pinned::ReachError;
-use crate::sink::remote::SinkUrl;
 use crate::store::Record;
 use anyhow::{Context, Result};
 use std::io::IsTerminal;
@@ -480,7 +480,7 @@ fn check_output(path: Option<&Path>) -> Result<()> {
 /// its URL pins (else exit 2, nothing launched); the throwaway profile then trusts that
 /// certificate (the returned pins) and no other.
 fn probe_sink(url: &SinkUrl) -> Result<Option<crate::platform::local_tls::Pins>> {
-    if url.socket_addrs().map_or(true, |a| a.is_empty()) {
+    if crate::platform::net::resolve(url).map_or(true, |a| a.is_empty()) {
         return Err(usage(format!(
             "--sink-url {url}: cannot resolve {}",
             url.authority()

@@ -19,6 +19,8 @@ pub mod received;
 pub mod run;
 pub mod sample;
 pub mod series;
+pub mod sink_url;
+pub mod timeline;
 pub mod upload_id;
 
 #[cfg(test)]

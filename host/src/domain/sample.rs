@@ -130,7 +130,7 @@ pub struct Sample {
     /// When the sink saw the bytes arrive (`sink::timeline`, its own record); samples
     /// stored before it have none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub timeline: Option<crate::sink::timeline::Timeline>,
+    pub timeline: Option<crate::domain::timeline::Timeline>,
     /// The page's clock of the same upload, for its phases (`page_timing.rs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page_timing: Option<crate::domain::page_timing::PageTiming>,

@@ -7,9 +7,9 @@
 use super::html::esc;
 use crate::domain::arm::{ArmKind, Schedule};
 use crate::domain::sample::Sample;
+use crate::domain::timeline::Timeline;
 use crate::report::phases::{self, ArmPhases};
 use crate::report::RunReport;
-use crate::sink::timeline::Timeline;
 
 const COLOURS: [(&str, &str); 3] = [
     ("preparing", "#e0a800"),

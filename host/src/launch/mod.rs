@@ -18,11 +18,11 @@ pub mod webkit;
 
 use crate::domain::plan::Plan;
 use crate::domain::run::RunStatus;
+use crate::domain::sink_url::SinkUrl;
 use crate::native;
 use crate::platform::{extension_files, state};
 use crate::protocol::job::{Job, JobTls, TlsListener};
 use crate::report::{self, RunReport};
-use crate::sink::remote::SinkUrl;
 use crate::store::{Record, Store, StoreTail};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};

@@ -12,7 +12,7 @@ pub struct Job {
     pub plan: Plan,
     /// Upload to this sink (e.g. `unobserved sink` on a LAN server) instead of the host's.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub sink_url: Option<crate::sink::remote::SinkUrl>,
+    pub sink_url: Option<crate::domain::sink_url::SinkUrl>,
     /// Close the benchmark tab when done (the CLI then ends the browser itself).
     #[serde(default = "yes")]
     pub close_tab: bool,

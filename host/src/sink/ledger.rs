@@ -45,7 +45,7 @@ pub struct ChunkTally {
     digests: DigestChain,
     /// The chunk PUTs' arrival records on one axis, folded as they come (bounded:
     /// `timeline::combine`).
-    pub timeline: Option<super::timeline::Timeline>,
+    pub timeline: Option<crate::domain::timeline::Timeline>,
 }
 
 /// A running SHA-256, compared and shown (and serialised) by its digest so far.

@@ -27,7 +27,6 @@ pub mod pinned;
 mod probe;
 mod recording;
 pub mod refusals;
-pub mod remote;
 pub mod remote_ledger;
 pub mod reply;
 pub use reply::{EXPOSED_HEADERS, HEADER_BYTES, HEADER_HASH_BOUND, HEADER_SINK_MS};
@@ -197,7 +196,11 @@ impl Sink {
 
     /// The path part of the upload URL (token included).
     pub fn upload_path(&self) -> String {
-        format!("{}{}", routes::UPLOAD_PREFIX, self.shared.token)
+        format!(
+            "{}{}",
+            crate::domain::sink_url::UPLOAD_PREFIX,
+            self.shared.token
+        )
     }
 
     pub fn upload_url(&self) -> String {

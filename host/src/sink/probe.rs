@@ -5,7 +5,7 @@
 //! certificate (`pinned.rs`); the connection is all they differ in.
 
 use super::pinned::{Presented, ReachError};
-use super::remote::SinkUrl;
+use crate::domain::sink_url::SinkUrl;
 use bytes::Bytes;
 use futures_util::stream;
 use http_body::Frame;
@@ -205,12 +205,15 @@ impl Client {
     /// http://, and for https:// over TLS that accepts only the pinned certificate,
     /// HTTP/2 when the sink offers it. Also what an https:// sink presented.
     pub fn connect_sink(url: &SinkUrl) -> Result<(Client, Option<Presented>), ReachError> {
-        let addr = url.socket_addrs()?.into_iter().next().ok_or_else(|| {
-            std::io::Error::new(
-                std::io::ErrorKind::NotFound,
-                format!("{} names no address", url.authority()),
-            )
-        })?;
+        let addr = crate::platform::net::resolve(url)?
+            .into_iter()
+            .next()
+            .ok_or_else(|| {
+                std::io::Error::new(
+                    std::io::ErrorKind::NotFound,
+                    format!("{} names no address", url.authority()),
+                )
+            })?;
         let Some(pin) = url.pin() else {
             return Ok((Client::connect_as(addr, url.authority().to_owned())?, None));
         };

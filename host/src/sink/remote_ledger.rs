@@ -7,9 +7,9 @@
 
 use super::ledger::{Claim, Ledger, Records, UploadTag};
 use super::probe::Client;
-use super::remote::SinkUrl;
 use super::reply::{json, json_error, Reply};
 use super::routes::LEDGER_PREFIX;
+use crate::domain::sink_url::SinkUrl;
 use crate::domain::upload_id::UploadId;
 
 /// The sink's side of the route.

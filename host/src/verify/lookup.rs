@@ -5,9 +5,9 @@ use super::PageClaim;
 use crate::domain::arm::ArmKind;
 use crate::domain::limits::LIMITS;
 use crate::domain::received::{ChunkTally, Receipt, Received};
+use crate::domain::timeline::Timeline;
 use crate::domain::upload_id::UploadId;
 use crate::sink::ledger::{Claim, DownloadRecord, Entry, Records, UploadReport};
-use crate::sink::timeline::Timeline;
 
 /// What a sample found: the receipt, the received side (nothing unless found), and for
 /// a download the sent side, which is the sink's.

@@ -3,8 +3,8 @@
 //! offset (`parts.rs`), by plain PUTs or by the tus protocol.
 
 use super::super::parts::{PartRefused, PartTally, Protocol};
-use super::super::timeline::Timeline;
 use super::{Entry, Held, Ledger, UploadId, UploadTag};
+use crate::domain::timeline::Timeline;
 use std::collections::HashMap;
 
 /// Why a module upload's request was refused, each with its HTTP status.
