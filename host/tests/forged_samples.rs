@@ -132,8 +132,11 @@ fn a_claim_of_other_bytes_or_hash_is_replaced_by_the_sinks_record() {
 fn samples_for_a_run_the_host_did_not_start_are_refused_and_nothing_is_stored() {
     let state = tempfile::tempdir().unwrap();
     let (mut host, url) = session(state.path());
-    // The sink takes an upload naming any run; the host takes no sample for it.
-    assert_eq!(upload(&url, "ghost", "g1", BODY).0, 200);
+    // The sink takes no upload naming a run the host did not start (it did, before:
+    // 8192 of them locked every other device out), and the host takes no sample for it.
+    assert_eq!(upload(&url, "ghost", "g0", BODY).0, 403);
+    host.start_run("r2");
+    assert_eq!(upload(&url, "r2", "g1", BODY).0, 200);
     let mut forged = sample(0, "g1", BODY);
     forged["run_id"] = json!("ghost");
     let reply = send_samples(&mut host, "ghost", &[forged]);

@@ -28,6 +28,9 @@ fn browser_session_hello_upload_64mib_store_and_clean_shutdown() {
         .map(|i| (i.wrapping_mul(2654435761) >> 13) as u8)
         .collect();
     let expected = hex::encode(Sha256::digest(&body));
+    // The sink keeps records only for runs the host opened: the run starts first.
+    let plan = json!({"size_bytes": body.len(), "reps": 1, "warmup": 0, "bodies": ["Uint8Array"]});
+    host.start_run_of("it-1", plan);
     let started = std::time::Instant::now();
     let mut resp = ureq::put(&format!("{upload_url}?run=it-1&upload=big-1"))
         .send(&body[..])
@@ -48,8 +51,6 @@ fn browser_session_hello_upload_64mib_store_and_clean_shutdown() {
         "bytes_received": reply["bytes"], "sha256_sent": expected, "sha256_received": reply["sha256"],
         "intact": true, "status": "ok", "error": null, "page_ms": 100.0, "sink_ms": reply["sink_ms"],
         "mbps": 5368.7, "observed": {"webdriver": false}});
-    let plan = json!({"size_bytes": body.len(), "reps": 1, "warmup": 0, "bodies": ["Uint8Array"]});
-    host.start_run_of("it-1", plan);
     let ack = host.send(&json!({"type": "samples", "run_id": "it-1", "samples": [sample]}));
     assert_eq!(
         ack,

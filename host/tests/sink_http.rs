@@ -188,6 +188,7 @@ mod encrypted_chunks {
     #[test]
     fn good_chunks_verify_and_tampered_or_misordered_ones_are_flagged() {
         let (sink, _) = start(1 << 30);
+        sink.ledger().open_run("run1", 10).unwrap();
         sink.chunks().set_key("run1", KEY);
         let plain = vec![9u8; 100_000];
         let (status, r) = put_chunk(&sink, "run1", "u", 0, &sealed(0, &plain));
@@ -219,12 +220,14 @@ mod encrypted_chunks {
     #[test]
     fn a_chunk_for_a_run_without_a_key_or_over_the_cap_is_refused() {
         let (sink, _) = start(1 << 30);
+        sink.ledger().open_run("nokey", 10).unwrap();
         assert_eq!(put_chunk(&sink, "nokey", "u", 0, &sealed(0, b"x")).0, 409);
         let small = Sink::start(SinkConfig {
             max_chunk: 1000,
             ..SinkConfig::default()
         })
         .unwrap();
+        small.ledger().open_run("run1", 10).unwrap();
         small.chunks().set_key("run1", KEY);
         assert_eq!(
             put_chunk(&small, "run1", "u", 0, &sealed(0, &[0u8; 2000])).0,

@@ -14,6 +14,7 @@ const RUN: &str = "run-1";
 
 fn start(module_bytes: u64) -> (Sink, String) {
     let sink = Sink::start(SinkConfig::default()).unwrap();
+    sink.ledger().open_run(RUN, 1000).unwrap();
     sink.ledger().expect_modules(RUN, module_bytes);
     let token = sink.upload_path().rsplit('/').next().unwrap().to_owned();
     (sink, token)

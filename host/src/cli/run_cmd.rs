@@ -398,7 +398,7 @@ fn plan_of(a: &RunArgs) -> Result<Plan> {
 /// workload that was not asked for. The plan itself is Plan::validate's.
 fn check_cli_only(a: &RunArgs) -> Result<()> {
     // --sink-url's shape, and an https:// one's pin, are checked as it is parsed
-    // (sink::remote::SinkUrl); its certificate before launch (probe_sink).
+    // (domain::sink_url::SinkUrl); its certificate before launch (probe_sink).
     if let Some(url) = &a.sink_url {
         if a.plan.transport.iter().any(|&t| t != url.transport()) {
             return Err(usage(format!("--transport: a remote sink's transport is its URL's, {} for this one (h2 for an https:// sink, h1 for an http:// one; h1-tls needs the local sink)", url.transport())));

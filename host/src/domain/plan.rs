@@ -259,6 +259,21 @@ impl Plan {
         }
     }
 
+    /// Upload ids a run of this plan makes at a sink, warm-ups and every rep it may
+    /// reach included, and one rep more: each body, file and download one, each
+    /// parallel stream one. The room its sink's ledger opens it with.
+    pub fn upload_ids(&self) -> u64 {
+        let per_rep: u64 = self
+            .arms()
+            .iter()
+            .map(|arm| match arm.kind {
+                ArmKind::Parallel { streams } => streams,
+                _ => 1,
+            })
+            .sum();
+        (self.max_reps() + u64::from(self.warmup) + 1) * self.conditions() * per_rep
+    }
+
     pub fn measured_uploads(&self) -> u64 {
         self.max_reps() * self.arms().len() as u64 * self.conditions()
     }

@@ -78,7 +78,7 @@ fn sinks_of(
     session: &mut Session,
     run: &mut RunInfo,
 ) -> Result<Option<RemoteLedger>, Box<Outgoing>> {
-    let remote_ledger = remote_ledger(run, run.is_remote())?;
+    let mut remote_ledger = remote_ledger(run, run.is_remote())?;
     if remote_ledger.is_none() {
         start_tls_sinks(session, &run.plan.transports).map_err(|why| {
             Box::new(refused(
@@ -87,6 +87,7 @@ fn sinks_of(
             ))
         })?;
     }
+    open_in_ledger(session, run, remote_ledger.as_mut())?;
     Ok(remote_ledger)
 }
 
@@ -178,6 +179,35 @@ fn own_ceiling(session: &Session, size_bytes: u64) -> Option<crate::sink::ceilin
     measured
         .map_err(|e| log::warn!("could not measure the sink's ceiling: {e}"))
         .ok()
+}
+
+/// The run opened in the ledger that will hold its records (the sink's own, or a remote
+/// sink's over its ledger route), with room for its plan's uploads: a sink keeps records
+/// only for runs opened so. A ledger with no room refuses the run (error 13).
+fn open_in_ledger(
+    session: &Session,
+    run: &RunInfo,
+    remote: Option<&mut RemoteLedger>,
+) -> Result<(), Box<Outgoing>> {
+    let wanted = run.plan.upload_ids();
+    let opened = match remote {
+        Some(remote) => remote
+            .open_run(&run.run_id, wanted)
+            .map_err(|e| e.to_string()),
+        None => session
+            .sink
+            .ledger()
+            .open_run(&run.run_id, usize::try_from(wanted).unwrap_or(usize::MAX))
+            .map(|_| ())
+            .map_err(|why| why.of_opening()),
+    };
+    match opened {
+        Ok(()) => Ok(()),
+        Err(why) => Err(Box::new(refused(
+            ErrorCode::SinkUnavailable,
+            format!("the sink would not open the run: {why}; nothing was recorded"),
+        ))),
+    }
 }
 
 /// Where a run on a remote sink claims its records: the URL it names in `sink_url`,

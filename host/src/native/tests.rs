@@ -5,9 +5,11 @@ use crate::verify::fit::RunBook;
 use serde_json::{json, Value};
 
 fn session(dir: &std::path::Path) -> Session {
+    let sink = Sink::start(SinkConfig::default()).unwrap();
+    sink.ledger().open_run("r1", 100).unwrap();
     Session {
         store: Store::in_dir(dir),
-        sink: Sink::start(SinkConfig::default()).unwrap(),
+        sink,
         job_file: None,
         tls: Default::default(),
         job_tls: None,

@@ -270,7 +270,12 @@ async fn upload(
             .headers()
             .get("content-type")
             .and_then(|v| v.to_str().ok())
-            .map(str::to_owned),
+            // Header text is the client's: the record keeps a bounded prefix.
+            .map(|t| {
+                t.chars()
+                    .take(crate::domain::limits::INPUT.content_type_chars)
+                    .collect()
+            }),
         protocol: protocol_of(req.version()),
         request_start,
     };

@@ -5,18 +5,31 @@
 //! An id names one upload once: a second upload under it is refused (409), and a record
 //! a sample has claimed stays as a tombstone until its run ends, so one received body
 //! can never vouch for two samples.
+//!
+//! Records are kept only for runs that were opened first (`open_run`: by the host at
+//! `run-started`, or on `unobserved sink` by a holder of its token over the ledger
+//! route), each run within the room it was opened with, derived from its plan; a run
+//! that ended is remembered as ended and takes nothing more. Opening a run when the
+//! ledger has no room evicts the run idle longest, if one has been idle for `IDLE`, and
+//! is refused otherwise: a run never loses the room it was given to a newer one while
+//! it is in use.
 
 use super::chunks::{ChunkReport, Order};
+use crate::domain::limits::INPUT;
 use crate::domain::run::valid_run_id;
 use crate::domain::upload_id::{BadUploadId, UploadId};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 /// Records held at once, tombstones included. A run of the largest plan claims its
 /// records as its samples arrive and drops them when it ends; at the cap a new upload
 /// id is refused (429) until a run ends, rather than an old record being forgotten.
-pub const MAX_ENTRIES: usize = 8192;
+pub const MAX_ENTRIES: usize = crate::domain::limits::INPUT.ledger_records;
+
+/// A run with no upload or claim for this long may be evicted to make room for a new one.
+pub const IDLE: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// What the sink says about a whole plain upload: its reply, which is also the record.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -158,15 +171,23 @@ pub enum Entry {
 pub enum Refused {
     /// The id already names an upload (409).
     Reused,
-    /// The ledger is at MAX_ENTRIES (429).
+    /// The ledger is at MAX_ENTRIES, or has no room to open a run (429).
     Full,
+    /// The run was not opened on this sink (403).
+    NotOpen,
+    /// The run ended: it takes nothing more (410).
+    Ended,
+    /// The run holds all the records it was opened with (429).
+    RunFull,
 }
 
 impl Refused {
     pub fn status(self) -> u16 {
         match self {
             Refused::Reused => 409,
-            Refused::Full => 429,
+            Refused::Full | Refused::RunFull => 429,
+            Refused::NotOpen => 403,
+            Refused::Ended => 410,
         }
     }
 
@@ -174,7 +195,20 @@ impl Refused {
         match self {
             Refused::Reused => format!("upload id {id} was already used; one id names one upload"),
             Refused::Full => format!(
-                "the sink holds {MAX_ENTRIES} unclaimed uploads; none is taken until a run ends"
+                "the sink holds {MAX_ENTRIES} records, or has no room for another run, until a run ends"
+            ),
+            Refused::NotOpen => "the upload's run was not opened on this sink".into(),
+            Refused::Ended => "the upload's run has ended; it takes nothing more".into(),
+            Refused::RunFull => "the upload's run holds every record its plan allows".into(),
+        }
+    }
+
+    /// Why a run could not be opened.
+    pub fn of_opening(self) -> String {
+        match self {
+            Refused::Ended => "the run has ended; it cannot be opened again".into(),
+            _ => format!(
+                "the sink has no room for another run: its {MAX_ENTRIES} records are given to runs in use"
             ),
         }
     }
@@ -250,9 +284,50 @@ struct Held {
     entry: Entry,
 }
 
+/// An open run's room: the records it may hold, those it holds, and when it last used
+/// the ledger.
+struct Book {
+    cap: usize,
+    held: usize,
+    last: Instant,
+}
+
+/// The runs a ledger keeps records for, and the ones it remembers as ended (at most
+/// `INPUT.ledger_ended_runs`, the oldest forgotten first; a forgotten one is simply not
+/// open).
+#[derive(Default)]
+struct Runs {
+    open: HashMap<String, Book>,
+    ended: VecDeque<String>,
+    ended_set: HashSet<String>,
+}
+
+impl Runs {
+    fn end(&mut self, run_id: &str) {
+        self.open.remove(run_id);
+        if self.ended_set.insert(run_id.to_owned()) {
+            self.ended.push_back(run_id.to_owned());
+        }
+        while self.ended.len() > INPUT.ledger_ended_runs {
+            if let Some(old) = self.ended.pop_front() {
+                self.ended_set.remove(&old);
+            }
+        }
+    }
+
+    /// The open run idle longest, if it has been idle for `idle`.
+    fn idlest(&self, idle: Duration) -> Option<String> {
+        let (run, book) = self.open.iter().min_by_key(|(_, b)| b.last)?;
+        (book.last.elapsed() >= idle).then(|| run.clone())
+    }
+}
+
 pub struct Ledger {
     entries: Mutex<HashMap<UploadId, Held>>,
     cap: usize,
+    /// Locked after `entries` when both are held.
+    runs: Mutex<Runs>,
+    idle: Duration,
     /// Runs with workload modules, and the most bytes one of their uploads may carry
     /// (`modules.rs`): the module routes take uploads of these runs only.
     module_runs: Mutex<HashMap<String, u64>>,
@@ -268,11 +343,82 @@ impl Default for Ledger {
 
 impl Ledger {
     pub fn with_cap(cap: usize) -> Ledger {
+        Ledger::with_limits(cap, IDLE)
+    }
+
+    /// A ledger of `cap` records that evicts runs idle for `idle` (tests shorten it).
+    pub fn with_limits(cap: usize, idle: Duration) -> Ledger {
         Ledger {
             entries: Mutex::default(),
             cap,
+            runs: Mutex::default(),
+            idle,
             module_runs: Mutex::default(),
             digested: std::sync::Condvar::new(),
+        }
+    }
+
+    /// Opens `run_id` with room for `wanted` records (its plan's uploads; at most
+    /// `INPUT.ledger_records_per_run`): from now on the ledger keeps its records. Opening
+    /// an open run again keeps its room (the larger of the two); an ended run cannot be
+    /// opened again. Without room, the run idle longest (for `IDLE` at least) is ended to
+    /// make some; a run in use is never evicted. The room given.
+    pub fn open_run(&self, run_id: &str, wanted: usize) -> Result<usize, Refused> {
+        let cap = wanted.clamp(1, INPUT.ledger_records_per_run.min(self.cap));
+        let mut entries = self.entries.lock().unwrap();
+        let mut runs = self.runs.lock().unwrap();
+        if runs.ended_set.contains(run_id) {
+            return Err(Refused::Ended);
+        }
+        if let Some(book) = runs.open.get_mut(run_id) {
+            book.cap = book.cap.max(cap);
+            book.last = Instant::now();
+            return Ok(book.cap);
+        }
+        loop {
+            let given: usize = runs.open.values().map(|b| b.cap).sum();
+            if runs.open.len() < INPUT.ledger_runs && given + cap <= self.cap {
+                break;
+            }
+            let Some(idlest) = runs.idlest(self.idle) else {
+                return Err(Refused::Full);
+            };
+            log::warn!("the ledger ends run {idlest}, idle the longest, to open run {run_id}");
+            entries.retain(|_, held| held.run_id != idlest);
+            runs.end(&idlest);
+        }
+        let book = Book {
+            cap,
+            held: 0,
+            last: Instant::now(),
+        };
+        runs.open.insert(run_id.to_owned(), book);
+        Ok(cap)
+    }
+
+    /// Room for one more record of `run_id`, taken: it must be open and within its room,
+    /// and the ledger within MAX_ENTRIES (`entries` is its record count).
+    pub(crate) fn room(&self, entries: usize, run_id: &str) -> Result<(), Refused> {
+        let mut runs = self.runs.lock().unwrap();
+        if runs.ended_set.contains(run_id) {
+            return Err(Refused::Ended);
+        }
+        let book = runs.open.get_mut(run_id).ok_or(Refused::NotOpen)?;
+        if book.held >= book.cap {
+            return Err(Refused::RunFull);
+        }
+        if entries >= self.cap {
+            return Err(Refused::Full);
+        }
+        book.held += 1;
+        book.last = Instant::now();
+        Ok(())
+    }
+
+    /// `run_id` used the ledger now (a claim): not idle.
+    fn touch(&self, run_id: &str) {
+        if let Some(book) = self.runs.lock().unwrap().open.get_mut(run_id) {
+            book.last = Instant::now();
         }
     }
 
@@ -282,9 +428,7 @@ impl Ledger {
         if entries.contains_key(&tag.upload) {
             return Err(Refused::Reused);
         }
-        if entries.len() >= self.cap {
-            return Err(Refused::Full);
-        }
+        self.room(entries.len(), &tag.run_id)?;
         let held = Held {
             run_id: tag.run_id.clone(),
             entry: Entry::InFlight,
@@ -313,8 +457,8 @@ impl Ledger {
                 entry: Entry::Chunks(_),
             }) if *run_id == tag.run_id => Ok(()),
             Some(_) => Err(Refused::Reused),
-            None if entries.len() >= self.cap => Err(Refused::Full),
             None => {
+                self.room(entries.len(), &tag.run_id)?;
                 let held = Held {
                     run_id: tag.run_id.clone(),
                     entry: Entry::Chunks(Box::new(ChunkTally::new())),
@@ -351,16 +495,19 @@ impl Ledger {
         if held.run_id != run_id {
             return Claim::OtherRun;
         }
+        self.touch(run_id);
         match std::mem::replace(&mut held.entry, Entry::Taken) {
             Entry::Taken => Claim::AlreadyTaken,
             entry => Claim::Found(entry),
         }
     }
 
-    /// The run ended: its records and tombstones go.
+    /// The run ended: its records and tombstones go, and the run is remembered as ended,
+    /// so no upload under it is taken again.
     pub fn forget_run(&self, run_id: &str) {
         let mut entries = self.entries.lock().unwrap();
         entries.retain(|_, held| held.run_id != run_id);
+        self.runs.lock().unwrap().end(run_id);
         self.module_runs.lock().unwrap().remove(run_id);
     }
 

@@ -3,7 +3,9 @@
 //! token, over the URL's transport (an https:// sink's pinned certificate and nothing
 //! else, `pinned.rs`): `PUT /ledger/<token>?run=<run id>&upload=<id>` answers the
 //! `Claim` as JSON and consumes the record, `PUT /ledger/<token>?run=<run id>&forget=1`
-//! drops the run's records when it ends.
+//! drops the run's records when it ends, and `PUT /ledger/<token>?run=<run id>&open=<records>`
+//! opens a run before its uploads (the sink keeps records only for runs opened so;
+//! `Ledger::open_run`), answering the room given.
 
 use super::ledger::{Claim, Ledger, Records, UploadTag};
 use super::probe::Client;
@@ -20,6 +22,16 @@ pub fn answer(ledger: &Ledger, path_and_query: &str) -> Reply {
             ledger.forget_run(run);
             return json(200, &serde_json::json!({ "forgot": run }));
         }
+        let open = query.split('&').find_map(|kv| kv.strip_prefix("open="));
+        if let Some(wanted) = open.and_then(|n| n.parse::<usize>().ok()) {
+            if !crate::domain::run::valid_run_id(run) {
+                return json_error(400, "run id must be 1-64 letters, digits, '-' or '_'");
+            }
+            return match ledger.open_run(run, wanted) {
+                Ok(room) => json(200, &serde_json::json!({ "opened": run, "room": room })),
+                Err(why) => json_error(why.status(), &why.of_opening()),
+            };
+        }
     }
     match UploadTag::of_query(path_and_query) {
         Ok(Some(tag)) => {
@@ -28,7 +40,7 @@ pub fn answer(ledger: &Ledger, path_and_query: &str) -> Reply {
         }
         Ok(None) => json_error(
             400,
-            "name ?run=<run id>&upload=<id>, or ?run=<run id>&forget=1",
+            "name ?run=<run id>&upload=<id>, ?run=<run id>&open=<records> or ?run=<run id>&forget=1",
         ),
         Err(message) => json_error(400, &message),
     }
@@ -64,6 +76,13 @@ impl RemoteLedger {
                 "the sink answered HTTP {other}"
             ))),
         }
+    }
+
+    /// Opens `run_id` on the remote sink with room for `records` uploads, before any of
+    /// them: the sink keeps records only for runs opened so.
+    pub fn open_run(&mut self, run_id: &str, records: u64) -> std::io::Result<()> {
+        self.put(&format!("run={run_id}&open={records}"))
+            .map(|_| ())
     }
 
     /// The sink is there and presents the pinned certificate: before a run starts, so

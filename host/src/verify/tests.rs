@@ -22,8 +22,17 @@ fn received(bytes: &[u8]) -> Entry {
     }))
 }
 
-fn ledger_with(entries: &[(&str, &str, Entry)]) -> Ledger {
+/// A ledger with runs r1 and r2 open.
+fn open_ledger() -> Ledger {
     let l = Ledger::default();
+    for run in ["r1", "r2"] {
+        l.open_run(run, 100).unwrap();
+    }
+    l
+}
+
+fn ledger_with(entries: &[(&str, &str, Entry)]) -> Ledger {
+    let l = open_ledger();
     for (run, id, entry) in entries {
         let tag = UploadTag::new(run, id).unwrap();
         l.reserve(&tag).unwrap();
@@ -165,7 +174,7 @@ fn an_encrypted_file_is_judged_from_the_sinks_tally() {
         chunk(0, b"01234", true, Order::Ok),
         chunk(1, b"56789", true, Order::Ok),
     ];
-    let s = encrypted(&Ledger::default(), &whole);
+    let s = encrypted(&open_ledger(), &whole);
     assert_eq!(
         (s.status, s.receipt),
         (SampleStatus::Ok, Some(Receipt::Found))
@@ -175,7 +184,7 @@ fn an_encrypted_file_is_judged_from_the_sinks_tally() {
         chunk(1, b"56789", false, Order::Ok),
     ];
     assert_eq!(
-        encrypted(&Ledger::default(), &bad_tag).status,
+        encrypted(&open_ledger(), &bad_tag).status,
         SampleStatus::Corrupted
     );
     let repeated = [
@@ -183,7 +192,7 @@ fn an_encrypted_file_is_judged_from_the_sinks_tally() {
         chunk(0, b"01234", true, Order::Repeated),
     ];
     assert_eq!(
-        encrypted(&Ledger::default(), &repeated).status,
+        encrypted(&open_ledger(), &repeated).status,
         SampleStatus::Corrupted
     );
     let plain_body = ledger_with(&[("r1", "enc", received(BODY))]);
@@ -260,7 +269,7 @@ fn a_download_is_judged_against_what_the_sink_served() {
         (SampleStatus::Corrupted, Some(500))
     );
     assert!(s.page_claim_differs);
-    let s = download(&Ledger::default(), 1000, &expected);
+    let s = download(&open_ledger(), 1000, &expected);
     assert_eq!(
         (s.status, s.receipt),
         (SampleStatus::Error, Some(Receipt::Missing))
@@ -291,7 +300,7 @@ fn the_timeline_stored_is_the_sinks_and_never_the_pages() {
     let s = one(&l, json!({ "timeline": forged }));
     assert_eq!(s.timeline, Some(sinks));
     // No record: no timeline, whatever the page sends.
-    let s = one(&Ledger::default(), json!({ "timeline": forged }));
+    let s = one(&open_ledger(), json!({ "timeline": forged }));
     assert_eq!(s.timeline, None);
 }
 
@@ -301,7 +310,7 @@ fn an_encrypted_files_chunk_timelines_are_folded_on_one_axis() {
     first.timeline = Some(arrival(5, 100.0));
     let mut second = chunk(1, b"56789", true, Order::Ok);
     second.timeline = Some(arrival(5, 150.0)); // 45 ms after the first's last byte
-    let s = encrypted(&Ledger::default(), &[first, second]);
+    let s = encrypted(&open_ledger(), &[first, second]);
     let t = s.timeline.expect("a combined timeline");
     assert_eq!(t.requests.len(), 2);
     assert_eq!((t.bytes, t.stall_count), (10, 1));

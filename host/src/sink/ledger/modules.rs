@@ -26,6 +26,8 @@ pub enum ModuleRefused {
     TooManyParts,
     /// The request starts at or past the most bytes the upload may carry (413).
     OverCap { cap: u64 },
+    /// The ledger's own refusal: the run is not open, ended or full (`super::Refused`).
+    Run(super::Refused),
 }
 
 impl ModuleRefused {
@@ -34,6 +36,7 @@ impl ModuleRefused {
             ModuleRefused::Unknown => 404,
             ModuleRefused::Full | ModuleRefused::TooManyParts => 429,
             ModuleRefused::OverCap { .. } => 413,
+            ModuleRefused::Run(why) => why.status(),
             _ => 409,
         }
     }
@@ -55,6 +58,16 @@ impl ModuleRefused {
             ModuleRefused::OverCap { cap } => {
                 format!("the upload may carry at most {cap} bytes")
             }
+            ModuleRefused::Run(why) => why.message(id),
+        }
+    }
+}
+
+impl From<super::Refused> for ModuleRefused {
+    fn from(why: super::Refused) -> ModuleRefused {
+        match why {
+            super::Refused::Reused => ModuleRefused::Reused,
+            other => ModuleRefused::Run(other),
         }
     }
 }
@@ -102,9 +115,7 @@ impl Ledger {
         let mut entries = self.entries.lock().unwrap();
         if !entries.contains_key(&tag.upload) {
             let protocol = new.ok_or(ModuleRefused::Unknown)?;
-            if entries.len() >= self.cap {
-                return Err(ModuleRefused::Full);
-            }
+            self.room(entries.len(), &tag.run_id)?;
             let held = Held {
                 run_id: tag.run_id.clone(),
                 entry: Entry::Parts(Box::new(PartTally::new(protocol))),
@@ -143,9 +154,7 @@ impl Ledger {
         if entries.contains_key(&tag.upload) {
             return Err(ModuleRefused::Reused);
         }
-        if entries.len() >= self.cap {
-            return Err(ModuleRefused::Full);
-        }
+        self.room(entries.len(), &tag.run_id)?;
         let tally = PartTally::new(Protocol::Tus { length });
         let held = Held {
             run_id: tag.run_id.clone(),
