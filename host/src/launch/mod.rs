@@ -658,7 +658,7 @@ impl Progress {
         b.set_message(format!("rep {} {body}: {status}{settled}", rep + 1));
     }
     /// The host's rule applied to the stored run: settled comparisons, time left.
-    fn auto(&self, p: crate::native::auto_check::AutoProgress) {
+    fn auto(&self, p: crate::protocol::messages::AutoProgress) {
         let Some(b) = &self.bar else { return };
         b.set_position(b.length().unwrap_or(0).saturating_sub(p.seconds_left));
         let counts = Some((p.settled, p.comparisons));

@@ -5,6 +5,7 @@
 use super::{invalid_run_id, unknown_run, Session};
 use crate::domain::plan::{AutoBudget, AutoStop};
 use crate::domain::run::valid_run_id;
+pub use crate::protocol::messages::AutoProgress;
 use crate::protocol::{ErrorCode, MessageType, Outgoing};
 use crate::report;
 
@@ -46,19 +47,6 @@ pub fn handle(session: &mut Session, run_id: String, reps_done: u32) -> Outgoing
         reason,
         progress: decision.progress,
     }
-}
-
-/// How far an auto-sampled run is, for the popup's and the terminal's progress.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
-pub struct AutoProgress {
-    /// Comparisons whose interval lies entirely inside or outside the horizon.
-    pub settled: usize,
-    /// Every comparison the run makes so far.
-    pub comparisons: usize,
-    /// Of the time budget, counted from the run's start.
-    pub seconds_left: u64,
-    /// The settled ones, so a verdict is seen as soon as it stands.
-    pub settled_verdicts: Vec<crate::stats::compare::Comparison>,
 }
 
 /// Another rep, or why not.

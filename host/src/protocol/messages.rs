@@ -133,7 +133,7 @@ pub enum Outgoing {
         reason: String,
         /// Comparisons settled so far, of how many, and the seconds of budget left.
         #[serde(flatten)]
-        progress: crate::native::auto_check::AutoProgress,
+        progress: AutoProgress,
     },
     Error {
         #[serde(serialize_with = "ErrorCode::serialize_number")]
@@ -366,6 +366,19 @@ fn unknown_body(text: &str) -> Option<PlanError> {
         .filter_map(Value::as_str)
         .find(|b| b.parse::<crate::domain::arm::BodyKind>().is_err())
         .map(|body| PlanError::UnknownBody { body: body.into() })
+}
+
+/// How far an auto-sampled run is, for the popup's and the terminal's progress.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+pub struct AutoProgress {
+    /// Comparisons whose interval lies entirely inside or outside the horizon.
+    pub settled: usize,
+    /// Every comparison the run makes so far.
+    pub comparisons: usize,
+    /// Of the time budget, counted from the run's start.
+    pub seconds_left: u64,
+    /// The settled ones, so a verdict is seen as soon as it stands.
+    pub settled_verdicts: Vec<crate::stats::compare::Comparison>,
 }
 
 #[cfg(test)]

@@ -122,8 +122,8 @@ pub struct RunMeta {
         std::collections::BTreeMap<Transport, crate::domain::ceiling::TransportCeiling>,
     /// The machine calibration at the run's start and end (`machine.rs`), which
     /// `compare` checks before it sets two runs side by side.
-    #[serde(skip_serializing_if = "crate::conditions::calibrate::Machine::is_empty")]
-    pub machine: crate::conditions::calibrate::Machine,
+    #[serde(skip_serializing_if = "crate::domain::machine::Machine::is_empty")]
+    pub machine: crate::domain::machine::Machine,
     /// Each block of the run and what the machine did meanwhile (`conditions/`), in
     /// block order; empty for runs stored before conditions were recorded.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -176,7 +176,7 @@ struct Gathered {
     run: Option<crate::store::RunRecord>,
     end: Option<Ended>,
     samples: Vec<Sample>,
-    machine: crate::conditions::calibrate::Machine,
+    machine: crate::domain::machine::Machine,
     series: Option<crate::domain::series::Series>,
     blocks: Vec<crate::domain::conditions::BlockConditions>,
 }

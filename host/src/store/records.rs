@@ -31,7 +31,7 @@ pub enum Record {
         auto_stop: Option<crate::domain::plan::AutoStop>,
     },
     /// A machine calibration of a run, at its start or end (`machine.rs`).
-    Machine(crate::conditions::calibrate::MachineRecord),
+    Machine(crate::domain::machine::MachineRecord),
     /// A finished run of `run --runs N` and its place in the series (`series.rs`).
     Series(crate::domain::series::SeriesRecord),
     /// What the machine did during one block of a run (`conditions/`), stored as the
