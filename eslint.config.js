@@ -5,7 +5,7 @@ import globals from 'globals';
 
 export default [
   // firefox-prefs.js is a Firefox prefs file (user_pref(...) lines), not a script.
-  { ignores: ['node_modules/**', 'target/**', 'fuzz/**', 'dist/**', 'host/src/run/firefox-prefs.js',
+  { ignores: ['node_modules/**', 'target/**', 'fuzz/**', 'dist/**', 'examples/workloads/dist/**', 'host/src/run/firefox-prefs.js',
     // Third-party code as its authors ship it (extension/lib/vendor/*/README.md).
     'extension/lib/vendor/**'] },
   js.configs.recommended,
@@ -18,11 +18,16 @@ export default [
     },
   },
   {
+    // Workload modules run in the benchmark page: browser globals, ES modules.
+    files: ['examples/workloads/**/*.mjs', 'host/tests/workloads/**/*.mjs'],
+    languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: { ...globals.browser } },
+  },
+  {
     files: ['extension/content/**/*.js'],
     languageOptions: { sourceType: 'script' },
   },
   {
-    files: ['extension/tests/**/*.js', 'tests/**/*.js', 'tests/**/*.mjs', 'bench/**/*.mjs', 'eslint.config.js'],
+    files: ['extension/tests/**/*.js', 'tests/**/*.js', 'tests/**/*.mjs', 'scripts/**/*.mjs', 'bench/**/*.mjs', 'eslint.config.js'],
     languageOptions: { ecmaVersion: 2023, sourceType: 'module', globals: { ...globals.node } },
   },
   {

@@ -49,7 +49,8 @@ export async function startRun({ plan, source, runId, afterRun = 'close', sinkUr
     // Encrypted workloads: a fresh key per run, handed to the host over native
     // messaging (never HTTP) so the sink can decrypt and verify every chunk.
     let workloadKey = null;
-    if (plan.workloads?.encrypted) {
+    // A plan with workload modules has the run's key too, for a module that encrypts.
+    if (plan.workloads?.encrypted || plan.modules?.length) {
       const key = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, true, ['encrypt']);
       workloadKey = toHex(await crypto.subtle.exportKey('raw', key));
       await host.request({ type: HOST_MESSAGE.workloadKey, run_id: run.run_id, key: workloadKey });
@@ -61,7 +62,7 @@ export async function startRun({ plan, source, runId, afterRun = 'close', sinkUr
     const plannedArms = started.arms;
     const total = started.measured_uploads;
     const takeTurns = started.take_turns === true;
-    active = { host, run, uploadUrls, arms: plannedArms, total, takeTurns, afterRun, cameFrom: null, workloadKey, tabId: null, samples: [], finished: false, stateWrites: Promise.resolve() };
+    active = { host, run, uploadUrls, arms: plannedArms, total, takeTurns, afterRun, cameFrom: null, workloadKey, moduleSeed: started.module_seed ?? null, tabId: null, samples: [], finished: false, stateWrites: Promise.resolve() };
     const session = pageSession(active);
     active.session = session;
     host.onClose = (why, failure) => session.end(RUN_STATUS.incomplete, `the native host went away: ${why}`, failure);
@@ -189,7 +190,7 @@ function pageSession(run) {
   return createPageSession(nativeTransport(run), {
     async plan() {
       if (run.debuggerBefore === undefined) run.debuggerBefore = await control.debuggerAttached(run.tabId);
-      return { plan: run.run.plan, arms: run.arms, upload_urls: run.uploadUrls, run_id: run.run.run_id, workload_key: run.workloadKey, take_turns: run.takeTurns };
+      return { plan: run.run.plan, arms: run.arms, upload_urls: run.uploadUrls, run_id: run.run.run_id, workload_key: run.workloadKey, take_turns: run.takeTurns, module_seed: run.moduleSeed };
     },
     async setCondition(attached) {
       if (!control.controlAvailable()) throw new Error(control.controlUnavailableReason());

@@ -12,6 +12,9 @@ import { settledText } from '../lib/format.js';
 import { BENCH_PORT, EXTENSION, FROM_EXTENSION, FROM_PAGE, PAGE } from '../lib/page-protocol.js';
 import { hostChannel } from './host-channel.js';
 import { CONDITION } from '../lib/names.js';
+import { xhrUpload } from '../lib/xhr.js';
+import * as modules from './module-arm.js';
+import { moduleBytes } from '../lib/module-bytes.js';
 const statusEl = document.getElementById('status');
 const logEl = document.getElementById('log');
 let started = false;
@@ -77,7 +80,17 @@ async function setCondition(condition) {
   if (!reply.ok) throw new Error(`could not ${condition === CONDITION.attached ? 'attach' : 'detach'} the debugger: ${reply.error}`);
 }
 
-async function uploadOnce(kind, bytes, url) {
+/** The same upload through XMLHttpRequest (`--api xhr`), in uploadOnce's shape. */
+async function uploadXhr(kind, bytes, url) {
+  const { body } = makeBody(kind, bytes);
+  const t0 = performance.now();
+  const r = await xhrUpload(url, body);
+  const timing = r.reply.then(() => pageTiming(url, t0)).catch(() => null);
+  return { pageMs: r.pageMs, reply: r.reply, timing, httpStatus: r.status, error: r.error };
+}
+
+async function uploadOnce(kind, bytes, url, api) {
+  if (api === 'xhr') return uploadXhr(kind, bytes, url);
   const { body, init } = makeBody(kind, bytes);
   const t0 = performance.now();
   try {
@@ -124,6 +137,34 @@ async function runWorkload(step, w, ctx, bytes, sha) {
 }
 
 /**
+ * The plan's workload modules, ready to run: the page's policy limited to the run's
+ * sinks, each module imported, and the bytes of each rep. Null without module arms.
+ */
+async function prepareModules(arms, uploadUrls, ctx, seedHex, plan) {
+  if (!arms.some(({ arm }) => arm.kind === 'module')) return null;
+  if (!seedHex) throw new Error('the plan has workload modules but the host gave no seed for their bytes; nothing was measured');
+  const blocked = modules.violations(document);
+  modules.installPolicy(document, modules.policyFor(uploadUrls, location.origin));
+  const sink = { base: ctx.base, token: ctx.token, runId: ctx.runId };
+  return {
+    sink,
+    blocked,
+    loaded: await modules.loadModules(arms, sink),
+    // One stream for the whole run, made once: bytes made before some arms of a rep and
+    // not others would favour the others (an A/A pair read 1.37x before this).
+    bytes: await moduleBytes(seedHex, 0, plan.size_bytes),
+    timeoutMs: (plan.module_timeout_secs ?? 60) * 1000,
+  };
+}
+
+/** One module upload of the rep's `bytes`, as a sample's page side. */
+async function runModuleStep(step, m, ctx, bytes, observed) {
+  const routes = modules.newModuleUpload(m.sink);
+  const result = await modules.runModule(m.loaded.get(step.arm.name), { bytes, rep: step.rep, routes, key: ctx.key, timeoutMs: m.timeoutMs, blocked: m.blocked });
+  return { body: step.label, arm: step.arm, rep: step.rep, head: null, content_type: null, observed, intact: false, mbps: null, ...result };
+}
+
+/**
  * Before anything is measured, the sink must take a tiny upload: otherwise every body
  * would fail and read as "the browser cannot upload this kind", when the sink is simply
  * not there (a typo in a remote sink's URL, a stopped `unobserved sink`).
@@ -152,7 +193,7 @@ async function takeTurn() {
   if (!reply.ok) throw new Error(`no turn for the next rep: ${reply.error}`);
 }
 
-async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, run_id: runId, take_turns: takeTurns }) {
+async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, run_id: runId, take_turns: takeTurns, module_seed: moduleSeed }) {
   const state = { autoReason: null, progress: '', digests: pending() };
   const pace = pacer({ clock: () => performance.now(), sleep: workerSleep(new Worker(new URL('../lib/sleep-worker.js', import.meta.url))) });
   // Every sink the plan's transports use must take a test upload first: a TLS sink the
@@ -170,6 +211,7 @@ async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, 
     const raw = new Uint8Array(keyHex.match(/../g).map((h) => parseInt(h, 16)));
     ctx.key = await crypto.subtle.importKey('raw', raw, 'AES-GCM', false, ['encrypt']);
   }
+  const mods = await prepareModules(arms, uploadUrls, ctx, moduleSeed, plan);
   const steps = planSteps(plan, arms, state);
   let bytes = null;
   let sha = null;
@@ -203,15 +245,19 @@ async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, 
       log(`${what} rep ${step.rep + 1}: ${sample.status}${sample.mbps ? ` ${sample.mbps.toFixed(0)} Mbps` : ''}${sample.error ? ` (${sample.error})` : ''}`);
       post({ type: PAGE.sample, sample });
     };
+    const given = step.arm.kind === 'module' ? mods.bytes : null;
     await pace.ready();
-    if (workload) {
+    if (given) {
+      report(await runModuleStep(step, mods, ctx, given, observation(wanted)));
+      pace.settleFrom();
+    } else if (workload) {
       report(await runWorkload(step, workload, ctx, bytes, sha));
       pace.settleFrom();
     } else {
       const uploadId = newUploadId();
       const url = withUpload(`${uploadUrls[transportOf(step.arm)]}?arm=${encodeURIComponent(step.label)}&rep=${step.rep}&phase=${step.phase}`, runId, uploadId);
       const [sent, shaSent, observed] = [bytes.length, sha, observation(wanted)];
-      const result = await uploadOnce(step.arm.body, bytes, url);
+      const result = await uploadOnce(step.arm.body, bytes, url, step.arm.api);
       const headersAt = performance.now();
       // A body the browser refused had no reply: the settle still runs from the last one.
       if (result.error === null) pace.settleFrom(headersAt);

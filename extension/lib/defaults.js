@@ -11,6 +11,12 @@ export const LIMITS = PLAN_LIMITS.limits;
 /** An auto-sampled run's budget when none is set: the host's (plan_limits::AUTO_DEFAULT). */
 export const AUTO_DEFAULT = PLAN_LIMITS.auto_default;
 export const MIB = 1024 * 1024;
+/**
+ * Every load a run can put on the machine, the host's names in `--load none,cpu`'s order
+ * (domain/conditions.rs, Load): the load tick box sends them all, so blocks run in turn
+ * quiet and with the host's own CPU load.
+ */
+export const LOADS = PLAN_LIMITS.loads;
 
 /**
  * The transports a run can upload over (host/src/arm.rs, Transport). TLS ones need the
@@ -36,6 +42,9 @@ export const DEFAULT_OPTIONS = Object.freeze({
   sinkUrl: '',
   // What the benchmark tab does when a popup run ends (AFTER_RUN).
   afterRun: 'summary',
+  // Load as a dimension (the popup's and the options' tick box): blocks in turn quiet and
+  // with a CPU load the host generates, each comparison given per condition.
+  load: false,
 });
 
 /**
@@ -68,6 +77,7 @@ export function planFromOptions(options) {
     bodies: o.bodies.filter((b) => BODY_KINDS.includes(b)),
     transports: o.transports.filter((t) => Object.hasOwn(TRANSPORTS, t)),
     ...(o.auto ? { auto: { max_reps: AUTO_DEFAULT.max_reps, max_seconds: Number(o.maxSeconds) } } : {}),
+    ...(o.load === true ? { loads: LOADS } : {}),
   };
 }
 
@@ -91,6 +101,7 @@ export const OPTION_PROBLEM = Object.freeze({
   remoteSinkTransport: 'remote-sink-transport',
   afterRun: 'after-run',
   sinkUrl: 'sink-url',
+  load: 'load',
 });
 
 /** Why these options cannot be saved, as `{ kind, limit? }`, one per broken rule. */
@@ -113,6 +124,7 @@ export function validateOptions(o) {
   if (over && transports.some((t) => t !== over)) problems.push({ kind: OPTION_PROBLEM.remoteSinkTransport, transport: over });
   if (o.afterRun !== undefined && !Object.hasOwn(AFTER_RUN, o.afterRun)) problems.push({ kind: OPTION_PROBLEM.afterRun });
   if (o.sinkUrl && !parseSinkUrl(o.sinkUrl)) problems.push({ kind: OPTION_PROBLEM.sinkUrl });
+  if (o.load !== undefined && typeof o.load !== 'boolean') problems.push({ kind: OPTION_PROBLEM.load });
   return problems;
 }
 
@@ -136,6 +148,8 @@ export function problemText({ kind, limit, transport }) {
       return `A remote sink's transport is its URL's: tick only ${transport} (${TRANSPORTS[transport]}) for this sink URL, or clear it.`;
     case OPTION_PROBLEM.afterRun:
       return 'Pick what the benchmark tab does after a run.';
+    case OPTION_PROBLEM.load:
+      return 'The load tick box is either ticked or not.';
     default:
       return 'Sink URL must be what `unobserved sink` printed: http://HOST:PORT/upload/TOKEN, or with --tls https://HOST:PORT/upload/TOKEN#sha256=… (the certificate it pins); or leave it empty.';
   }

@@ -1,7 +1,7 @@
 // Words and shapes for the popup, from the host's data. Pure, so the tests pin down what
 // the user reads. Figures and verdicts are written by lib/words.js, by the host's rules.
 import { HOST_FAILURE } from './host-failure.js';
-import { comparisonLine, formatComparison, formatMbps, formatRange, integrityDetail, integrityWord, legendText, sideLabel } from './words.js';
+import { comparisonLine, comparisonParts, formatMbps, formatRange, integrityDetail, integrityWord, legendText, sideLabel } from './words.js';
 
 export function progressText(state) {
   if (!state) return '';
@@ -38,10 +38,21 @@ export function progressBar(state) {
   return { value: budget.max_seconds - left, max: budget.max_seconds };
 }
 
-/** "1.05x [0.81–1.76] not resolved vs Uint8Array", "baseline", or a dash, as the reports' table says it. */
+/**
+ * An arm against its baseline as the reports' table says it: "1.05x [0.81–1.76] not
+ * resolved vs Uint8Array", "depends vs Uint8Array: 0.70x [0.65–0.76] slower when quiet;
+ * 1.61x [1.20–2.28] faster with …", "baseline", or a dash.
+ */
 export function versus(arm) {
-  if (arm.comparison) return `${formatComparison(arm.comparison)} vs ${sideLabel(arm.comparison.baseline)}`;
-  return arm.baseline ? 'baseline' : '–';
+  const { head, parts } = versusParts(arm);
+  return parts.length ? `${head}: ${parts.join('; ')}` : head;
+}
+
+/** `versus` as its head and its parts, for a view that shows each part on a line of its own. */
+export function versusParts(arm) {
+  if (!arm.comparison) return { head: arm.baseline ? 'baseline' : '–', parts: [] };
+  const { head, parts } = comparisonParts(arm.comparison);
+  return { head: `${head} vs ${sideLabel(arm.comparison.baseline)}`, parts };
 }
 
 /**

@@ -87,6 +87,7 @@ export const HOST_ERROR = Object.freeze({
   invalidPlan: 'invalid-plan',
   turnFailed: 'turn-failed',
   sampleRefused: 'sample-refused',
+  moduleUnavailable: 'module-unavailable',
 });
 
 /** The popup's `runState.phase`. */

@@ -46,6 +46,10 @@ export const PLAN_LIMITS = {
       "min": 0
     }
   },
+  "loads": [
+    "none",
+    "cpu"
+  ],
   "plan_error_kinds": [
     "size-too-small",
     "size-too-large",
@@ -66,7 +70,14 @@ export const PLAN_LIMITS = {
     "auto-seconds-out-of-range",
     "block-reps-out-of-range",
     "repeated-load",
-    "load-not-on-this-os"
+    "load-not-on-this-os",
+    "repeated-api",
+    "xhr-without-bodies",
+    "repeated-module",
+    "too-many-modules",
+    "module-name-taken",
+    "baseline-not-a-module",
+    "module-timeout-out-of-range"
   ],
   "transports": [
     "h1",

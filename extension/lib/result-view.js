@@ -3,14 +3,15 @@
 // builds its own markup inside the given <section>, so both pages hold only the empty
 // section; the styles are lib/result.css.
 import { chartElements } from './chart.js';
-import { integrityFindings, resultLabel, tableRows } from './format.js';
-import { comparisonLine, formatComparison, formatMbps, formatSlowdown, sideLabel } from './words.js';
+import { integrityFindings, resultLabel, tableRows, versusParts } from './format.js';
+import { comparisonLine, findingText, formatComparison, formatMbps, formatSlowdown, isConditionFinding, sideLabel } from './words.js';
 import { phaseBarElements } from './phase-bar.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 
 const MARKUP = `
   <p id="result-head"></p>
+  <p id="condition" hidden></p>
   <svg id="chart" role="img" aria-label="Median throughput per body kind"></svg>
   <div id="phases-view" hidden>
     <p class="note">Where the time went: median ms per upload, the page's fetch() against the sink's record of every byte's arrival</p>
@@ -65,8 +66,46 @@ function fillRows(tbody, rows) {
   );
 }
 
+/**
+ * The table; an arm whose comparison has parts (per condition, or blocks that parted)
+ * shows its head ("depends vs Uint8Array") and each part on a line of its own.
+ */
 function drawTable(section, arms) {
-  fillRows(section.querySelector('#table tbody'), tableRows(arms));
+  const tbody = section.querySelector('#table tbody');
+  fillRows(tbody, tableRows(arms));
+  const doc = tbody.ownerDocument;
+  arms.forEach((arm, i) => {
+    const { head, parts } = versusParts(arm);
+    if (parts.length === 0) return;
+    const cell = tbody.rows[i].querySelector('td.vs');
+    const list = doc.createElement('ul');
+    list.className = 'parts';
+    list.append(
+      ...parts.map((text) => {
+        const li = doc.createElement('li');
+        li.textContent = text;
+        return li;
+      }),
+    );
+    const b = doc.createElement('b');
+    b.textContent = head;
+    cell.replaceChildren(b, list);
+  });
+}
+
+/**
+ * What the machine was doing while the run measured, right under the head: the host's
+ * condition finding (measured in one condition, other work, or a condition that changed
+ * part-way), in words made here by the host's rules. Hidden for a run stored before
+ * conditions were recorded.
+ */
+function drawCondition(section, analysis) {
+  const p = section.querySelector('#condition');
+  const warning = (analysis.warnings ?? []).find(isConditionFinding);
+  const finding = warning ?? (analysis.notes ?? []).find(isConditionFinding);
+  p.hidden = !finding;
+  p.className = warning ? 'condition warning' : 'condition';
+  p.textContent = finding ? findingText(finding) : '';
 }
 
 function drawControl(section, analysis) {
@@ -95,8 +134,9 @@ function drawFindings(section, analysis) {
     ...integrityFindings(analysis.arms).map((text) => ['Integrity', text, 'warning']),
     ...(analysis?.transports ?? []).map((t) => ['Transport', comparisonLine(t), 'note']),
     ...(analysis?.negative_control ? [['Negative control', negativeControl(analysis.negative_control), 'note']] : []),
-    ...(analysis?.warnings ?? []).map((w) => ['Warning', w.message, 'warning']),
-    ...(analysis?.notes ?? []).map((n) => ['Note', n.message, 'note']),
+    // The condition's own finding is the line under the head (drawCondition).
+    ...(analysis?.warnings ?? []).filter((w) => !isConditionFinding(w)).map((w) => ['Warning', findingText(w), 'warning']),
+    ...(analysis?.notes ?? []).filter((n) => !isConditionFinding(n)).map((n) => ['Note', findingText(n), 'note']),
   ];
   section.querySelector('#findings').replaceChildren(
     ...items.map(([label, text, cls]) => {
@@ -137,6 +177,7 @@ export function drawResult(section, state) {
     section.replaceChildren(...section.ownerDocument.importNode(parsed.body, true).childNodes);
   }
   drawHead(section, state, analysis);
+  drawCondition(section, analysis);
   if (state.run_id) section.querySelector('#report-command').textContent = `unobserved report --run ${state.run_id} --format html -o unobserved-report.html`;
   drawSvg(section.querySelector('#chart'), chartElements(analysis));
   drawPhases(section, analysis);

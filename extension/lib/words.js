@@ -41,6 +41,7 @@ const VERDICT_WORDS = Object.freeze({
   same: (horizon) => `same within ±${percent(horizon)}%`,
   'not-resolved': () => 'not resolved',
   'not-comparable': () => 'not comparable',
+  depends: () => 'depends',
 });
 
 export function verdictWords(verdict, horizon) {
@@ -54,9 +55,108 @@ export function formatRatio({ ratio, ci_low: lo, ci_high: hi }, digits) {
   return `${r} [${fixed(lo, digits)}–${fixed(hi, digits)}]`;
 }
 
-/** "1.26x [1.18–1.36] faster". */
+/**
+ * A comparison as its head and its parts (per condition, or blocks that parted), each in
+ * words: `{ head: "depends", parts: ["0.70x [0.65–0.76] slower when quiet", …] }`, or
+ * `{ head: "1.26x [1.18–1.36] faster", parts: [] }` without parts.
+ */
+export function comparisonParts(c) {
+  const parts = c.parts ?? [];
+  if (parts.length === 0) return { head: `${formatRatio(c, 2)} ${verdictWords(c.verdict, c.horizon)}`, parts: [] };
+  const head = c.verdict === 'depends' ? 'depends' : `${fixed(c.ratio, 2)}x ${verdictWords(c.verdict, c.horizon)}`;
+  return { head, parts: parts.map((p) => partText(p, c.horizon)) };
+}
+
+/** "1.26x [1.18–1.36] faster"; with parts, "depends: 0.70x [0.65–0.76] slower when quiet; 1.61x […] faster with …". */
 export function formatComparison(c) {
-  return `${formatRatio(c, 2)} ${verdictWords(c.verdict, c.horizon)}`;
+  const { head, parts } = comparisonParts(c);
+  return parts.length ? `${head}: ${parts.join('; ')}` : head;
+}
+
+/** One part of a comparison: "0.70x [0.65–0.76] slower when quiet", "1.95x faster in block(s) 2, 4". */
+function partText(p, horizon) {
+  const hasInterval = p.ci_low !== null && p.ci_low !== undefined && p.ci_high !== null && p.ci_high !== undefined;
+  const figures = hasInterval ? `${fixed(p.ratio, 2)}x [${fixed(p.ci_low, 2)}–${fixed(p.ci_high, 2)}]` : `${fixed(p.ratio, 2)}x`;
+  const of = p.of === 'blocks' ? `in block(s) ${blockList(p.blocks)}` : conditionWhen(p.condition);
+  return `${figures} ${verdictWords(p.verdict, horizon)} ${of}`;
+}
+
+/** Block ids as a reader counts them, from 1: "1, 3, 5". */
+const blockList = (blocks) => blocks.map((b) => String(b + 1)).join(', ');
+
+/** Words for each thing a condition can hold (domain/conditions.rs: Load, Pressure). */
+const PRESSURE_WORDS = Object.freeze({
+  cpu: 'with the CPU busy with other work',
+  io: 'under I/O pressure',
+  memory: 'under memory pressure',
+});
+const OWN_LOAD = "with the CPU busy (this run's own load)";
+
+const isQuiet = (c) => c.load === 'none' && c.pressures.length === 0 && !c.unmeasured;
+
+/** The condition as a phrase that follows "measured": "on a quiet machine", "with the CPU busy with other work", …. */
+export function conditionPhrase(c) {
+  if (c.unmeasured) return c.load === 'cpu' ? "with the CPU busy (this run's own load; the machine not measured)" : 'on a machine not measured';
+  const parts = [...(c.load === 'cpu' ? [OWN_LOAD] : []), ...c.pressures.map((p) => PRESSURE_WORDS[p] ?? p)];
+  return parts.length ? parts.join(' and ') : 'on a quiet machine';
+}
+
+/** A condition as a comparison's part names it: "when quiet", or its phrase. */
+function conditionWhen(c) {
+  return isQuiet(c) ? 'when quiet' : conditionPhrase(c);
+}
+
+const pct = (x) => `${fixed(x * 100, 0)}%`;
+const known = (x) => x !== null && x !== undefined;
+
+/** What the host saw of the machine, in words: "other work used 0.1 of 2 cores; no I/O or memory pressure". */
+export function stateWords(s) {
+  if (s.gap === 'not-measured-on-this-os') return 'the machine is not measured on this OS';
+  const out = [];
+  if (s.all_cores_busy_share >= 0.5) out.push(`${s.cores} of ${s.cores} cores were busy with other work for ${pct(s.all_cores_busy_share)} of the time`);
+  else out.push(`other work used ${fixed(s.others_cores, 1)} of ${s.cores} cores`);
+  if (s.load_cores > 0.05) out.push(`this run's own load used ${fixed(s.load_cores, 1)}`);
+  // Shares below 1% are no pressure; each other one is named.
+  const felt = (x) => (known(x) && x >= 0.01 ? x : null);
+  const waits = [['I/O', felt(s.io_some)], ['memory', felt(s.memory_some)]].filter(([, x]) => x !== null).map(([on, x]) => `on ${on} ${pct(x)} of the time`);
+  if (waits.length) out.push(`some task waited ${waits.join(' and ')}`);
+  else if (known(s.io_some) && known(s.memory_some)) out.push('no I/O or memory pressure');
+  if (s.gap === 'no-pressure-stall-info') out.push('I/O and memory pressure not measured (no /proc/pressure)');
+  if (s.gap === 'browser-unknown') out.push("the browser's processes were not known, so its own CPU counts as other work");
+  return out.join('; ');
+}
+
+/** "Measured on a quiet machine (other work used 0.0 of 2 cores; no I/O or memory pressure)." */
+export function measuredIn(c, s) {
+  return `Measured ${conditionPhrase(c)} (${stateWords(s)}).`;
+}
+
+/** One part of a run whose condition changed: "block(s) 1, 3 on a quiet machine (…)". */
+export function conditionPartText({ condition, blocks, state }) {
+  return `block(s) ${blockList(blocks)} ${conditionPhrase(condition)} (${stateWords(state)})`;
+}
+
+/** A run whose blocks were measured in more than one condition. */
+export function conditionChanged(parts) {
+  return `The machine's condition changed during the run: ${parts.map(conditionPartText).join('; ')}. Comparisons are given per condition; one that differs between them reads "depends".`;
+}
+
+/** The words of each finding about the machine's condition, by its kind (report/findings.rs). */
+const CONDITION_FINDINGS = Object.freeze({
+  'measured-in': (f) => measuredIn(f.condition, f.state),
+  'other-work': (f) =>
+    `${measuredIn(f.condition, f.state)} The verdicts hold for this condition; on a quiet machine they may differ, even in sign (docs/why-the-answer-depends.md).`,
+  'condition-changed': (f) => conditionChanged(f.parts),
+});
+
+/** Whether a warning or note is about the machine's condition (the result's condition line shows it). */
+export function isConditionFinding(f) {
+  return Object.hasOwn(CONDITION_FINDINGS, f?.kind);
+}
+
+/** A finding in words: the condition's made here by the host's rules, any other as the host wrote it. */
+export function findingText(f) {
+  return CONDITION_FINDINGS[f?.kind]?.(f) ?? f?.message ?? '';
 }
 
 /** A comparison's side as a reader is shown it: the arm's label, and the runs when it is another's. */

@@ -30,6 +30,7 @@ function choices(box, type, entries, isChecked) {
 function fill(o) {
   for (const k of ['sizeMiB', 'reps', 'maxSeconds', 'warmup', 'sinkUrl']) $(k).value = o[k];
   $('auto').checked = o.auto;
+  $('load').checked = o.load === true;
   choices($('bodies'), 'checkbox', BODY_KINDS.map((kind) => [kind, kind]), (kind) => o.bodies.includes(kind));
   const transports = o.transports ?? DEFAULT_OPTIONS.transports;
   choices($('transports'), 'checkbox', Object.entries(TRANSPORTS).map(([t, words]) => [t, `${t}: ${words}`]), (t) => transports.includes(t));
@@ -47,6 +48,7 @@ function read() {
     transports: [...$('transports').querySelectorAll('input:checked')].map((i) => i.value),
     sinkUrl: $('sinkUrl').value.trim(),
     afterRun: $('afterRun').querySelector('input:checked')?.value,
+    load: $('load').checked,
   };
 }
 

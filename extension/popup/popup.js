@@ -6,6 +6,7 @@ import { drawResult } from '../lib/result-view.js';
 import { describeBrowser, isChromiumFamily } from '../lib/environment.js';
 import { MESSAGE } from '../lib/messages.js';
 import { POPUP_PHASE } from '../lib/names.js';
+import { DEFAULT_OPTIONS } from '../lib/defaults.js';
 
 const $ = (id) => document.getElementById(id);
 /** `problem` is `{ error, failure }` (failure: a HOST_FAILURE kind, when the host is the cause). */
@@ -20,6 +21,7 @@ function showProblem(problem, browser) {
 function render(state, browser) {
   const running = state.phase === POPUP_PHASE.running;
   $('run').disabled = running;
+  $('load').disabled = running;
   $('control').disabled = running || !controlPossible;
   $('run').textContent = running ? 'Running…' : 'Run';
   $('progress').hidden = !running;
@@ -40,6 +42,18 @@ function render(state, browser) {
 // with `debugger` required: the control build (`unobserved pack --with-control`) or the
 // copy `unobserved run --control` loads. Firefox has no chrome.debugger at all.
 let controlPossible = false;
+
+/**
+ * The load tick box: the stored options' `load`, the same setting as the options page's
+ * box. Ticking it stores it at once, so the next Run (and Options) use it.
+ */
+async function loadBox() {
+  const options = async () => ({ ...DEFAULT_OPTIONS, ...(await api.storage.local.get('options')).options });
+  $('load').checked = (await options()).load === true;
+  $('load').addEventListener('change', async () => {
+    await api.storage.local.set({ options: { ...(await options()), load: $('load').checked } });
+  });
+}
 
 async function main() {
   // The benchmark tab shows this same view as its summary after a run.
@@ -78,6 +92,7 @@ async function main() {
     $('grant-note').hidden = false;
     $('grant-note').textContent = 'Each run records whether any debugger (DevTools, an automation tool) was attached to the benchmark tab. Unobserved only asks whether one is attached, except during a Control run.';
   });
+  await loadBox();
   $('options').addEventListener('click', (e) => {
     e.preventDefault();
     api.runtime.openOptionsPage();

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { AFTER_RUN, AUTO_DEFAULT, DEFAULT_OPTIONS, OPTION_PROBLEM, PLAN_PROBLEM, planFromOptions, problemText, validateOptions, BODY_KINDS, LIMITS, MIB, TRANSPORTS } from '../lib/defaults.js';
+import { AFTER_RUN, AUTO_DEFAULT, DEFAULT_OPTIONS, LOADS, OPTION_PROBLEM, PLAN_PROBLEM, planFromOptions, problemText, validateOptions, BODY_KINDS, LIMITS, MIB, TRANSPORTS } from '../lib/defaults.js';
 import { PLAN_LIMITS } from '../lib/plan-limits.js';
 
 // Written by the host's core with the module above (host/src/plan_limits.rs).
@@ -38,6 +38,17 @@ test('the default suite is 32 MiB of all four kinds, 6 reps and then auto-sample
   assert.equal(planFromOptions({ auto: false }).auto, undefined, 'auto off: exactly `reps` reps');
   assert.deepEqual(planFromOptions({ maxSeconds: 20 }).auto, { max_reps: 1000, max_seconds: 20 });
   assert.deepEqual(BODY_KINDS, ['Uint8Array', 'ArrayBuffer', 'Blob', 'ReadableStream']);
+});
+
+test("the load tick box sends every load the host has, in --load none,cpu's order; unticked, none; anything else is refused", () => {
+  assert.ok(Array.isArray(fixture.loads) && fixture.loads.length > 1, 'the host names its loads');
+  assert.deepEqual(LOADS, fixture.loads);
+  assert.deepEqual(planFromOptions({ load: true }).loads, fixture.loads);
+  assert.equal(DEFAULT_OPTIONS.load, false, 'off unless ticked');
+  assert.equal(Object.hasOwn(planFromOptions({}), 'loads'), false);
+  assert.equal(Object.hasOwn(planFromOptions({ load: 'true' }), 'loads'), false);
+  assert.deepEqual(validateOptions({ ...DEFAULT_OPTIONS, load: true }), []);
+  assert.deepEqual(validateOptions({ ...DEFAULT_OPTIONS, load: 'yes' }).map((p) => p.kind), [OPTION_PROBLEM.load]);
 });
 
 test("the plan's rules the options page names are the host's own kinds", () => {

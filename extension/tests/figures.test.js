@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { tableRows } from '../lib/format.js';
+import { tableRows, versusParts } from '../lib/format.js';
+import { findingText, isConditionFinding } from '../lib/words.js';
 import { BAR_WIDTH, chartElements } from '../lib/chart.js';
 
 // One run whose rank interval and medians disagree, and whose sink ceiling is far above
@@ -46,4 +47,21 @@ test("the chart is scaled to the arms: the longest bar fills at least half the b
   }
   const legend = elements.find((e) => e.attrs.class === 'legend');
   assert.match(legend.text, /17749 Mbps/, 'the ceiling off the scale is written');
+});
+
+// A `--load none,cpu` run whose Blob is 0.7x of Uint8Array when quiet and 1.6x with the
+// CPU busy: the host's own test renders it in every format (figures_agree.rs) and
+// stores here the analysis the popup gets and the cell every format prints.
+test("a comparison that depends reads as the host's table cell, parts and all, and the condition's finding is the host's words", () => {
+  const { analysis: depends, versus } = fixture.depends;
+  const blob = tableRows(depends.arms).find((r) => r[0][0] === 'Blob');
+  assert.equal(blob[4][0], versus);
+  const arm = depends.arms.find((a) => a.body === 'Blob');
+  assert.equal(arm.comparison.verdict, 'depends');
+  const { head, parts } = versusParts(arm);
+  assert.equal(parts.length, arm.comparison.parts.length);
+  assert.equal(`${head}: ${parts.join('; ')}`, versus);
+  const changed = depends.warnings.filter(isConditionFinding);
+  assert.equal(changed.length, 1);
+  for (const w of changed) assert.equal(findingText(w), w.message);
 });

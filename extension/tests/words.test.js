@@ -4,7 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { comparisonLine, formatComparison, formatMbps, formatSlowdown, integrityDetail, integrityWord, legendText } from '../lib/words.js';
+import { versus, versusParts } from '../lib/format.js';
+import { comparisonLine, comparisonParts, conditionPhrase, findingText, formatComparison, formatMbps, formatSlowdown, integrityDetail, integrityWord, isConditionFinding, legendText, measuredIn, stateWords } from '../lib/words.js';
 
 const FIXTURE = JSON.parse(readFileSync(new URL('../../tests/fixtures/formats.json', import.meta.url), 'utf8'));
 
@@ -27,4 +28,40 @@ test("the chart's legend and each integrity's word and detail are the host's", (
     assert.equal(integrityWord(integrity), word);
     assert.equal(integrityDetail(integrity), detail);
   }
+});
+
+test('comparisons with parts, per condition or by blocks, read as the host writes them', () => {
+  const parted = FIXTURE.comparisons.filter((c) => c.comparison.parts?.length);
+  assert.ok(parted.some((c) => c.comparison.verdict === 'depends'), 'the fixture has a "depends" comparison');
+  assert.ok(parted.some((c) => c.comparison.parts.some((p) => p.of === 'blocks')), 'and one whose blocks parted');
+  for (const { comparison, text } of parted) {
+    const { head, parts } = comparisonParts(comparison);
+    assert.equal(parts.length, comparison.parts.length);
+    assert.equal(`${head}: ${parts.join('; ')}`, text);
+  }
+});
+
+test("the table's cell of an arm against its baseline is the host's, parts and all", () => {
+  for (const { comparison, versus: cell } of FIXTURE.comparisons) {
+    assert.equal(versus({ comparison, baseline: false }), cell);
+    const { head, parts } = versusParts({ comparison });
+    assert.equal(parts.length, comparison.parts?.length ?? 0);
+    assert.ok(cell.startsWith(head));
+  }
+});
+
+test("each condition, the machine's state and the findings about them read as the host writes them", () => {
+  const { cases, findings } = FIXTURE.conditions;
+  for (const { condition, state, phrase, state_words: words, measured_in: measured } of cases) {
+    assert.equal(conditionPhrase(condition), phrase);
+    assert.equal(stateWords(state), words);
+    assert.equal(measuredIn(condition, state), measured);
+  }
+  for (const { finding, text } of findings) {
+    assert.ok(isConditionFinding(finding), finding.kind);
+    assert.equal(findingText(finding), text);
+  }
+  // Any other finding is shown as the host wrote it.
+  assert.equal(findingText({ kind: 'hash-bound', message: 'as written' }), 'as written');
+  assert.equal(isConditionFinding({ kind: 'hash-bound' }), false);
 });

@@ -6,6 +6,7 @@ pub mod conditions;
 pub mod domain;
 pub mod export;
 pub mod launch;
+pub mod modules;
 pub mod native;
 pub mod platform;
 pub mod protocol;

@@ -165,3 +165,119 @@ fn a_pinned_sink_with_another_certificate_is_refused_before_launch() {
     assert_eq!(code, Some(4), "{stderr}");
     assert!(fake.launched(), "{stderr}");
 }
+
+/// Every bad `--script`, `--api`, `--baseline` and `workload` input: exit 2, something
+/// said, and no browser started.
+
+#[test]
+fn bad_workload_modules_and_apis_exit_2_before_any_browser_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = |name: &str, body: &[u8]| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, body).unwrap();
+        p.display().to_string()
+    };
+    let good = format!(
+        "a={}",
+        file(
+            "a.mjs",
+            b"export const unobserved = 1;\nexport default async () => {};\n"
+        )
+    );
+    let png = format!("p={}", file("x.png", &[0x89, b'P', b'N', b'G', 0xff, 0]));
+    let cjs = format!("c={}", file("c.js", b"module.exports = async () => {};"));
+    let v2 = format!(
+        "v={}",
+        file("v2.mjs", b"export const unobserved = 2; export default 1;")
+    );
+    let folder = format!("d={}", dir.path().display());
+    let blob = good.replacen("a=", "Blob=", 1);
+    // Each case's error is its own (a test never matches the words: the exit code and
+    // that something was said are checked).
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["run", "--script", "noequals"],
+        vec!["run", "--script", "1x=a.mjs"],
+        vec!["run", "--script", "a=/nonexistent/a.mjs"],
+        vec!["run", "--script", &folder],
+        vec!["run", "--script", &png],
+        vec!["run", "--script", &cjs],
+        vec!["run", "--script", &v2],
+        vec!["run", "--script", &blob],
+        vec!["run", "--script", &good, "--script", &good],
+        vec!["run", "--baseline", "a"],
+        vec!["run", "--script", &good, "--baseline", "b"],
+        vec!["run", "--fail-if-slower", "10"],
+        vec!["run", "--script", &good, "--module-timeout", "0"],
+        vec!["run", "--api", "xhr", "--bodies", "ReadableStream"],
+        vec!["run", "--api", "fetch,fetch"],
+        vec!["run", "--api", "beacon"],
+        vec![
+            "run",
+            "--script",
+            &good,
+            "--sink-url",
+            "http://127.0.0.1:1/upload/abc",
+        ],
+        vec!["run", "--browser", "webkit", "--script", &good],
+        vec!["workload", "add", "x", "/nonexistent/x.mjs"],
+        vec!["workload", "add", "1x", "/nonexistent/x.mjs"],
+        vec!["workload", "remove", "never"],
+    ];
+    for args in &cases {
+        let fake = Fake::new();
+        let (code, stderr) = fake.run(args);
+        assert_eq!(code, Some(2), "{args:?} exited {code:?}: {stderr}");
+        assert!(!stderr.trim().is_empty(), "{args:?} said nothing");
+        assert!(
+            !fake.launched(),
+            "{args:?} launched a browser before failing"
+        );
+    }
+}
+
+/// `workload add`, `list` and `remove` against a real state dir, and a changed file seen.
+#[test]
+fn workload_add_list_and_remove() {
+    let fake = Fake::new();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("up.mjs");
+    std::fs::write(
+        &path,
+        "export const unobserved = 1;\nexport default async () => {};\n",
+    )
+    .unwrap();
+    let path = path.display().to_string();
+    let out = |args: &[&str]| {
+        let o = Command::new(BIN)
+            .args(args)
+            .env("UNOBSERVED_STATE_DIR", fake.dir.path().join("state"))
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&o.stdout).into_owned();
+        (
+            o.status.code(),
+            text,
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let (code, text, _) = out(&["workload", "add", "up", &path]);
+    assert_eq!(code, Some(0), "{text}");
+    let (code, _, err) = out(&["workload", "add", "up", &path]);
+    assert_eq!(code, Some(2), "added twice: {err}");
+    let (_, listed, _) = out(&["workload", "list", "--json"]);
+    let listed: serde_json::Value = serde_json::from_str(&listed).unwrap();
+    assert_eq!(listed[0]["module"]["name"], "up");
+    assert_eq!(listed[0]["now"]["state"], "unchanged");
+    std::fs::write(
+        &path,
+        "export const unobserved = 1;\nexport default async () => 1;\n",
+    )
+    .unwrap();
+    let (_, listed, _) = out(&["workload", "list", "--json"]);
+    let listed: serde_json::Value = serde_json::from_str(&listed).unwrap();
+    assert_eq!(listed[0]["now"]["state"], "changed", "{listed:#}");
+    let (code, _, _) = out(&["workload", "remove", "up"]);
+    assert_eq!(code, Some(0));
+    let (_, listed, _) = out(&["workload", "list", "--json"]);
+    assert_eq!(listed.trim(), "[]");
+}

@@ -16,6 +16,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("stats", 2),
     ("store", 3),
     ("sink", 3),
+    ("modules", 3),
     ("verify", 4),
     ("conditions", 4),
     ("report", 5),

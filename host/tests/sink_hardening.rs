@@ -218,26 +218,38 @@ fn cors_echoes_only_the_extension_and_the_sinks_own_page() {
 #[test]
 fn connections_beyond_the_cap_get_503_and_the_sink_recovers() {
     let sink = Sink::start(SinkConfig {
-        max_connections: 5,
+        max_connections: 8,
         ..SinkConfig::default()
     })
     .unwrap();
-    // Five kept-alive connections hold every slot; each has been served once, so the
-    // sink has surely accepted it (no sleeping and hoping).
+    // Eight uploads in progress, from four addresses (each its cap of two), hold every
+    // slot: a connection is in use while its request is (a kept-alive one between
+    // requests is idle, and makes room). Each has had its head answered with
+    // 100-continue, so the sink has surely taken it (no sleeping and hoping).
     let path = sink.upload_url().replace(&sink.base_url(), "");
-    let held: Vec<_> = (0..5)
-        .map(|_| {
-            let mut c = unobserved::sink::ceiling::Client::connect(sink.addr()).unwrap();
-            assert_eq!(c.put(&path, 3, b"abc").unwrap().status, 200);
+    let held: Vec<TcpStream> = (0..8u8)
+        .map(|i| {
+            let from = std::net::Ipv4Addr::new(127, 0, 0, 2 + i / 2);
+            let mut c = common::serve::connect_from(from, sink.addr());
+            write!(
+                c,
+                "PUT {path} HTTP/1.1\r\nHost: {}\r\nContent-Length: 10\r\nExpect: 100-continue\r\n\r\nabc",
+                sink.addr()
+            )
+            .unwrap();
+            let mut line = String::new();
+            std::io::BufRead::read_line(&mut std::io::BufReader::new(&c), &mut line).unwrap();
+            assert!(line.starts_with("HTTP/1.1 100"), "{line}");
             c
         })
         .collect();
-    let mut sixth = TcpStream::connect(sink.addr()).unwrap();
-    sixth
+    // A ninth from yet another address: nothing idle to make room.
+    let mut ninth = common::serve::connect_from(std::net::Ipv4Addr::new(127, 0, 0, 9), sink.addr());
+    ninth
         .set_read_timeout(Some(Duration::from_secs(10)))
         .unwrap();
     let mut reply = String::new();
-    let _ = sixth.read_to_string(&mut reply);
+    let _ = ninth.read_to_string(&mut reply);
     assert!(reply.starts_with("HTTP/1.1 503"), "{reply:?}");
     // Slots free up when clients leave: the next upload gets through once the sink has
     // seen them go (bounded, not timed).

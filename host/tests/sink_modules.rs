@@ -5,7 +5,7 @@
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::Duration;
-use unobserved::sink::expected::{check, ModuleBytes, PartsCheck};
+use unobserved::sink::expected::{check, ModuleBytes, ModuleRun, PartsCheck};
 use unobserved::sink::ledger::{Claim, Entry};
 use unobserved::sink::{Sink, SinkConfig};
 
@@ -15,7 +15,11 @@ const RUN: &str = "run-1";
 fn start(module_bytes: u64) -> (Sink, String) {
     let sink = Sink::start(SinkConfig::default()).unwrap();
     sink.ledger().open_run(RUN, 1000).unwrap();
-    sink.ledger().expect_modules(RUN, module_bytes);
+    let run = ModuleRun {
+        seed: SEED,
+        bytes: module_bytes,
+    };
+    sink.ledger().expect_modules(RUN, run);
     let token = sink.upload_path().rsplit('/').next().unwrap().to_owned();
     (sink, token)
 }
@@ -86,7 +90,7 @@ fn given(rep: u64, len: usize) -> Vec<u8> {
 /// What the ledger holds for `upload`, checked against rep `rep`'s `size` bytes.
 fn judged(sink: &Sink, upload: &str, rep: u64, size: u64) -> PartsCheck {
     match sink.ledger().take(RUN, &upload.parse().unwrap()) {
-        Claim::Found(Entry::Parts(t)) => check(&t, &ModuleBytes { seed: SEED, rep }, size).0,
+        Claim::Found(Entry::Parts(t)) => check(&t, &ModuleBytes { seed: SEED, rep }, size, None).0,
         other => panic!("{other:?}"),
     }
 }
@@ -207,7 +211,15 @@ fn tus_creation_patch_head_and_a_resumed_upload() {
     let resumed = patch(&sink, &path, 2700, &bytes[2700..], None);
     assert_eq!(resumed.status, 204);
     assert_eq!(resumed.header("Upload-Offset"), Some("5000"));
-    assert_eq!(judged(&sink, "t1", 1, size as u64), PartsCheck::Intact);
+    match sink.ledger().take(RUN, &"t1".parse().unwrap()) {
+        Claim::Found(Entry::Parts(t)) => {
+            assert_eq!(t.heads, 1);
+            assert_eq!(t.parts.len(), 3, "2000, the 700 that arrived, the rest");
+            let m = ModuleBytes { seed: SEED, rep: 1 };
+            assert_eq!(check(&t, &m, size as u64, None).0, PartsCheck::Intact);
+        }
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]

@@ -59,9 +59,9 @@ key ctrl+a; type_text 4 # the size field has the focus
 key Tab ctrl+a; type_text 4
 # Past the auto-sampling box to its budget: 5 seconds keeps the later runs short.
 key Tab Tab ctrl+a; type_text 5
-# Past warm-up, the four body kinds, the three transports and the sink URL to the
-# after-run choice; Down picks "go back to the tab I was on"; Tab to Save.
-key Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab Down Tab Return
+# Past warm-up, the four body kinds, the three transports, the sink URL and the load box
+# to the after-run choice; Down picks "go back to the tab I was on"; Tab to Save.
+key Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab Down Tab Return
 sleep 1
 shot options-saved
 open_popup
@@ -93,6 +93,24 @@ open_popup
 shot popup-control-result
 key Escape
 
+# 3b. The popup's load tick box, past Run and Control: the run takes turns, blocks
+#     quiet and with the host's CPU load, and stores both conditions.
+before=$(count_runs)
+open_popup
+key Tab Tab space
+shot popup-load-ticked
+key shift+Tab shift+Tab Return
+run=$(wait_for_run "$before" 300)
+[ "$(field "$run" status)" = complete ] || fail "run with the load box ticked: $run"
+[ "$(field "$run" loads)" = none,cpu ] || fail "the load box did not send the plan's loads: $run"
+[ "$(field "$run" block_loads)" = cpu,none ] || fail "the run did not measure blocks under both loads: $run"
+[ "$(field "$run" per_condition)" -ge 1 ] || fail "no comparison given per condition: $run"
+ok "the popup's load box: blocks quiet and with the CPU load, each comparison per condition"
+sleep 1
+open_popup
+shot popup-load-result
+key Escape
+
 # 4. Local HTTPS, as docs/transports.md "Local HTTPS in your everyday browser" says: install it,
 #    restart the browser, tick h2 under Options, Run. A ReadableStream then travels over
 #    HTTP/2 to the host's TLS sink, whose certificate this profile trusts only through
@@ -112,7 +130,8 @@ sleep 2
 # h1 and h1-tls to h2.
 key Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab space
 shot options-h2
-key Tab Tab Tab Return # the sink URL, the after-run choice, Save
+# The sink URL, then the load box the popup ticked: untick it; the after-run choice, Save.
+key Tab Tab space Tab Tab Return
 sleep 1
 open_popup
 key Return
@@ -120,6 +139,7 @@ run=$(wait_for_run "$before")
 [ "$(field "$run" status)" = complete ] || fail "run over h1 and h2: $run"
 [ "$(field "$run" "arms.ReadableStream h2")" = ok ] || fail "ReadableStream over h2 did not arrive intact: $run"
 [ "$(field "$run" "arms.ReadableStream h1")" = unsupported ] || fail "ReadableStream over h1: $run"
+[ -z "$(field "$run" loads)" ] || fail "Options' load box, unticked, still sent loads: $run"
 ok "local HTTPS: Options h1+h2 > Run, the ReadableStream arrives intact over h2"
 sleep 1
 open_popup

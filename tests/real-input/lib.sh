@@ -56,7 +56,8 @@ focus_browser() {
 }
 
 # The stored runs that have ended, as JSON lines: id, status, observed, size, reps,
-# control, the auto budget and why it stopped, and per-arm integrity.
+# control, the auto budget and why it stopped, the plan's loads, the loads its blocks ran
+# under, how many comparisons are given per condition, and per-arm integrity.
 ended_runs() {
   "$bin" report --format json 2>/dev/null | node -e '
     let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
@@ -65,6 +66,9 @@ ended_runs() {
         id: x.run.run_id, status: x.run.status, observed: x.run.observed,
         size: x.run.plan?.size_bytes, reps: x.run.plan?.reps, control: Boolean(x.run.plan?.control),
         auto_seconds: x.run.plan?.auto?.max_seconds ?? null, auto_stop: x.run.auto_stop ?? null,
+        loads: (x.run.plan?.loads ?? []).join(","),
+        block_loads: [...new Set((x.run.blocks ?? []).map((b) => b.load))].sort().join(","),
+        per_condition: (x.comparisons ?? []).filter((c) => (c.parts ?? []).some((p) => p.of === "condition")).length,
         arms: Object.fromEntries(x.summary.map((a) => [a.arm.label, Object.keys(a.statuses).join("+")])) }));
     });'
 }

@@ -48,6 +48,10 @@ pub enum Command {
     Pack(PackArgs),
     /// Run the sink alone (e.g. on a server on your LAN) and print its upload URL.
     Sink(SinkArgs),
+    /// Register your own upload code (a workload module) so the popup and Options offer
+    /// it as an arm: add NAME PATH, list, remove NAME.
+    #[command(subcommand)]
+    Workload(WorkloadCommand),
     /// Serve the benchmark page to any browser, no extension needed (WebKit, Safari,
     /// phones): prints its URL; each Run there is stored as a run of its own.
     Serve(Box<ServeArgs>),
@@ -64,6 +68,49 @@ pub enum Command {
         #[arg(long, default_value_t = 1)]
         threads: usize,
     },
+}
+
+#[derive(Subcommand)]
+pub enum WorkloadCommand {
+    /// Register the ES module at PATH as NAME. The file is read again at every run; a run
+    /// of a file that changed since is recorded with its new SHA-256.
+    Add {
+        #[arg(value_name = "NAME")]
+        name: String,
+        #[arg(value_name = "PATH")]
+        path: PathBuf,
+    },
+    /// The registered modules, each with its path and whether its file changed.
+    List {
+        /// As JSON, for scripts.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Forget the module NAME (its file is left alone).
+    Remove {
+        #[arg(value_name = "NAME")]
+        name: String,
+    },
+}
+
+/// `--script NAME=PATH`: a workload module for this run.
+#[derive(Debug, Clone)]
+pub struct ScriptArg {
+    pub name: crate::domain::workload::ModuleName,
+    pub path: PathBuf,
+}
+
+fn parse_script(text: &str) -> Result<ScriptArg, String> {
+    let (name, path) = text
+        .split_once('=')
+        .ok_or_else(|| format!("{text:?} is not NAME=PATH, e.g. new=./upload.mjs"))?;
+    if path.is_empty() {
+        return Err(format!("{text:?} names no file after '='"));
+    }
+    Ok(ScriptArg {
+        name: name.parse().map_err(|e| format!("{e}"))?,
+        path: PathBuf::from(path),
+    })
 }
 
 #[derive(Args)]
@@ -164,6 +211,25 @@ pub struct RunArgs {
     /// pipelined), download (streamed GET, verified), parallel (concurrent uploads).
     #[arg(long, value_delimiter = ',', value_enum)]
     pub workloads: Vec<WorkloadKind>,
+    /// Your own upload code as an arm, NAME=PATH of an ES module (the contract is in
+    /// docs/workloads.md): it is given --size bytes and where to send them, runs
+    /// interleaved rep by rep with the other arms, and the sink checks every byte.
+    /// Repeatable: two versions of your code, e.g. --script old=a.mjs --script new=b.mjs.
+    /// Without --bodies, a run of modules has no body-kind arms.
+    #[arg(long = "script", value_name = "NAME=PATH", value_parser = parse_script)]
+    pub scripts: Vec<ScriptArg>,
+    /// Seconds one module upload may take; then it is aborted (its signal fires) and
+    /// stored as a failure.
+    #[arg(long, value_name = "SECS", requires = "scripts")]
+    pub module_timeout: Option<u32>,
+    /// The arm every other is compared with: a --script NAME.
+    #[arg(long, value_name = "NAME")]
+    pub baseline: Option<String>,
+    /// Exit 6 when an arm is settled slower than --baseline by more than PCT percent (its
+    /// whole 95% interval beyond the bound), 7 when it cannot tell (its interval reaches
+    /// past the bound): the CI gate for two versions of your code in one run.
+    #[arg(long, value_name = "PCT", value_parser = parse_horizon, requires = "baseline")]
+    pub fail_if_slower: Option<f64>,
     /// encrypted: size of the file that is split into chunks.
     #[arg(long, default_value = "512MiB", value_parser = parse_size)]
     pub file_size: u64,

@@ -44,20 +44,22 @@ pub fn execute(a: CompareArgs) -> Result<i32> {
             .with_context(|| format!("cannot write {}", path.display()))?,
         None => print!("{text}"),
     }
-    Ok(a.fail_if_slower
-        .map_or(exit::OK, |pct| gate_code(&compared, pct, &labels[0])))
+    Ok(a.fail_if_slower.map_or(exit::OK, |pct| {
+        let machine = compared.machine.to_string();
+        gate_code(compared.gate(pct), pct, &labels[0], &machine)
+    }))
 }
 
 /// `--fail-if-slower`: 6 on a settled "slower" beyond the bound, 7 when the comparison
-/// cannot tell, else 0; each said on stderr.
-fn gate_code(compared: &across::RunsCompared, pct: f64, baseline: &str) -> i32 {
+/// cannot tell, else 0; each said on stderr. `machine` is why runs were not comparable.
+pub(super) fn gate_code(gate: Gate, pct: f64, baseline: &str, machine: &str) -> i32 {
     let names = |arms: &[crate::domain::arm::Arm]| {
         arms.iter()
             .map(|a| a.label())
             .collect::<Vec<_>>()
             .join(", ")
     };
-    match compared.gate(pct) {
+    match gate {
         Gate::Pass => exit::OK,
         Gate::Slower(arms) => {
             eprintln!(
@@ -71,7 +73,7 @@ fn gate_code(compared: &across::RunsCompared, pct: f64, baseline: &str) -> i32 {
             not_comparable,
         } => {
             if not_comparable {
-                eprintln!("--fail-if-slower {pct}: {}", compared.machine);
+                eprintln!("--fail-if-slower {pct}: {machine}");
             }
             if !arms.is_empty() {
                 eprintln!(

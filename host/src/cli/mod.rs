@@ -11,6 +11,7 @@ mod serve_cmd;
 pub mod setup_cmds;
 mod sink_cmd;
 pub mod usage;
+mod workload_cmd;
 
 pub use args::parse_size;
 use args::{Cli, Command};
@@ -69,6 +70,7 @@ pub fn main() -> i32 {
         Command::Doctor(a) => setup_cmds::doctor(a),
         Command::Compare(a) => compare_cmd::execute(a),
         Command::Sink(a) => sink_cmd::execute(a),
+        Command::Workload(c) => workload_cmd::execute(c),
         Command::Serve(a) => serve_cmd::execute(*a),
         Command::FindBrowser { name } => find_browser(&name),
         Command::Watchdog(a) => Ok(crate::launch::watchdog::main(a.pgid, a.workspace, a.run_id)),

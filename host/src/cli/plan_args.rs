@@ -34,6 +34,12 @@ pub struct PlanArgs {
     /// Workloads always travel over h1.
     #[arg(long, value_delimiter = ',', value_enum)]
     pub transport: Vec<crate::domain::arm::Transport>,
+    /// APIs every body kind uploads through, comma-separated and interleaved: fetch (the
+    /// default) and xhr (XMLHttpRequest with upload.onprogress listened to, as upload
+    /// libraries use it; not for ReadableStream, which XHR would send as text). Each xhr
+    /// arm is compared with its fetch twin.
+    #[arg(long, value_delimiter = ',', value_enum)]
+    pub api: Vec<crate::domain::workload::Api>,
     /// Sample automatically even with --reps (then the first N reps): keep adding
     /// interleaved reps until every ratio is settled (its 95% interval lies entirely
     /// inside or entirely outside ±--horizon), or until --max-reps or --max-time runs
@@ -66,7 +72,7 @@ pub struct PlanArgs {
 
 impl PlanArgs {
     /// The plan these flags describe, before it is checked. Without --bodies: all four
-    /// kinds, or none when `workloads` carry the run.
+    /// kinds, or none when `workloads` (or modules) carry the run.
     pub fn plan(&self, workloads: bool) -> Plan {
         let bodies = match &self.bodies {
             Some(b) => b.clone(),
@@ -81,6 +87,7 @@ impl PlanArgs {
             auto: self.auto_budget(),
             horizon: Some(self.horizon / 100.0),
             transports: self.transport.clone(),
+            apis: self.api.clone(),
             block_reps: Some(
                 self.block_reps
                     .unwrap_or(crate::domain::plan::DEFAULT_BLOCK_REPS),
@@ -134,6 +141,12 @@ fn flag_of(e: &PlanError) -> &'static str {
         PlanError::HorizonOutOfRange { .. } => "--horizon",
         PlanError::AutoRepsOutOfRange { .. } => "--max-reps",
         PlanError::AutoSecondsOutOfRange { .. } => "--max-time",
+        PlanError::RepeatedApi { .. } | PlanError::XhrWithoutBodies => "--api",
+        PlanError::RepeatedModule { .. }
+        | PlanError::TooManyModules { .. }
+        | PlanError::ModuleNameTaken { .. } => "--script",
+        PlanError::BaselineNotAModule { .. } => "--baseline",
+        PlanError::ModuleTimeoutOutOfRange { .. } => "--module-timeout",
         PlanError::BlockRepsOutOfRange { .. } => "--block-reps",
         PlanError::RepeatedLoad { .. } | PlanError::LoadNotOnThisOs => "--load",
     }

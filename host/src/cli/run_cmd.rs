@@ -5,14 +5,18 @@ use super::args::{FailOn, RunArgs, WorkloadKind};
 use super::exit;
 use super::matrix_auto;
 use super::usage::usage;
+use crate::domain::arm::ModuleName;
 use crate::domain::plan::{
     AutoBudget, DownloadWorkload, EncryptedWorkload, ParallelWorkload, Plan, Workloads,
 };
 use crate::domain::sample::SampleStatus;
 use crate::domain::series::{Series, SeriesRecord};
 use crate::domain::sink_url::SinkUrl;
+use crate::domain::workload::ModuleRef;
 use crate::export::{human_bytes, json::Json, table::Table, Exporter};
 use crate::launch::{self, RunOptions};
+use crate::modules::Loaded;
+use crate::protocol::job::JobModule;
 use crate::report::{across, RunReport};
 use crate::sink::ceiling::Client;
 use crate::sink::pinned::ReachError;
@@ -50,8 +54,12 @@ pub fn execute(a: RunArgs) -> Result<i32> {
     if let Some(path) = &a.json {
         write_json(path, launches, &done)?;
     }
-    // Every finished run is judged: each prints what --fail-on found in it.
-    let fail_codes: Vec<i32> = done.iter().map(|r| fail_on(&a, r)).collect();
+    // Every finished run is judged: each prints what --fail-on found in it, and what
+    // --fail-if-slower found of its modules against the baseline.
+    let fail_codes: Vec<i32> = done
+        .iter()
+        .map(|r| fail_on(&a, r).max(slower_gate(&a, r)))
+        .collect();
     Ok(exit_code(&fail_codes, !missing.is_empty()))
 }
 
@@ -325,6 +333,7 @@ fn options_of(
         sink_url: a.sink_url.clone(),
         sink_trust: a.sink_trust.clone(),
         turns: None,
+        modules: job_modules(a),
     }
 }
 
@@ -378,11 +387,18 @@ fn is_missing(e: &anyhow::Error) -> bool {
 /// The plan the flags describe, or why they cannot work.
 fn plan_of(a: &RunArgs) -> Result<Plan> {
     check_cli_only(a)?;
+    let modules = modules_of(a)?;
     let plan = Plan {
         control: a.control,
         negative_control: a.negative_control,
         workloads: workloads_of(a),
-        ..a.plan.plan(!a.workloads.is_empty())
+        modules: modules
+            .iter()
+            .map(|m| ModuleRef::named(m.name.clone()))
+            .collect(),
+        baseline: baseline_of(a)?,
+        module_timeout_secs: a.module_timeout,
+        ..a.plan.plan(!a.workloads.is_empty() || !modules.is_empty())
     };
     super::plan_args::checked(Plan {
         transports: match &a.sink_url {
@@ -392,6 +408,43 @@ fn plan_of(a: &RunArgs) -> Result<Plan> {
         },
         ..plan
     })
+}
+
+/// Every `--script`, read and checked now, before any browser starts: the file exists
+/// and is a workload module of the contract this host speaks.
+fn modules_of(a: &RunArgs) -> Result<Vec<Loaded>> {
+    let mut loaded = Vec::new();
+    for s in &a.scripts {
+        let m =
+            crate::modules::load(&s.name, &s.path).map_err(|e| usage(format!("--script: {e}")))?;
+        loaded.push(m);
+    }
+    Ok(loaded)
+}
+
+fn baseline_of(a: &RunArgs) -> Result<Option<ModuleName>> {
+    let Some(name) = &a.baseline else {
+        return Ok(None);
+    };
+    if a.scripts.is_empty() {
+        return Err(usage(
+            "--baseline names the --script every other is compared with: give --script NAME=PATH",
+        ));
+    }
+    name.parse()
+        .map(Some)
+        .map_err(|e| usage(format!("--baseline: {e}")))
+}
+
+/// Where the host reads each `--script`: its absolute path (the host runs elsewhere).
+fn job_modules(a: &RunArgs) -> Vec<JobModule> {
+    a.scripts
+        .iter()
+        .map(|s| JobModule {
+            name: s.name.clone(),
+            path: std::fs::canonicalize(&s.path).unwrap_or_else(|_| s.path.clone()),
+        })
+        .collect()
 }
 
 /// What only the command line can get wrong: the browsers, --sink-url, and flags of a
@@ -406,6 +459,9 @@ fn check_cli_only(a: &RunArgs) -> Result<()> {
         if url.is_tls() && !a.workloads.is_empty() {
             return Err(usage("--workloads travel over HTTP/1.1: use them with the local sink or an http:// sink URL"));
         }
+    }
+    if a.sink_url.is_some() && !a.scripts.is_empty() {
+        return Err(usage("--script needs the local sink, which serves the module and checks every byte it sends: drop --sink-url"));
     }
     for browser in &a.browser {
         if a.control
@@ -422,8 +478,12 @@ fn check_cli_only(a: &RunArgs) -> Result<()> {
         .filter_map(|b| crate::launch::browsers::by_key(b))
         .find(|b| b.engine == crate::launch::browsers::Engine::Page);
     if let Some(b) = page_engine {
-        if a.sink_url.is_some() || !a.workloads.is_empty() || a.extension_dir.is_some() {
-            return Err(usage(format!("{} runs the page `unobserved serve` serves, on the local sink, without the extension: --sink-url, --workloads and --extension-dir do not apply to it", b.key)));
+        if a.sink_url.is_some()
+            || !a.workloads.is_empty()
+            || a.extension_dir.is_some()
+            || !a.scripts.is_empty()
+        {
+            return Err(usage(format!("{} runs the page `unobserved serve` serves, on the local sink, without the extension: --sink-url, --workloads, --script and --extension-dir do not apply to it", b.key)));
         }
     }
     if a.streams.is_some() && !a.workloads.contains(&WorkloadKind::Parallel) {
@@ -540,6 +600,22 @@ fn warn_about(plan: &Plan, a: &RunArgs) {
             crate::stats::compare::MIN_TO_RESOLVE
         );
     }
+}
+
+/// `--fail-if-slower PCT`: 6 when a module is settled slower than the baseline module
+/// beyond PCT, 7 when it cannot tell, within this run.
+fn slower_gate(a: &RunArgs, report: &RunReport) -> i32 {
+    let Some(pct) = a.fail_if_slower else {
+        return exit::OK;
+    };
+    let baseline = report
+        .run
+        .plan
+        .as_ref()
+        .and_then(|p| p.baseline_module())
+        .map_or_else(String::new, |b| b.to_string());
+    let gate = crate::report::gate::within_run(report, pct);
+    super::compare_cmd::gate_code(gate, pct, &baseline, "")
 }
 
 /// Exit 5 when a sample's outcome is one --fail-on names.

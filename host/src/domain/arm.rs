@@ -3,6 +3,7 @@
 //! control's halves, the negative control) matches on this, never on its label, so a
 //! new kind of arm (a transport, say) is a compile error everywhere it matters.
 
+pub use crate::domain::workload::{Api, ModuleName};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
@@ -33,6 +34,14 @@ pub enum BodyKind {
     ReadableStream,
 }
 
+impl BodyKind {
+    /// Whether `api` uploads this kind as its bytes: XHR's send() would stringify a
+    /// ReadableStream, so no XHR arm is made for one.
+    pub fn goes_through(self, api: Api) -> bool {
+        api == Api::Fetch || self != BodyKind::ReadableStream
+    }
+}
+
 /// What the arm uploads.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
@@ -48,6 +57,10 @@ pub enum ArmKind {
     Download,
     /// This many uploads at once.
     Parallel { streams: u64 },
+    /// The user's own upload code (`--script NAME=PATH`): the module `name`, whose
+    /// source had this SHA-256 when the sink served it. Two versions of one module are
+    /// two arms, never one.
+    Module { name: ModuleName, sha256: String },
     /// A sample that came without an arm and whose fields describe none (its body names
     /// no body kind): kept under the label it came with, compared with nothing. This
     /// project's pages never send one; it keeps a stranger's sample from being lost.
@@ -170,6 +183,10 @@ pub struct Arm {
     pub transport: Option<Transport>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub condition: Option<Condition>,
+    /// The API a body arm uploads through, set for XMLHttpRequest arms (`--api xhr`);
+    /// None is fetch(), as every run before APIs was, and keeps the label as it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub api: Option<Api>,
     /// The negative control: the baseline body uploaded again in the same rep.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub repeat: bool,
@@ -232,6 +249,7 @@ impl Arm {
             .get("condition")
             .and_then(|c| Condition::deserialize(c).ok());
         Arm {
+            api: None,
             kind,
             transport: None,
             condition,
@@ -252,8 +270,12 @@ impl Arm {
             } => format!("AES-GCM {} {}", size_label(*chunk_bytes), schedule.as_str()),
             ArmKind::Download => "download".into(),
             ArmKind::Parallel { streams } => format!("parallel x{streams}"),
+            ArmKind::Module { name, .. } => name.to_string(),
             ArmKind::Unknown { label } => label.clone(),
         };
+        if let Some(api) = self.api.filter(|&a| a != Api::Fetch) {
+            label = format!("{label} {api}");
+        }
         if let Some(t) = self.transport {
             label = format!("{label} {t}");
         }
@@ -281,24 +303,30 @@ impl Arm {
             .collect()
     }
 
-    /// A workload arm (encrypted, download, parallel) rather than a plain body kind.
+    /// A workload arm (encrypted, download, parallel, a module) rather than a plain
+    /// body kind.
     pub fn is_workload(&self) -> bool {
         matches!(
             self.kind,
-            ArmKind::Encrypted { .. } | ArmKind::Download | ArmKind::Parallel { .. }
+            ArmKind::Encrypted { .. }
+                | ArmKind::Download
+                | ArmKind::Parallel { .. }
+                | ArmKind::Module { .. }
         )
     }
 
-    /// The arm this one is compared with, if any, over the same transport: a body kind
-    /// with Uint8Array, the
+    /// The arm this one is compared with, if any, over the same transport: an XHR arm
+    /// with its fetch() twin, a body kind with Uint8Array, the
     /// negative control with its own body, a pipelined schedule with the serial one of the
     /// same chunk size, parallel xN with x1. A control run's halves have none here:
-    /// they are compared attached against detached, in the control section.
+    /// they are compared attached against detached, in the control section; nor has a
+    /// module, whose baseline is the plan's (`--baseline`, `report::compare_arms`).
     pub fn baseline(&self) -> Option<Arm> {
         let with = |kind: ArmKind| Arm {
             kind,
             transport: self.transport,
             condition: None,
+            api: self.api,
             repeat: false,
         };
         if self.condition.is_some() {
@@ -306,6 +334,13 @@ impl Arm {
         }
         if self.repeat {
             return Some(with(self.kind.clone()));
+        }
+        if self.api.is_some_and(|a| a != Api::Fetch) {
+            // An XHR arm against the same body through fetch().
+            return Some(Arm {
+                api: None,
+                ..with(self.kind.clone())
+            });
         }
         match &self.kind {
             ArmKind::Body { body } if *body != BASELINE_BODY => Some(with(ArmKind::Body {
@@ -340,6 +375,7 @@ mod tests {
         assert_eq!(
             legacy("Blob", json!({"condition": "attached"})),
             Arm {
+                api: None,
                 kind: ArmKind::Body {
                     body: BodyKind::Blob,
                 },
@@ -427,6 +463,7 @@ mod tests {
     #[test]
     fn baselines_by_kind() {
         let body = |body: BodyKind| Arm {
+            api: None,
             kind: ArmKind::Body { body },
             transport: None,
             condition: None,
@@ -447,6 +484,7 @@ mod tests {
             "the negative control is its own body"
         );
         let enc = |schedule| Arm {
+            api: None,
             kind: ArmKind::Encrypted {
                 chunk_bytes: 8,
                 schedule,
@@ -461,6 +499,7 @@ mod tests {
         );
         assert_eq!(enc(Schedule::Serial).baseline(), None);
         let par = |streams| Arm {
+            api: None,
             kind: ArmKind::Parallel { streams },
             transport: None,
             condition: None,
@@ -482,6 +521,7 @@ mod tests {
     #[test]
     fn an_arm_serialises_flat_with_its_kind() {
         let arm = Arm {
+            api: None,
             kind: ArmKind::Parallel { streams: 2 },
             transport: None,
             condition: Some(Condition::Detached),
@@ -497,6 +537,7 @@ mod tests {
 
     fn arm(kind: ArmKind) -> Arm {
         Arm {
+            api: None,
             kind,
             transport: None,
             condition: None,

@@ -20,6 +20,7 @@ use serde::{Deserialize, Serialize};
     Deserialize,
     clap::ValueEnum,
     schemars::JsonSchema,
+    strum::EnumIter,
 )]
 #[serde(rename_all = "kebab-case")]
 pub enum Load {

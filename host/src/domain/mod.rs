@@ -10,6 +10,8 @@
 //! - `sink_url`: a remote sink's URL (`SinkUrl`) and the upload path's form.
 //! - `timeline`: one upload's arrival record (`sink::timeline` records it).
 //! - `machine`: a run's machine calibrations (`conditions::calibrate` takes them).
+//! - `workload`: workload modules (names, the contract, what a run records of one) and
+//!   the API a body arm uploads through.
 
 pub mod arm;
 pub mod ceiling;
@@ -26,3 +28,4 @@ pub mod series;
 pub mod sink_url;
 pub mod timeline;
 pub mod upload_id;
+pub mod workload;

@@ -1,7 +1,7 @@
 //! What a run will do: the plan (body kinds, reps, workloads, transports, blocks, loads),
 //! the arms it gives, and (`validate`) the rules every plan is held to.
 
-use crate::domain::arm::{Arm, ArmKind, BodyKind, Schedule, Transport, BASELINE_BODY};
+use crate::domain::arm::{Api, Arm, ArmKind, BodyKind, Schedule, Transport, BASELINE_BODY};
 use serde::{Deserialize, Serialize};
 use strum::IntoEnumIterator;
 
@@ -48,6 +48,27 @@ pub struct Plan {
     /// block b runs under `loads[b % loads.len()]`. Empty: the machine as it is.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub loads: Vec<crate::domain::conditions::Load>,
+    /// The APIs every body kind uploads through (`--api`). Empty: fetch() only, with
+    /// labels as they always were; XHR arms are made for the kinds XHR sends as bytes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub apis: Vec<crate::domain::arm::Api>,
+    /// The user's workload modules, run as arms after the body kinds (`--script`, or
+    /// registered with `unobserved workload add`). A plan from the extension names them;
+    /// the host reads each and records its SHA-256 and size before the run starts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub modules: Vec<crate::domain::workload::ModuleRef>,
+    /// The module every other module is compared with (`--baseline`); without it, the
+    /// first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<crate::domain::arm::ModuleName>,
+    /// The seed of the bytes every module is given (`sink::expected`), chosen by the host
+    /// at the run's start: 32 hex digits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub module_seed: Option<String>,
+    /// How long one module upload may take before it is aborted and stored as a failure
+    /// (`--module-timeout`; 60 s when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub module_timeout_secs: Option<u32>,
 }
 
 /// Reps per block when a plan does not say: three, the fewest whose median is robust
@@ -119,7 +140,7 @@ impl Workloads {
             ArmKind::Parallel { streams } => {
                 streams * self.parallel.as_ref().map_or(0, |p| p.bytes)
             }
-            ArmKind::Body { .. } | ArmKind::Unknown { .. } => 0,
+            ArmKind::Body { .. } | ArmKind::Module { .. } | ArmKind::Unknown { .. } => 0,
         }
     }
 }
@@ -157,6 +178,11 @@ impl Default for Plan {
             transports: Vec::new(),
             block_reps: None,
             loads: Vec::new(),
+            apis: Vec::new(),
+            modules: Vec::new(),
+            baseline: None,
+            module_seed: None,
+            module_timeout_secs: None,
         }
     }
 }
@@ -194,6 +220,7 @@ impl Plan {
     /// workloads. The page builds its steps from exactly this list.
     pub fn arms(&self) -> Vec<Arm> {
         let plain = |kind: ArmKind, transport: Option<Transport>, repeat: bool| Arm {
+            api: None,
             kind,
             transport,
             condition: None,
@@ -211,6 +238,17 @@ impl Plan {
             for &body in &self.bodies {
                 arms.push(plain(ArmKind::Body { body }, transport, false));
             }
+            let xhr = self.apis.contains(&Api::Xhr);
+            for &body in self
+                .bodies
+                .iter()
+                .filter(|b| xhr && b.goes_through(Api::Xhr))
+            {
+                arms.push(Arm {
+                    api: Some(Api::Xhr),
+                    ..plain(ArmKind::Body { body }, transport, false)
+                });
+            }
             if self.negative_control && i == 0 && !self.bodies.is_empty() {
                 let body = if self.bodies.contains(&BASELINE_BODY) {
                     BASELINE_BODY
@@ -224,6 +262,7 @@ impl Plan {
             self.workloads
                 .arms()
                 .into_iter()
+                .chain(self.module_arms())
                 .map(|kind| plain(kind, None, false)),
         );
         arms
@@ -254,7 +293,7 @@ impl Plan {
     /// together).
     pub fn bytes_of(&self, arm: &Arm) -> u64 {
         match &arm.kind {
-            ArmKind::Body { .. } => self.size_bytes,
+            ArmKind::Body { .. } | ArmKind::Module { .. } => self.size_bytes,
             kind => self.workloads.bytes_of(kind),
         }
     }
@@ -272,6 +311,22 @@ impl Plan {
             })
             .sum();
         (self.max_reps() + u64::from(self.warmup) + 1) * self.conditions() * per_rep
+    }
+
+    /// Each module as an arm, under the SHA-256 the host recorded for it.
+    fn module_arms(&self) -> impl Iterator<Item = ArmKind> + '_ {
+        self.modules.iter().map(|m| ArmKind::Module {
+            name: m.name.clone(),
+            sha256: m.sha256.clone().unwrap_or_default(),
+        })
+    }
+
+    /// The module arm every other module arm is compared with: `baseline`'s, or the
+    /// first module's.
+    pub fn baseline_module(&self) -> Option<&crate::domain::arm::ModuleName> {
+        self.baseline
+            .as_ref()
+            .or_else(|| self.modules.first().map(|m| &m.name))
     }
 
     pub fn measured_uploads(&self) -> u64 {

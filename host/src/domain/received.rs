@@ -66,6 +66,21 @@ impl ChunkTally {
     }
 }
 
+/// A workload module's upload of several requests, as the sink counted them: stored in
+/// a sample as `parts`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct PartsSummary {
+    /// Requests whose bytes arrived (parts, PATCHes).
+    pub requests: u64,
+    /// Bytes that arrived more than once (a retried or overlapping part).
+    pub resent_bytes: u64,
+    /// Requests refused for carrying more than the module was given.
+    pub refused: u64,
+    /// tus HEAD requests: a client asking where to resume.
+    #[serde(default)]
+    pub offset_queries: u64,
+}
+
 /// What the sink recorded of one upload (or of an encrypted file's chunks, a parallel
 /// upload's streams, a download's bytes), whichever kind of transfer it was. `T` is the
 /// arrival record's type (`domain::timeline::Timeline`), a parameter only so that this
@@ -91,6 +106,8 @@ pub struct Received<T> {
     pub timeline: Option<T>,
     /// An encrypted file's chunks.
     pub chunks: Option<ChunkTally>,
+    /// A module upload's requests.
+    pub parts: Option<PartsSummary>,
 }
 
 impl<T> Default for Received<T> {
@@ -106,6 +123,7 @@ impl<T> Default for Received<T> {
             protocol: None,
             timeline: None,
             chunks: None,
+            parts: None,
         }
     }
 }

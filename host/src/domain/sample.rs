@@ -144,6 +144,12 @@ pub struct Sample {
     pub client_ms: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub put_ms: Option<f64>,
+    /// A workload module's upload: its requests as the sink counted them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parts: Option<crate::domain::received::PartsSummary>,
+    /// How a module upload failed, as the page saw it (page-side).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub module_failure: Option<crate::domain::workload::ModuleFailure>,
     /// An encrypted file's chunks as the sink counted them, stored flat (`chunks`,
     /// `tags_ok`, `chunks_in_order`). Before `extra`: a flattened map takes what the
     /// fields before it left.

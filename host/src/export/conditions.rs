@@ -6,18 +6,19 @@ use crate::domain::conditions::{Condition, Gap, Load, MachineState, Pressure};
 use crate::stats::blocks::{Part, PartOf};
 use crate::stats::compare::{Comparison, Verdict};
 
-/// "quiet", "with the CPU busy with other work", "with this run's own CPU load and
-/// under I/O pressure", …: the condition as a phrase that follows "measured".
+/// "on a quiet machine", "with the CPU busy with other work", "with the CPU busy
+/// (this run's own load) and under I/O pressure", …: the condition as a phrase that
+/// follows "measured".
 pub fn condition_phrase(c: &Condition) -> String {
     if c.unmeasured {
         return match c.load {
-            Load::Cpu => "with this run's own CPU load (the machine not measured)".into(),
+            Load::Cpu => "with the CPU busy (this run's own load; the machine not measured)".into(),
             Load::None => "on a machine not measured".into(),
         };
     }
     let mut parts: Vec<&str> = Vec::new();
     if c.load == Load::Cpu {
-        parts.push("with this run's own CPU load");
+        parts.push("with the CPU busy (this run's own load)");
     }
     for p in &c.pressures {
         parts.push(match p {
@@ -69,16 +70,19 @@ pub fn state_words(s: &MachineState) -> String {
     if s.load_cores > 0.05 {
         out.push(format!("this run's own load used {:.1}", s.load_cores));
     }
-    match (s.io_some, s.memory_some) {
-        (Some(io), Some(mem)) if io < 0.01 && mem < 0.01 => {
+    // Shares below 1% are no pressure; each other one is named.
+    let felt = |share: Option<f64>| share.filter(|x| *x >= 0.01);
+    match (felt(s.io_some), felt(s.memory_some)) {
+        (None, None) if s.io_some.is_some() && s.memory_some.is_some() => {
             out.push("no I/O or memory pressure".into())
         }
         (io, mem) => {
-            if let Some(io) = io {
-                out.push(format!("some task waited on I/O {} of the time", pct(io)));
-            }
-            if let Some(mem) = mem.filter(|m| *m >= 0.01) {
-                out.push(format!("on memory {} of the time", pct(mem)));
+            let waits: Vec<String> = [("I/O", io), ("memory", mem)]
+                .into_iter()
+                .filter_map(|(on, x)| Some(format!("on {on} {} of the time", pct(x?))))
+                .collect();
+            if !waits.is_empty() {
+                out.push(format!("some task waited {}", waits.join(" and ")));
             }
         }
     }
@@ -138,16 +142,17 @@ fn part_text(p: &Part, horizon: f64) -> String {
     )
 }
 
-/// A comparison in words: "1.20x [1.10–1.31] faster", or with its parts, "depends:
-/// 0.70x [0.65–0.76] slower when quiet; 1.61x [1.20–2.28] faster with this run's own
-/// CPU load".
-pub fn comparison_text(c: &Comparison, digits: usize) -> String {
+/// A comparison in words, as its head and its parts: ("1.20x [1.10–1.31] faster", []),
+/// or with parts ("depends", ["0.70x [0.65–0.76] slower when quiet", "1.61x [1.20–2.28]
+/// faster with the CPU busy (this run's own load)"]).
+pub fn comparison_parts(c: &Comparison, digits: usize) -> (String, Vec<String>) {
     if c.parts.is_empty() {
-        return format!(
+        let head = format!(
             "{} {}",
             super::words::ratio(c, digits),
             super::words::verdict(c.verdict, c.horizon)
         );
+        return (head, Vec::new());
     }
     let parts: Vec<String> = c.parts.iter().map(|p| part_text(p, c.horizon)).collect();
     let head = match c.verdict {
@@ -158,5 +163,120 @@ pub fn comparison_text(c: &Comparison, digits: usize) -> String {
             super::words::verdict(v, c.horizon)
         ),
     };
-    format!("{head}: {}", parts.join("; "))
+    (head, parts)
+}
+
+/// `comparison_parts` as one text: the head, then its parts after a colon.
+pub fn comparison_text(c: &Comparison, digits: usize) -> String {
+    match comparison_parts(c, digits) {
+        (head, parts) if parts.is_empty() => head,
+        (head, parts) => format!("{head}: {}", parts.join("; ")),
+    }
+}
+
+/// A table's cell for an arm against its baseline: "1.26x [1.18–1.36] faster vs
+/// Uint8Array", or "depends vs Uint8Array: 0.70x … when quiet; 1.61x … with …".
+pub fn versus_cell(c: &Comparison, baseline: &str) -> String {
+    match comparison_parts(c, 2) {
+        (head, parts) if parts.is_empty() => format!("{head} vs {baseline}"),
+        (head, parts) => format!("{head} vs {baseline}: {}", parts.join("; ")),
+    }
+}
+
+#[cfg(test)]
+pub mod tests {
+    //! The cases `tests/fixtures/formats.json` carries for conditions (written by
+    //! `export::words::tests`): the extension's views write each of them alike.
+    use super::*;
+    use crate::report::findings::ConditionPart;
+    use crate::report::{Note, Warning};
+    use serde_json::{json, Value};
+
+    fn state(others: f64, all_busy: f64, io: Option<f64>, mem: Option<f64>) -> MachineState {
+        MachineState {
+            seconds: 12.5,
+            cores: 2,
+            others_cores: others,
+            all_cores_busy_share: all_busy,
+            own_cores: 0.9,
+            io_some: io,
+            memory_some: mem,
+            ..MachineState::default()
+        }
+    }
+
+    /// A condition and the state it was named from, each a case of its own.
+    fn cases() -> Vec<(Condition, MachineState)> {
+        let quiet = state(0.04, 0.0, Some(0.0), Some(0.0));
+        let busy = state(1.85, 0.8, Some(0.002), Some(0.0));
+        let io = state(0.2, 0.0, Some(0.35), Some(0.004));
+        let memory = state(0.3, 0.125, Some(0.0), Some(0.0625));
+        let loaded = MachineState {
+            load_cores: 1.9,
+            ..state(0.05, 0.0, Some(0.0), Some(0.0))
+        };
+        let no_psi = MachineState {
+            gap: Some(Gap::NoPressureStallInfo),
+            ..state(0.25, 0.0, None, None)
+        };
+        let unknown_browser = MachineState {
+            gap: Some(Gap::BrowserUnknown),
+            ..state(1.25, 0.5, Some(0.0), Some(0.0))
+        };
+        let other_os = MachineState {
+            gap: Some(Gap::NotMeasuredOnThisOs),
+            ..state(0.0, 0.0, None, None)
+        };
+        let mut out: Vec<(Condition, MachineState)> =
+            [quiet, busy, io, memory, no_psi, unknown_browser, other_os]
+                .into_iter()
+                .map(|s| (s.condition(Load::None), s))
+                .collect();
+        out.push((loaded.condition(Load::Cpu), loaded));
+        out.push((other_os.condition(Load::Cpu), other_os));
+        out.push((busy.condition(Load::Cpu), busy));
+        out
+    }
+
+    pub fn shared_cases() -> Value {
+        let cases = cases();
+        let part = |i: usize, blocks: &[u32]| ConditionPart {
+            condition: cases[i].0.clone(),
+            blocks: blocks.to_vec(),
+            state: cases[i].1,
+        };
+        fn rendered<T: serde::Serialize + std::fmt::Display>(f: T) -> Value {
+            json!({"finding": f, "text": f.to_string()})
+        }
+        let mut findings = vec![
+            rendered(Note::MeasuredIn {
+                condition: cases[0].0.clone(),
+                state: cases[0].1,
+            }),
+            rendered(Note::MeasuredIn {
+                condition: cases[7].0.clone(),
+                state: cases[7].1,
+            }),
+            rendered(Warning::OtherWork {
+                condition: cases[1].0.clone(),
+                state: cases[1].1,
+            }),
+            rendered(Warning::OtherWork {
+                condition: cases[2].0.clone(),
+                state: cases[2].1,
+            }),
+        ];
+        for (a, b) in [(0, 7), (1, 2), (4, 9)] {
+            findings.push(rendered(Warning::ConditionChanged {
+                parts: vec![part(a, &[0, 2, 4]), part(b, &[1, 3])],
+            }));
+        }
+        json!({
+            "cases": cases.iter().map(|(c, s)| json!({
+                "condition": c, "state": s, "phrase": condition_phrase(c),
+                "state_words": state_words(s), "measured_in": measured_in(c, s),
+            })).collect::<Vec<_>>(),
+            "findings": findings,
+        })
+    }
 }

@@ -41,6 +41,27 @@ impl Exporter for Csv {
     }
 }
 
+/// The other work a block saw, as one CSV word: "quiet", "cpu", "cpu+io", or
+/// "unmeasured" (the OS was not measured).
+fn other_work(c: &crate::domain::conditions::Condition) -> String {
+    if c.unmeasured {
+        return "unmeasured".into();
+    }
+    if c.pressures.is_empty() {
+        return "quiet".into();
+    }
+    let names: Vec<&str> = c
+        .pressures
+        .iter()
+        .map(|p| match p {
+            crate::domain::conditions::Pressure::Cpu => "cpu",
+            crate::domain::conditions::Pressure::Io => "io",
+            crate::domain::conditions::Pressure::Memory => "memory",
+        })
+        .collect();
+    names.join("+")
+}
+
 /// One sample; the fields, in order, are the columns.
 #[derive(Serialize, Default)]
 struct SampleRow<'a> {
@@ -82,6 +103,12 @@ struct SampleRow<'a> {
     stalls: Option<u64>,
     #[serde(serialize_with = "shown")]
     stalled_ms: Option<f64>,
+    /// The block the rep fell in, the load the run put on the machine in it, and the
+    /// other work the host saw there (`machine_condition`); empty for a run stored
+    /// before blocks or conditions.
+    block: Option<u32>,
+    load: Option<crate::domain::conditions::Load>,
+    machine_condition: Option<String>,
 }
 
 impl<'a> SampleRow<'a> {
@@ -89,6 +116,15 @@ impl<'a> SampleRow<'a> {
         let summary = r.summary.iter().find(|a| s.is_of(&a.arm));
         let arm = summary.map_or_else(|| s.arm_label(), |a| a.arm.label());
         let phases = crate::report::phases::of_sample(s);
+        let block = r
+            .run
+            .plan
+            .as_ref()
+            .filter(|p| p.block_reps.is_some())
+            .map(|p| p.block_of(s.rep));
+        let condition = block
+            .filter(|_| !r.run.blocks.is_empty())
+            .map(|b| crate::report::conditions::condition_of(&r.run, b));
         SampleRow {
             run_id: &s.run_id,
             browser: &r.run.env.browser,
@@ -119,6 +155,9 @@ impl<'a> SampleRow<'a> {
             phase_uncertainty_ms: phases.map(|p| p.uncertainty_ms),
             stalls: s.timeline.as_ref().map(|t| t.stall_count),
             stalled_ms: s.timeline.as_ref().map(|t| t.stalled_ms),
+            block,
+            load: condition.as_ref().map(|c| c.load),
+            machine_condition: condition.as_ref().map(other_work),
         }
     }
 }
@@ -198,7 +237,10 @@ mod tests {
     fn no_samples_still_give_the_header() {
         let text = Csv.render(&[report_of(vec![run_record("r")])]);
         assert_eq!(text.lines().count(), 1, "{text}");
-        assert!(text.starts_with("run_id,browser,") && text.ends_with(",stalled_ms\n"));
+        assert!(
+            text.starts_with("run_id,browser,")
+                && text.ends_with(",stalled_ms,block,load,machine_condition\n")
+        );
     }
 
     #[test]

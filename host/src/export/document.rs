@@ -421,7 +421,7 @@ pub use crate::export::units::human_bytes;
 /// "baseline" for an arm others are compared with, else a dash.
 fn ratio_cell(report: &RunReport, arm: &Arm) -> String {
     if let Some(c) = report.comparisons.iter().find(|c| c.arm.arm() == arm) {
-        return format!("{} vs {}", words::comparison(c), c.baseline.label());
+        return super::conditions::versus_cell(c, &c.baseline.label());
     }
     if report.comparisons.iter().any(|c| c.baseline.arm() == arm) {
         return "baseline".into();

@@ -283,3 +283,110 @@ fn the_html_chart_is_scaled_to_the_arms_and_marks_a_far_ceiling_at_the_edge() {
     let legend = html.split(r#"<text class="legend""#).nth(1).unwrap();
     assert!(legend.contains(&format!("{ceiling:.0} Mbps")), "{legend}");
 }
+
+/// The JSON of that run: the verdict, each part's load and the condition-changed
+/// warning, typed, with the message the other formats print.
+fn json_typed(report: &crate::report::RunReport, changed: &str) {
+    let json: Value =
+        serde_json::from_str(&exporter(Format::Json, false).render(std::slice::from_ref(report)))
+            .unwrap();
+    let run = &json["runs"][0];
+    let compared = &run["comparisons"][0];
+    assert_eq!(compared["verdict"], "depends");
+    let of: Vec<&Value> = compared["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| &p["condition"]["load"])
+        .collect();
+    assert_eq!(of, [&Value::from("none"), &Value::from("cpu")]);
+    let warning = run["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["kind"] == "condition-changed")
+        .expect("typed in the JSON");
+    assert_eq!(warning["message"], changed);
+    assert_eq!(warning["parts"].as_array().unwrap().len(), 2);
+}
+
+/// Each CSV row's block, load and other work, as `crate::report::conditions::tests::run`
+/// made them (blocks of 3 reps, the odd ones under the run's own load, all quiet).
+fn csv_blocks(report: &crate::report::RunReport) -> Vec<String> {
+    let mut failures = Vec::new();
+    let csv = exporter(Format::Csv, false).render(std::slice::from_ref(report));
+    let mut reader = ::csv::Reader::from_reader(csv.as_bytes());
+    let header = reader.headers().unwrap().clone();
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    for row in reader.records().map(Result::unwrap) {
+        let rep: u32 = row[col("rep")].parse().unwrap();
+        let block = rep / 3;
+        let load = if block % 2 == 1 { "cpu" } else { "none" };
+        if (
+            &row[col("block")],
+            &row[col("load")],
+            &row[col("machine_condition")],
+        ) != (block.to_string().as_str(), load, "quiet")
+        {
+            failures.push(format!("CSV rep {rep}: {row:?}"));
+        }
+    }
+    failures
+}
+
+/// A `--load none,cpu` run in which Blob is 0.7x of Uint8Array in the quiet blocks and
+/// 1.6x in the loaded ones: every format reads "depends" with both parts in the arm's
+/// row, names the condition of each part, and says the condition changed; the JSON
+/// carries the verdict, the parts and the finding typed, the CSV each sample's block and
+/// condition. The analysis the popup gets is in the fixture for the JS views
+/// (extension/tests/figures.test.js).
+#[test]
+fn every_format_reads_depends_with_its_parts_and_names_the_conditions() {
+    use crate::domain::conditions::{Condition, Load};
+    use crate::report::Warning;
+    let loaded = Condition {
+        load: Load::Cpu,
+        ..Condition::default()
+    };
+    let report = crate::report::conditions::tests::run("d", loaded, true);
+    let c = &report.comparisons[0];
+    assert_eq!(c.verdict, crate::stats::compare::Verdict::Depends, "{c:?}");
+    let cell = super::conditions::versus_cell(c, "Uint8Array");
+    let changed = report
+        .warnings
+        .iter()
+        .find(|w| matches!(w, Warning::ConditionChanged { .. }))
+        .expect("the condition-changed warning")
+        .to_string();
+    let mut failures = Vec::new();
+    for format in LAID_OUT {
+        let text = exporter(format, false).render(std::slice::from_ref(&report));
+        let row = row_cells(format, &text, "Blob").expect("a Blob row");
+        let shown = row[5].replace("&quot;", "\"");
+        if shown != cell {
+            failures.push(format!("{format:?}: {shown:?}, not {cell:?}"));
+        }
+        let said = if format == Format::Html {
+            super::html::esc(&changed)
+        } else {
+            changed.clone()
+        };
+        if !text.contains(&said) {
+            failures.push(format!("{format:?} does not say the condition changed"));
+        }
+    }
+    json_typed(&report, &changed);
+    failures.extend(csv_blocks(&report));
+    assert!(failures.is_empty(), "{failures:#?}");
+    // The popup's analysis of this run, for the JS views.
+    let mut f = fixture();
+    let actual = serde_json::json!({
+        "analysis": analysis::of(&report),
+        "versus": cell,
+    });
+    if std::env::var_os("UNOBSERVED_WRITE_FIXTURES").is_some() {
+        f["depends"] = actual.clone();
+        std::fs::write(FIXTURE, serde_json::to_string_pretty(&f).unwrap() + "\n").unwrap();
+    }
+    assert_eq!(actual, fixture()["depends"]);
+}

@@ -18,6 +18,7 @@ pub mod table;
 pub mod timeline_svg;
 pub mod units;
 pub mod words;
+pub mod workloads;
 
 use crate::report::across::RunsCompared;
 use crate::report::RunReport;

@@ -41,6 +41,13 @@ impl fmt::Display for PlanError {
             PlanError::BlockRepsOutOfRange { block_reps, limit } => write!(f, "reps per block must be {limit}, not {block_reps}"),
             PlanError::RepeatedLoad { load } => write!(f, "load {load:?} is named twice"),
             PlanError::LoadNotOnThisOs => write!(f, "the CPU load (--load cpu) is generated on Linux and other Unixes only, not on this OS"),
+            PlanError::RepeatedApi { api } => write!(f, "API {api} is named twice"),
+            PlanError::XhrWithoutBodies => write!(f, "XHR arms upload body kinds XMLHttpRequest sends as bytes (Uint8Array, ArrayBuffer, Blob), and the plan has none"),
+            PlanError::RepeatedModule { name } => write!(f, "module {name} is named twice"),
+            PlanError::TooManyModules { modules, max } => write!(f, "a run may have at most {max} workload modules, not {modules}"),
+            PlanError::ModuleNameTaken { name } => write!(f, "{name} is the name of a built-in arm; give the module another name"),
+            PlanError::BaselineNotAModule { name } => write!(f, "the baseline {name} is none of the plan's modules"),
+            PlanError::ModuleTimeoutOutOfRange { secs, max } => write!(f, "a module upload's timeout must be from 1 to {max} seconds, not {secs}"),
         }
     }
 }

@@ -65,7 +65,8 @@ pub fn ratio_of(ratio: f64, lo: Option<f64>, hi: Option<f64>, digits: usize) -> 
 }
 
 /// "1.26x [1.18–1.36] faster"; with parts (per condition, or blocks that parted),
-/// "depends: 0.70x [0.65–0.76] slower when quiet; 1.61x [1.20–2.28] faster with …".
+/// "depends: 0.70x [0.65–0.76] slower when quiet; 1.61x [1.20–2.28] faster with the CPU
+/// busy (this run's own load)".
 pub fn comparison(c: &Comparison) -> String {
     if !c.parts.is_empty() {
         return super::conditions::comparison_text(c, 2);
@@ -188,6 +189,7 @@ mod tests {
                 kind: ArmKind::Body { body },
                 transport: None,
                 condition: None,
+                api: None,
                 repeat: false,
             },
         }
@@ -244,12 +246,15 @@ mod tests {
             },
             Integrity::NoSamples,
         ];
+        let mut comparisons = comparisons.to_vec();
+        comparisons.extend(parted());
         json!({
             "mbps": values.iter().map(|v| json!({"value": v, "text": mbps(Some(*v))}))
                 .chain([json!({"value": null, "text": mbps(None)})]).collect::<Vec<_>>(),
             "comparisons": comparisons.iter().map(|c| json!({
                 "comparison": c, "text": comparison(c), "line": comparison_line(c),
                 "slowdown": slowdown(Some(c)),
+                "versus": crate::export::conditions::versus_cell(c, &c.baseline.label()),
             })).collect::<Vec<_>>(),
             "no_slowdown": slowdown(None),
             "legends": legends.iter().map(|l| json!({"legend": l, "text": legend(l)}))
@@ -257,7 +262,84 @@ mod tests {
             "integrity": integrity.iter().map(|i| json!({
                 "integrity": i, "word": integrity_word(i), "detail": integrity_detail(i),
             })).collect::<Vec<_>>(),
+            "conditions": crate::export::conditions::tests::shared_cases(),
         })
+    }
+
+    /// Comparisons with parts: per condition (disagreeing, and agreeing), and by blocks
+    /// that parted (apart, and not yet apart), one part without an interval.
+    fn parted() -> Vec<Comparison> {
+        use crate::domain::conditions::{Condition, Load, Pressure};
+        use crate::stats::blocks::{Part, PartOf};
+        let part = |of: PartOf, ratio: f64, ci: Option<(f64, f64)>, verdict: Verdict| Part {
+            of,
+            ratio,
+            ci_low: ci.map(|c| c.0),
+            ci_high: ci.map(|c| c.1),
+            verdict,
+            settled: verdict != Verdict::NotResolved,
+        };
+        let quiet = PartOf::Condition {
+            condition: Condition::default(),
+        };
+        let loaded = PartOf::Condition {
+            condition: Condition {
+                load: Load::Cpu,
+                ..Condition::default()
+            },
+        };
+        let busy_io = PartOf::Condition {
+            condition: Condition {
+                load: Load::None,
+                pressures: vec![Pressure::Cpu, Pressure::Io],
+                unmeasured: false,
+            },
+        };
+        let blocks = |b: &[u32]| PartOf::Blocks { blocks: b.to_vec() };
+        let with = |mut c: Comparison, parts: Vec<Part>| {
+            c.parts = parts;
+            c
+        };
+        vec![
+            with(
+                compared(0.985, None, 0.05, Verdict::Depends),
+                vec![
+                    part(
+                        quiet.clone(),
+                        0.7049,
+                        Some((0.655, 0.7649)),
+                        Verdict::Slower,
+                    ),
+                    part(loaded.clone(), 1.605, Some((1.2, 2.28)), Verdict::Faster),
+                ],
+            ),
+            with(
+                compared(1.2, None, 0.05, Verdict::Faster),
+                vec![
+                    part(quiet, 1.18, Some((1.1, 1.26)), Verdict::Faster),
+                    part(busy_io, 1.25, Some((1.125, 1.4)), Verdict::Faster),
+                ],
+            ),
+            with(
+                compared(1.1, None, 0.05, Verdict::Depends),
+                vec![
+                    part(blocks(&[0, 2, 4]), 0.9, Some((0.85, 0.95)), Verdict::Slower),
+                    part(blocks(&[1, 3, 5]), 1.95, Some((1.8, 2.1)), Verdict::Faster),
+                ],
+            ),
+            with(
+                compared(1.05, Some((0.9, 1.3)), 0.05, Verdict::NotResolved),
+                vec![
+                    part(blocks(&[0, 1]), 0.98, None, Verdict::NotResolved),
+                    part(
+                        blocks(&[2, 3, 4]),
+                        1.2,
+                        Some((0.97, 1.5)),
+                        Verdict::NotResolved,
+                    ),
+                ],
+            ),
+        ]
     }
 
     #[test]

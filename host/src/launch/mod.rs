@@ -45,6 +45,8 @@ pub struct RunOptions {
     pub sink_trust: Option<crate::platform::local_tls::Pins>,
     /// Interleaved builds: this run's turns (`interleave.rs`); set by `interleaved`.
     pub turns: Option<crate::platform::turns::JobTurns>,
+    /// The plan's `--script` modules: where the host reads each.
+    pub modules: Vec<crate::protocol::job::JobModule>,
 }
 
 /// Why a run did not produce a result. Each maps to its own exit code.
@@ -294,6 +296,7 @@ fn write_job(opts: &RunOptions, run_id: &str, tls: Option<&JobTls>, dir: &Path) 
         turns: opts.turns.clone(),
         // Now, before the browser starts: its start-up would be the load measured.
         start_cpu_ms: Some(crate::conditions::calibrate::calibrate()),
+        module_files: opts.modules.clone(),
     };
     let job_path = dir.join("job.json");
     std::fs::write(&job_path, serde_json::to_vec_pretty(&job)?)?;

@@ -18,6 +18,7 @@ pub fn handle(
     // The job's TLS key stays in the host: the extension needs the plan, not the key.
     let job = claim_job(session).map(|mut job| {
         session.job_tls = job.tls.take();
+        session.job_modules = std::mem::take(&mut job.module_files);
         session.job = Some(super::job_run::JobRun::take_from(&mut job));
         job
     });

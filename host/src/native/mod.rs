@@ -5,6 +5,7 @@ pub mod auto_check;
 mod error_report;
 mod hello;
 mod job_run;
+mod modules;
 mod run_conditions;
 mod run_finished;
 mod run_started;
@@ -54,6 +55,10 @@ pub struct Session {
     pub own_processes: Vec<u32>,
     /// Each running run's sampler and load (`run_conditions.rs`).
     pub conditions: std::collections::HashMap<String, run_conditions::RunConditions>,
+    /// The claimed job's `--script` modules (names and paths), kept from the page.
+    pub job_modules: Vec<crate::protocol::job::JobModule>,
+    /// The state dir, where registered modules are listed (`modules::registry`).
+    pub state_dir: Option<PathBuf>,
 }
 
 /// Set when the session serves a job of `unobserved run`: where to tell it that the
@@ -114,6 +119,8 @@ pub fn main(caller: Caller) -> i32 {
         remote: Default::default(),
         own_processes: crate::conditions::native_roots(),
         conditions: Default::default(),
+        job_modules: Vec::new(),
+        state_dir: Some(state_dir.clone()),
     };
     serve(
         &mut session,

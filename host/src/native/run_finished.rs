@@ -75,6 +75,7 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
             }
             // The run's uploads can vouch for nothing more.
             session.sink.ledger().forget_run(&run_id);
+            session.sink.modules().forget(&run_id);
             if let Some(mut remote) = session.remote.remove(&run_id) {
                 remote.forget_run(&run_id);
             }

@@ -34,6 +34,10 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
         Ok(remote) => remote,
         Err(refused) => return *refused,
     };
+    if let Err(refused) = super::modules::prepare(session, &mut run, remote.is_some()) {
+        return *refused;
+    }
+    let module_seed = run.plan.module_seed.clone();
     // Before the ceiling probe, which would otherwise be the load it measures.
     let (machine, interleaved) = match super::job_run::start(&mut session.job, &run_id) {
         Ok(started) => started,
@@ -66,6 +70,7 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
                 measured_uploads,
                 upload_urls,
                 take_turns: interleaved.is_some(),
+                module_seed,
             }
         }
         Err(e) => store_failed(e, MessageType::RunStarted),
@@ -174,8 +179,11 @@ pub(super) fn ceilings(
 /// The local sink's receive ceiling at the plan's body size; None, with a warning,
 /// when it cannot be measured.
 fn own_ceiling(session: &Session, size_bytes: u64) -> Option<crate::sink::ceiling::Ceiling> {
-    let measured =
-        crate::sink::ceiling::measure(session.sink.addr(), &session.sink.upload_path(), size_bytes);
+    let measured = crate::sink::ceiling::measure(
+        session.sink.addr(),
+        &session.sink.own_upload_path(),
+        size_bytes,
+    );
     measured
         .map_err(|e| log::warn!("could not measure the sink's ceiling: {e}"))
         .ok()

@@ -18,6 +18,8 @@ fn session(dir: &std::path::Path) -> Session {
         remote: Default::default(),
         own_processes: crate::conditions::this_process(),
         conditions: Default::default(),
+        job_modules: Vec::new(),
+        state_dir: None,
     }
 }
 

@@ -34,6 +34,10 @@ pub enum ErrorCode {
     /// rep stored twice, over the run's caps, or the run ended); the reply's `kind` names
     /// the rule. Nothing of the message is stored.
     SampleRefused = 18,
+    /// `run-started`: a workload module of the plan could not be read for the run (not
+    /// registered, its file gone or no longer a module), or the run's sink is remote.
+    /// Nothing is stored.
+    ModuleUnavailable = 19,
 }
 
 impl ErrorCode {
@@ -80,6 +84,7 @@ mod tests {
             (InvalidPlan, 16, "invalid-plan"),
             (TurnFailed, 17, "turn-failed"),
             (SampleRefused, 18, "sample-refused"),
+            (ModuleUnavailable, 19, "module-unavailable"),
         ];
         for (code, number, name) in published {
             assert_eq!((code.number(), code.name()), (number, name.to_owned()));

@@ -26,6 +26,17 @@ pub struct Job {
     /// The machine calibration (`machine.rs`) the CLI took before the browser started.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start_cpu_ms: Option<f64>,
+    /// Where the run's `--script` modules are: kept by the host (like `tls`), which reads
+    /// and serves them; the extension's plan names them only.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub module_files: Vec<JobModule>,
+}
+
+/// A `--script NAME=PATH` of a job.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JobModule {
+    pub name: crate::domain::arm::ModuleName,
+    pub path: std::path::PathBuf,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -100,6 +100,10 @@ pub enum Outgoing {
         /// Interleaved builds: ask for a `turn` before each rep.
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         take_turns: bool,
+        /// A plan with workload modules: the seed of the bytes every module is given
+        /// (`sink::expected`, `extension/lib/module-bytes.js`), 32 hex digits.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        module_seed: Option<String>,
     },
     SamplesAck {
         run_id: String,

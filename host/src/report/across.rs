@@ -244,6 +244,7 @@ mod tests {
 
     fn body(body: BodyKind) -> Arm {
         Arm {
+            api: None,
             kind: crate::domain::arm::ArmKind::Body { body },
             transport: None,
             condition: None,

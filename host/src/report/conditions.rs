@@ -174,7 +174,7 @@ pub fn findings(run: &RunMeta) -> (Option<super::Warning>, Option<super::Note>) 
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::domain::conditions::{Load, Pressure};
     use crate::stats::compare::Verdict;
@@ -184,7 +184,7 @@ mod tests {
     /// A run of 12 blocks of 3 reps: Blob 0.7x of Uint8Array in even blocks, 1.6x in odd
     /// ones, and each block's conditions line (`odd` saw two busy cores, or ran the
     /// run's own load).
-    fn run(id: &str, odd: Condition, flip: bool) -> crate::report::RunReport {
+    pub(crate) fn run(id: &str, odd: Condition, flip: bool) -> crate::report::RunReport {
         let mut records = vec![run_record(id)];
         if let Record::Run(r) = &mut records[0] {
             r.run.plan.block_reps = Some(3);

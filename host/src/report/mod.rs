@@ -492,7 +492,13 @@ fn verdicts(run: &RunMeta, summary: &[ArmSummary], samples: &[Sample]) -> Verdic
         .unwrap_or(compare::DEFAULT_HORIZON);
     let mut control = control_rows(samples, horizon);
     let mut comparisons = if control.is_empty() {
-        compare_arms(run, summary, samples, horizon)
+        compare_arms(
+            run,
+            summary,
+            samples,
+            horizon,
+            plan.and_then(crate::domain::plan::Plan::baseline_module),
+        )
     } else {
         Vec::new()
     };
@@ -660,15 +666,26 @@ fn encrypted_rows(summary: &[ArmSummary], samples: &[Sample]) -> Vec<EncryptedRo
         .collect()
 }
 
-/// Every arm against its baseline (`Arm::baseline`), where the run has both.
+/// Every arm against its baseline (`Arm::baseline`), where the run has both; a
+/// workload module against the plan's baseline module (`Plan::baseline_module`).
 fn compare_arms(
     run: &RunMeta,
     summary: &[ArmSummary],
     samples: &[Sample],
     horizon: f64,
+    baseline_module: Option<&crate::domain::arm::ModuleName>,
 ) -> Vec<Comparison> {
+    let module_baseline = summary.iter().map(|s| &s.arm).find(|a| {
+        a.condition.is_none()
+            && matches!(&a.kind, ArmKind::Module { name, .. } if Some(name) == baseline_module)
+    });
     compare_against(run, summary, samples, horizon, |a| {
-        a.baseline().into_iter().collect()
+        match (&a.kind, module_baseline) {
+            (ArmKind::Module { .. }, Some(base)) if a != base && a.condition.is_none() => {
+                vec![base.clone()]
+            }
+            _ => a.baseline().into_iter().collect(),
+        }
     })
 }
 

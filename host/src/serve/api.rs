@@ -111,6 +111,10 @@ impl Api for ServeApi {
         let mut state = state.lock().unwrap();
         route(&mut state, &request)
     }
+
+    fn allow_probe(&self, peer: Option<std::net::IpAddr>) -> bool {
+        self.limits.allow(peer, Cost::Probe)
+    }
 }
 
 fn route(state: &mut State, request: &ApiRequest) -> ApiReply {

@@ -71,6 +71,8 @@ impl Served {
             remote: Default::default(),
             own_processes: crate::conditions::this_process(),
             conditions: Default::default(),
+            job_modules: Vec::new(),
+            state_dir: crate::platform::state::state_dir().ok(),
         };
         let state = Arc::new(Mutex::new(api::State::new(session, config.offer, tx)));
         api.attach(&state);

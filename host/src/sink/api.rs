@@ -40,6 +40,10 @@ pub struct ApiReply {
 pub trait Api: Send + Sync {
     /// Called on a blocking thread.
     fn handle(&self, request: ApiRequest) -> ApiReply;
+
+    /// Whether `peer` may send an upload that names no run now (a page's check that
+    /// the sink takes uploads; the host's own ceiling uploads are not asked).
+    fn allow_probe(&self, peer: Option<IpAddr>) -> bool;
 }
 
 /// Answers a request for the API (the token is already checked).

@@ -125,17 +125,13 @@ async fn route_request(req: Request<Incoming>, shared: &Shared) -> Reply {
     let method = req.method().clone();
     let route = route(&path_and_query);
     match (route, &method) {
-        (Route::Home, &Method::GET | &Method::HEAD) => Response::builder()
-            .status(302)
-            .header("location", routes::PAGE_PATH)
-            .body(empty())
-            .unwrap(),
+        (Route::Home, &Method::GET | &Method::HEAD) => home(),
         (Route::Asset(path), &Method::GET | &Method::HEAD) => asset(path),
         (Route::Upload { .. }, &Method::PUT | &Method::POST) => {
             if let Some(refused) = wrong_token(shared, &route, "upload") {
                 return refused;
             }
-            reserved_upload(req, shared, &path_and_query).await
+            limited_upload(req, shared, &path_and_query).await
         }
         (
             Route::Chunk {
@@ -171,16 +167,36 @@ async fn route_request(req: Request<Incoming>, shared: &Shared) -> Reply {
             }
             super::remote_ledger::answer(&shared.ledger, &path_and_query)
         }
-        (Route::Module { .. } | Route::Tus { .. }, _) => {
-            if let Some(refused) = wrong_token(shared, &route, "upload") {
-                return refused;
-            }
-            module_upload::answer(req, shared, route).await
+        (Route::ModuleSource { .. } | Route::Module { .. } | Route::Tus { .. }, _) => {
+            module_routes(req, shared, route).await
         }
         (Route::NotFound, _) => json_error(404, "not found"),
         // Only a sink other hosts claim from (`unobserved sink`) has a ledger route.
         (Route::Ledger { .. }, _) if !shared.ledger_route => json_error(404, "not found"),
         _ => json_error(405, "method not allowed"),
+    }
+}
+
+/// `/` sends the browser on to the benchmark page.
+fn home() -> Reply {
+    Response::builder()
+        .status(302)
+        .header("location", routes::PAGE_PATH)
+        .body(empty())
+        .unwrap()
+}
+
+/// A workload module's source, or one of its uploads (`module_upload.rs`).
+async fn module_routes(req: Request<Incoming>, shared: &Shared, route: Route<'_>) -> Reply {
+    if let Some(refused) = wrong_token(shared, &route, "module") {
+        return refused;
+    }
+    match (route, req.method()) {
+        (Route::ModuleSource { run_id, name, .. }, &Method::GET) => {
+            shared.modules.answer(run_id, name)
+        }
+        (Route::ModuleSource { .. }, _) => json_error(405, "method not allowed"),
+        _ => module_upload::answer(req, shared, route).await,
     }
 }
 
@@ -196,10 +212,37 @@ fn asset(path: &str) -> Reply {
     }
 }
 
+/// An upload, once its token is checked: a test upload past serve's rate gets 429.
+async fn limited_upload(req: Request<Incoming>, shared: &Shared, path_and_query: &str) -> Reply {
+    if !probe_allowed(&req, shared, path_and_query) {
+        shared.refusals.record(Refusal::ProbeRate);
+        linger(req.into_body());
+        return json_error(429, "too many test uploads; wait a moment");
+    }
+    reserved_upload(req, shared, path_and_query).await
+}
+
+/// An upload that names no run (a page's test upload) is rate-limited where the sink
+/// has a page API (`serve`), as starts are; the host's own ceiling uploads carry the
+/// sink's own key (`Sink::own_upload_path`) and are not.
+fn probe_allowed(req: &Request<Incoming>, shared: &Shared, path_and_query: &str) -> bool {
+    let Some(api) = &shared.api else { return true };
+    if !matches!(super::ledger::UploadTag::of_query(path_and_query), Ok(None)) {
+        return true;
+    }
+    let own = super::ledger::query_param(path_and_query, "own");
+    if own.is_some_and(|key| token::matches(&shared.own_key, key)) {
+        return true;
+    }
+    api.allow_probe(req.extensions().get::<super::api::Peer>().map(|p| p.0))
+}
+
 /// An upload whose id the ledger has reserved; a refused reservation drains the body
 /// before its reply, as every early reply does.
 async fn reserved_upload(req: Request<Incoming>, shared: &Shared, path_and_query: &str) -> Reply {
-    let path = path_and_query.replace(&shared.token, "<token>");
+    let path = path_and_query
+        .replace(&shared.token, "<token>")
+        .replace(&shared.own_key, "<own>");
     match recording::reserve(shared, path_and_query) {
         Ok(pending) => upload(req, shared, &path, pending).await,
         Err((status, message)) => {

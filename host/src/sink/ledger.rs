@@ -235,11 +235,21 @@ pub enum Claim {
 /// Where `verify` finds the records: this process's ledger, or a remote sink's.
 pub trait Records {
     fn take(&mut self, run_id: &str, upload: &UploadId) -> Claim;
+
+    /// What `run_id`'s workload modules are given (`Ledger::expect_modules`): only the
+    /// host's own ledger knows, since modules run on the local sink.
+    fn modules(&self, _run_id: &str) -> Option<super::expected::ModuleRun> {
+        None
+    }
 }
 
 impl Records for &Ledger {
     fn take(&mut self, run_id: &str, upload: &UploadId) -> Claim {
         Ledger::take(self, run_id, upload)
+    }
+
+    fn modules(&self, run_id: &str) -> Option<super::expected::ModuleRun> {
+        Ledger::modules(self, run_id)
     }
 }
 
@@ -265,18 +275,21 @@ impl UploadTag {
     /// From a request's query: None when it names no upload (a probe, a ceiling
     /// measurement, a sink used without a host), an error when it names one badly.
     pub fn of_query(path_and_query: &str) -> Result<Option<UploadTag>, String> {
-        let query = path_and_query.split_once('?').map_or("", |(_, q)| q);
-        let param = |name: &str| {
-            query
-                .split('&')
-                .find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='))
-        };
+        let param = |name| query_param(path_and_query, name);
         match (param("run"), param("upload")) {
             (None, None) => Ok(None),
             (Some(run), Some(upload)) => UploadTag::new(run, upload).map(Some),
             _ => Err("an upload names both its run and its id: ?run=<run id>&upload=<id>".into()),
         }
     }
+}
+
+/// The value of the query's first `name=` parameter, as sent (not decoded).
+pub fn query_param<'a>(path_and_query: &'a str, name: &str) -> Option<&'a str> {
+    let query = path_and_query.split_once('?').map_or("", |(_, q)| q);
+    query
+        .split('&')
+        .find_map(|kv| kv.strip_prefix(name)?.strip_prefix('='))
 }
 
 struct Held {
@@ -328,9 +341,9 @@ pub struct Ledger {
     /// Locked after `entries` when both are held.
     runs: Mutex<Runs>,
     idle: Duration,
-    /// Runs with workload modules, and the most bytes one of their uploads may carry
+    /// Runs with workload modules, and the bytes each of their uploads is given
     /// (`modules.rs`): the module routes take uploads of these runs only.
-    module_runs: Mutex<HashMap<String, u64>>,
+    module_runs: Mutex<HashMap<String, super::expected::ModuleRun>>,
     /// Signalled when a part's digest arrives, for a claim waiting on it.
     digested: std::sync::Condvar,
 }

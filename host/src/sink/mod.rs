@@ -21,6 +21,7 @@ pub mod hashing;
 pub mod headers;
 pub mod hosts;
 pub mod ledger;
+pub mod module_sources;
 mod module_upload;
 pub mod parts;
 pub mod pinned;
@@ -115,6 +116,9 @@ impl Default for SinkConfig {
 /// What every request handler needs.
 pub(crate) struct Shared {
     pub token: String,
+    /// Carried by the host's own ceiling uploads (`Sink::own_upload_path`), which a
+    /// page's rate does not limit. Never sent to a page.
+    pub own_key: String,
     pub max_body: u64,
     pub max_chunk: u64,
     pub idle_timeout: Duration,
@@ -130,6 +134,8 @@ pub(crate) struct Shared {
     pub ledger_route: bool,
     /// Record each upload's arrival timeline (off only for the benchmark, `timeline.rs`).
     pub timeline: bool,
+    /// The runs' workload modules, for their pages to import.
+    pub modules: module_sources::ModuleSources,
 }
 
 pub struct Sink {
@@ -155,6 +161,7 @@ impl Sink {
         };
         let shared = Arc::new(Shared {
             token: config.token,
+            own_key: token::generate(),
             max_body: config.max_body,
             max_chunk: config.max_chunk,
             idle_timeout: config.idle_timeout,
@@ -174,6 +181,7 @@ impl Sink {
             ledger: config.ledger,
             ledger_route: config.ledger_route,
             timeline: timeline::enabled(),
+            modules: Default::default(),
         });
         timeline::epoch();
         let running = server::spawn(listener, shared.clone(), tls, config.max_connections)?;
@@ -203,6 +211,12 @@ impl Sink {
         )
     }
 
+    /// The upload path for the host's own uploads (the ceiling): not rate-limited as a
+    /// page's test uploads are.
+    pub fn own_upload_path(&self) -> String {
+        format!("{}?own={}", self.upload_path(), self.shared.own_key)
+    }
+
     pub fn upload_url(&self) -> String {
         format!("{}{}", self.base_url(), self.upload_path())
     }
@@ -214,6 +228,11 @@ impl Sink {
     /// Keys for encrypted-chunk runs, set over native messaging.
     pub fn chunks(&self) -> &chunks::ChunkState {
         &self.shared.chunks
+    }
+
+    /// The workload modules this sink serves to runs' pages.
+    pub fn modules(&self) -> &module_sources::ModuleSources {
+        &self.shared.modules
     }
 
     /// What this sink (and every sink sharing its ledger) received, by upload id.

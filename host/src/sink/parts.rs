@@ -57,6 +57,9 @@ pub struct PartTally {
     pub refused: u64,
     /// The requests' arrival records on one axis (`timeline::combine`).
     pub timeline: Option<Timeline>,
+    /// tus: HEAD requests, each a client asking where to resume.
+    #[serde(default)]
+    pub heads: u64,
     /// A request is being received (tus takes one PATCH at a time).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub busy: bool,
@@ -82,6 +85,7 @@ impl PartTally {
             head: None,
             refused: 0,
             timeline: None,
+            heads: 0,
             busy: false,
         }
     }

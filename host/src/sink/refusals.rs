@@ -14,6 +14,8 @@ pub enum Refusal {
     Origin,
     TooManyConnections,
     TooManyFromPeer,
+    /// Test uploads (naming no run) past `serve`'s rate.
+    ProbeRate,
 }
 
 impl Refusal {
@@ -25,6 +27,7 @@ impl Refusal {
             Refusal::Origin => "foreign origin",
             Refusal::TooManyConnections => "connection cap",
             Refusal::TooManyFromPeer => "per-peer cap",
+            Refusal::ProbeRate => "test upload rate",
         }
     }
 }

@@ -1,13 +1,18 @@
 //! Accepting connections: a tokio runtime on its own thread, one task per connection,
 //! TLS handshakes inside that task (never in the accept loop), and a connection cap.
 
-use super::connections::{Ledger, Refused, Slot};
+use super::connections::{Busy, Ledger, Refused, Slot};
 use super::refusals::Refusal;
 use super::{handler, Shared};
+use bytes::Bytes;
+use http_body::{Body, Frame, SizeHint};
+use http_body_util::{combinators::BoxBody, BodyExt};
 use hyper::server::conn::{http1, http2};
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Duration;
 use tokio::io::AsyncWriteExt;
 use tokio::sync::oneshot;
@@ -151,21 +156,20 @@ async fn serve(
         // The page API limits each peer's rate (`unobserved serve`).
         req.extensions_mut().insert(super::api::Peer(peer.ip()));
         // A request that carries the token: this connection is in use, not a candidate
-        // for eviction. (Without the token, a peer could make idle connections safe
-        // by sending one refused request on each.)
-        if handler::carries_token(&req, &shared) {
-            slot.requested();
-        }
+        // for eviction, until the request and its reply are done; kept alive after
+        // that, it is idle again. (Without the token, a peer could make idle
+        // connections safe by sending one refused request on each.)
+        let busy = handler::carries_token(&req, &shared).then(|| slot.busy());
         let shared = shared.clone();
-        async move { Ok::<_, std::convert::Infallible>(handler::handle(req, shared).await) }
+        async move {
+            let reply = handler::handle(req, shared).await;
+            Ok::<_, std::convert::Infallible>(match busy {
+                Some(busy) => reply.map(|body| Held { body, _busy: busy }.boxed()),
+                None => reply,
+            })
+        }
     });
-    let mut builder = http1::Builder::new();
-    builder
-        .timer(TokioTimer::new())
-        .header_read_timeout(idle)
-        // Not max_buf_size: that also bounds the body reads, and so the sink's ceiling.
-        .max_header_size(H1_MAX_HEAD_BYTES)
-        .keep_alive(true);
+    let builder = h1_builder(idle);
     let result = match tls {
         None => {
             builder
@@ -195,5 +199,43 @@ async fn serve(
     };
     if let Err(e) = result {
         log::debug!("connection ended: {e}");
+    }
+}
+
+/// HTTP/1.1 with kept-alive connections, a head read within `idle` and a bounded head.
+fn h1_builder(idle: Duration) -> http1::Builder {
+    let mut builder = http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(idle)
+        // Not max_buf_size: that also bounds the body reads, and so the sink's ceiling.
+        .max_header_size(H1_MAX_HEAD_BYTES)
+        .keep_alive(true);
+    builder
+}
+
+/// A reply's body that keeps its connection busy until the body is sent (or dropped).
+struct Held {
+    body: BoxBody<Bytes, std::convert::Infallible>,
+    _busy: Busy,
+}
+
+impl Body for Held {
+    type Data = Bytes;
+    type Error = std::convert::Infallible;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Self::Error>>> {
+        Pin::new(&mut self.get_mut().body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
     }
 }

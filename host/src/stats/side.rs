@@ -63,6 +63,7 @@ pub fn labelled<S: Serializer>(arm: &Arm, s: S) -> Result<S::Ok, S::Error> {
 pub fn of_body(body: crate::domain::arm::BodyKind) -> Side {
     Side::Arm {
         arm: Arm {
+            api: None,
             kind: crate::domain::arm::ArmKind::Body { body },
             transport: None,
             condition: None,
@@ -79,6 +80,7 @@ mod tests {
     #[test]
     fn an_arm_is_written_with_its_label_beside_its_fields() {
         let arm = Arm {
+            api: None,
             kind: ArmKind::Body {
                 body: BodyKind::Blob,
             },

@@ -42,6 +42,8 @@ pub(crate) fn sample(run_id: &str, body: &str, rep: u32, mbps: f64) -> Sample {
         client_ms: None,
         put_ms: None,
         chunk_tally: None,
+        parts: None,
+        module_failure: None,
         extra: Default::default(),
     }
 }

@@ -181,6 +181,7 @@ pub fn only_known(mut s: Sample) -> Sample {
     if let Some(seen) = debugger.filter(serde_json::Value::is_boolean) {
         s.observed.extra.insert("debugger_attached".into(), seen);
     }
+    s.module_failure = s.module_failure.map(|f| f.clipped());
     if let Some(e) = s.error.as_mut() {
         if let Some((cut, _)) = e.char_indices().nth(INPUT.error_chars) {
             e.truncate(cut);

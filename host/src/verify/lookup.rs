@@ -4,10 +4,13 @@
 use super::PageClaim;
 use crate::domain::arm::ArmKind;
 use crate::domain::limits::LIMITS;
+use crate::domain::received::PartsSummary;
 use crate::domain::received::{ChunkTally, Receipt, Received};
 use crate::domain::timeline::Timeline;
 use crate::domain::upload_id::UploadId;
+use crate::sink::expected::{self, ModuleRun, PartsCheck};
 use crate::sink::ledger::{Claim, DownloadRecord, Entry, Records, UploadReport};
+use crate::sink::parts::PartTally;
 
 /// What a sample found: the receipt, the received side (nothing unless found), and for
 /// a download the sent side, which is the sink's.
@@ -73,6 +76,48 @@ pub(super) fn look_up(
             Claim::Found(_) => Found::none(Receipt::WrongKind),
             other => Found::none(receipt_of(&other)),
         },
+        ArmKind::Module { .. } => match (records.modules(run_id), records.take(run_id, id)) {
+            (Some(run), Claim::Found(Entry::Parts(t))) => module(&t, run),
+            (_, Claim::Found(_)) | (None, _) => Found::none(Receipt::WrongKind),
+            (_, other) => Found::none(receipt_of(&other)),
+        },
+    }
+}
+
+/// A module's upload, every part checked against the bytes the host knows it was given
+/// (`sink::expected`; every upload of a run is given its stream 0): the sent side is the
+/// host's, the received side what the parts add up to. Its SHA-256 is the expected one
+/// only when every offset arrived and every part is the bytes at its offset; a single
+/// whole request's is its own digest.
+fn module(t: &PartTally, run: ModuleRun) -> Found {
+    let given = run.rep(0);
+    let expected = given.sha256(0, run.bytes);
+    let (check, assembly) = expected::check(t, &given, run.bytes, Some(&expected));
+    let sha256 = match (&check, &t.parts[..]) {
+        (PartsCheck::Intact, _) => Some(expected.clone()),
+        (_, [only]) if only.offset == 0 && t.refused == 0 => only.sha256.clone(),
+        _ => None,
+    };
+    if check != PartsCheck::Intact {
+        log::warn!("module upload: {check:?} ({assembly:?})");
+    }
+    Found {
+        receipt: Receipt::Found,
+        received: Received {
+            bytes: Some(assembly.covered + assembly.beyond),
+            sha256,
+            head: t.head.clone(),
+            timeline: t.timeline.clone(),
+            parts: Some(PartsSummary {
+                requests: t.parts.len() as u64,
+                resent_bytes: assembly.resent(),
+                refused: t.refused,
+                offset_queries: t.heads,
+            }),
+            ..Received::nothing()
+        },
+        sent: Some((run.bytes, expected)),
+        claim_differs: false,
     }
 }
 
@@ -105,6 +150,7 @@ fn reply(r: UploadReport) -> Received<Timeline> {
         protocol: Some(r.protocol),
         timeline: r.body.timeline,
         chunks: None,
+        parts: None,
     }
 }
 

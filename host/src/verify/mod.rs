@@ -101,6 +101,7 @@ fn apply(s: &mut Sample, mut r: Received<Timeline>) {
     s.protocol = r.protocol;
     s.timeline = r.timeline;
     s.chunk_tally = r.chunks;
+    s.parts = r.parts;
 }
 
 #[cfg(test)]

@@ -121,7 +121,34 @@ pub fn request(
     headers: &[(&str, &str)],
     body: Option<&[u8]>,
 ) -> Reply {
-    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    let stream = std::net::TcpStream::connect(addr).unwrap();
+    request_on(stream, host, method, path, headers, body)
+}
+
+/// A TCP connection to `addr` from the loopback address `from` (127.0.0.2 and up are
+/// other peers of a sink on 127.0.0.1, as other devices would be).
+pub fn connect_from(from: std::net::Ipv4Addr, addr: std::net::SocketAddr) -> std::net::TcpStream {
+    let socket = socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).unwrap();
+    socket
+        .bind(&std::net::SocketAddr::from((from, 0)).into())
+        .unwrap();
+    socket.connect(&addr.into()).unwrap();
+    socket.into()
+}
+
+/// `request` on a connection already made.
+pub fn request_on(
+    mut stream: std::net::TcpStream,
+    host: &str,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&[u8]>,
+) -> Reply {
+    // A reply that never comes fails the test (status 0) instead of hanging it.
+    stream
+        .set_read_timeout(Some(std::time::Duration::from_secs(120)))
+        .unwrap();
     let mut head = format!("{method} {path} HTTP/1.1\r\nhost: {host}\r\nconnection: close\r\n");
     for (k, v) in headers {
         head.push_str(&format!("{k}: {v}\r\n"));

@@ -3,7 +3,7 @@
 //! vocabulary and numbers as data: tests/fixtures/plan-limits.json, and the module
 //! extension/lib/plan-limits.js generated beside it (see the test below).
 
-use crate::domain::arm::{BodyKind, Transport};
+use crate::domain::arm::{Api, BodyKind, ModuleName, Transport};
 use crate::domain::limits::{Between, Bounds, Limits, LIMITS};
 use crate::domain::plan::{AutoBudget, Plan};
 
@@ -94,6 +94,27 @@ pub enum PlanError {
         load: crate::domain::conditions::Load,
     },
     LoadNotOnThisOs,
+    RepeatedApi {
+        api: Api,
+    },
+    XhrWithoutBodies,
+    RepeatedModule {
+        name: ModuleName,
+    },
+    TooManyModules {
+        modules: usize,
+        max: usize,
+    },
+    ModuleNameTaken {
+        name: ModuleName,
+    },
+    BaselineNotAModule {
+        name: ModuleName,
+    },
+    ModuleTimeoutOutOfRange {
+        secs: u32,
+        max: u32,
+    },
 }
 
 /// Its words are export's (`export/plan_error.rs`).
@@ -101,6 +122,9 @@ impl std::error::Error for PlanError {}
 
 /// Reps per block: at least one; at most a run's whole reps.
 pub const BLOCK_REPS: Bounds<u32> = Bounds { min: 1, max: 1000 };
+
+/// The longest a module upload may be given before it is aborted.
+pub const MAX_MODULE_TIMEOUT_SECS: u32 = 3600;
 
 impl PlanError {
     /// The rule's name in kebab-case, e.g. "reps-out-of-range".
@@ -133,6 +157,7 @@ impl Plan {
             });
         }
         self.check_arms()?;
+        self.check_modules()?;
         self.check_workloads(limits)?;
         self.check_blocks()?;
         self.check_auto(limits)
@@ -161,8 +186,14 @@ impl Plan {
         if let Some(&transport) = first_repeat(&self.transports) {
             return Err(PlanError::RepeatedTransport { transport });
         }
+        if let Some(&api) = first_repeat(&self.apis) {
+            return Err(PlanError::RepeatedApi { api });
+        }
+        if self.apis.contains(&Api::Xhr) && !self.bodies.iter().any(|b| b.goes_through(Api::Xhr)) {
+            return Err(PlanError::XhrWithoutBodies);
+        }
         if self.bodies.is_empty() {
-            if self.workloads.is_empty() {
+            if self.workloads.is_empty() && self.modules.is_empty() {
                 return Err(PlanError::NoArms);
             }
             if self.transports.iter().any(|t| t.is_tls()) {
@@ -173,6 +204,39 @@ impl Plan {
             }
         }
         Ok(())
+    }
+
+    fn check_modules(&self) -> Result<(), PlanError> {
+        let max = crate::domain::workload::MAX_MODULES;
+        if self.modules.len() > max {
+            return Err(PlanError::TooManyModules {
+                modules: self.modules.len(),
+                max,
+            });
+        }
+        let names: Vec<&ModuleName> = self.modules.iter().map(|m| &m.name).collect();
+        if let Some(&name) = first_repeat(&names) {
+            return Err(PlanError::RepeatedModule { name: name.clone() });
+        }
+        let built_in = |n: &ModuleName| {
+            use strum::IntoEnumIterator;
+            let taken = ["download", "encrypted", "parallel"];
+            BodyKind::iter().any(|b| <&str>::from(b).eq_ignore_ascii_case(n.as_str()))
+                || taken.iter().any(|t| t.eq_ignore_ascii_case(n.as_str()))
+        };
+        if let Some(&name) = names.iter().find(|n| built_in(n)) {
+            return Err(PlanError::ModuleNameTaken { name: name.clone() });
+        }
+        let max = MAX_MODULE_TIMEOUT_SECS;
+        if let Some(secs) = self.module_timeout_secs.filter(|s| !(1..=max).contains(s)) {
+            return Err(PlanError::ModuleTimeoutOutOfRange { secs, max });
+        }
+        match &self.baseline {
+            Some(b) if !names.contains(&b) => {
+                Err(PlanError::BaselineNotAModule { name: b.clone() })
+            }
+            _ => Ok(()),
+        }
     }
 
     fn check_workloads(&self, limits: &Limits) -> Result<(), PlanError> {
@@ -258,6 +322,9 @@ pub fn shared_data() -> serde_json::Value {
     serde_json::json!({
         "body_kinds": BodyKind::iter().collect::<Vec<_>>(),
         "transports": Transport::iter().collect::<Vec<_>>(),
+        // Every load a run can put on the machine, in the order `--load none,cpu` runs
+        // them: the options' load tick box sends them all.
+        "loads": crate::domain::conditions::Load::iter().collect::<Vec<_>>(),
         "limits": LIMITS,
         "auto_default": AUTO_DEFAULT,
         // Every rule's name, as error 16's `kind` says it: the options page names the

@@ -2,6 +2,7 @@
 //! how many bytes one of their uploads may carry; each request then adds a part at its
 //! offset (`parts.rs`), by plain PUTs or by the tus protocol.
 
+use super::super::expected::ModuleRun;
 use super::super::parts::{PartRefused, PartTally, Protocol};
 use super::{Entry, Held, Ledger, UploadId, UploadTag};
 use crate::domain::timeline::Timeline;
@@ -91,18 +92,21 @@ pub(super) fn hashing(entries: &mut HashMap<UploadId, Held>, upload: &UploadId) 
 }
 
 impl Ledger {
-    /// A run with workload modules starts: each of its module uploads may carry at most
-    /// `max_bytes` (what a module is given). Forgotten with the run.
-    pub fn expect_modules(&self, run_id: &str, max_bytes: u64) {
+    /// A run with workload modules starts: each of its module uploads is given the
+    /// bytes `run` describes, and may carry no more. Forgotten with the run.
+    pub fn expect_modules(&self, run_id: &str, run: ModuleRun) {
         let mut runs = self.module_runs.lock().unwrap();
-        runs.insert(run_id.to_owned(), max_bytes);
+        runs.insert(run_id.to_owned(), run);
+    }
+
+    /// What `run_id`'s modules are given, if it has modules.
+    pub fn modules(&self, run_id: &str) -> Option<ModuleRun> {
+        self.module_runs.lock().unwrap().get(run_id).copied()
     }
 
     fn module_cap(&self, run_id: &str) -> Result<u64, ModuleRefused> {
-        let runs = self.module_runs.lock().unwrap();
-        runs.get(run_id)
-            .copied()
-            .ok_or(ModuleRefused::NotAModuleRun)
+        let run = self.modules(run_id).ok_or(ModuleRefused::NotAModuleRun)?;
+        Ok(run.bytes)
     }
 
     /// The record of `tag`'s upload, made with `new` when there is none yet.
@@ -167,7 +171,10 @@ impl Ledger {
     /// tus HEAD: the upload's offset and length.
     pub fn tus_state(&self, tag: &UploadTag) -> Result<(u64, u64), ModuleRefused> {
         self.with_parts(tag, None, |t| match t.protocol {
-            Protocol::Tus { length } => Ok((t.offset, length)),
+            Protocol::Tus { length } => {
+                t.heads += 1;
+                Ok((t.offset, length))
+            }
             Protocol::Put => Err(ModuleRefused::Unknown),
         })
     }
