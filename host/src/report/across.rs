@@ -223,10 +223,13 @@ fn differences(reports: &[RunReport]) -> Vec<Difference> {
         .iter()
         .filter_map(|(what, get)| {
             let values: Vec<FactValue> = reports.iter().map(get).collect();
-            values.iter().any(|v| v != &values[0]).then(|| Difference {
-                what: *what,
-                values,
-            })
+            values
+                .iter()
+                .any(|v| v != &values[0])
+                .then_some(Difference {
+                    what: *what,
+                    values,
+                })
         })
         .collect()
 }
