@@ -10,12 +10,14 @@
 //! - `sink_url`: a remote sink's URL (`SinkUrl`) and the upload path's form.
 //! - `timeline`: one upload's arrival record (`sink::timeline` records it).
 //! - `machine`: a run's machine calibrations (`conditions::calibrate` takes them).
+//! - `host_name`: a name or address other devices reach this machine by (`PublicHost`).
 //! - `workload`: workload modules (names, the contract, what a run records of one) and
 //!   the API a body arm uploads through.
 
 pub mod arm;
 pub mod ceiling;
 pub mod conditions;
+pub mod host_name;
 pub mod limits;
 pub mod machine;
 pub mod page_timing;

@@ -4,6 +4,7 @@
 
 use super::words;
 use crate::domain::plan::AutoStop;
+use crate::report::link::WireLimit;
 use crate::report::{Note, Warning};
 use std::fmt;
 
@@ -92,6 +93,27 @@ impl fmt::Display for Note {
             Note::MeasuredIn { condition, state } => {
                 write!(f, "{}", super::conditions::measured_in(condition, state))
             }
+            Note::LinkWire {
+                arm,
+                median_mbps,
+                ceiling_mbps,
+                wire_mbps,
+                limit,
+            } => {
+                write!(
+                    f,
+                    "{arm} reached {} of what this link carried ({} of {} Mbps, the host's own client over the same transport). ",
+                    words::share(Some(median_mbps / ceiling_mbps.max(f64::MIN_POSITIVE))),
+                    words::mbps(Some(*median_mbps)),
+                    words::mbps(Some(*ceiling_mbps))
+                )?;
+                let wire = words::mbps(*wire_mbps);
+                match limit {
+                    WireLimit::Link => write!(f, "Its bytes crossed the wire at {wire} Mbps, the link's ceiling: on the wire the link is the limit, and the rest of its time went before the first byte and after the last."),
+                    WireLimit::Browser => write!(f, "Its bytes crossed the wire at {wire} Mbps, below the link's ceiling: the browser did not fill the link, so the browser is the limit, not the link."),
+                    WireLimit::Unknown => write!(f, "No timeline of its uploads, so whether its bytes crossed at the link's speed is not known."),
+                }
+            }
             Note::IntegrityReason {
                 arm,
                 integrity,
@@ -124,6 +146,26 @@ impl fmt::Display for crate::store::StoreWarning {
             StoreWarningKind::CorruptLine => {
                 write!(f, "{path}: line {line} skipped, corrupt line: {error}")
             }
+        }
+    }
+}
+
+impl fmt::Display for crate::domain::host_name::HostError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use crate::domain::host_name::{HostError, LABEL_CHARS, NAME_CHARS};
+        match self {
+            HostError::Empty => f.write_str("a host name cannot be empty"),
+            HostError::TooLong { chars } => {
+                write!(f, "{chars} characters: a host name has at most {NAME_CHARS}")
+            }
+            HostError::BadCharacter => f.write_str(
+                "only a name (letters, digits, hyphens and dots), an IPv4 address or an IPv6 one: no scheme, port, path or spaces",
+            ),
+            HostError::BadLabel => write!(
+                f,
+                "each dot-separated part must be 1-{LABEL_CHARS} letters, digits or inner hyphens, and a number must be an IPv4 address"
+            ),
+            HostError::BadIpv6 => f.write_str("brackets must hold an IPv6 address, e.g. [fe80::1]"),
         }
     }
 }
