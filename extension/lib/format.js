@@ -1,7 +1,7 @@
 // Words and shapes for the popup, from the host's data. Pure, so the tests pin down what
 // the user reads. Figures and verdicts are written by lib/words.js, by the host's rules.
 import { HOST_FAILURE } from './host-failure.js';
-import { comparisonLine, comparisonParts, formatMbps, formatRange, integrityDetail, integrityWord, legendText, sideLabel } from './words.js';
+import { comparisonLine, comparisonParts, formatMbps, formatRange, formatShare, integrityDetail, integrityWord, legendText, sideLabel } from './words.js';
 
 export function progressText(state) {
   if (!state) return '';
@@ -57,8 +57,10 @@ export function versusParts(arm) {
 
 /**
  * The popup's table, as text cells with a class each: body, n, median, range, the
- * host's ratio and verdict, integrity. The ratio is the host's ratio of the two
- * medians shown, so the two columns cannot point opposite ways.
+ * median's share of what the host's own client carried to the same sink (across a
+ * real link, the link's ceiling), the host's ratio and verdict, integrity. The ratio
+ * is the host's ratio of the two medians shown, so the two columns cannot point
+ * opposite ways.
  */
 export function tableRows(arms) {
   return arms.map((a) => [
@@ -66,6 +68,7 @@ export function tableRows(arms) {
     [String(a.n), 'num'],
     [formatMbps(a.median_mbps), 'num'],
     [formatRange(a.min_mbps, a.max_mbps), 'num'],
+    [formatShare(a.ceiling_share), 'num'],
     [versus(a), 'vs'],
     [integrityWord(a.integrity), a.integrity.status === 'intact' ? 'ok' : 'bad'],
   ]);

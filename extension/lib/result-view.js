@@ -18,7 +18,7 @@ const MARKUP = `
     <svg id="phases" role="img" aria-label="Median phases per arm: preparing, on the wire, reply"></svg>
   </div>
   <table id="table">
-    <thead><tr><th>Body</th><th>n</th><th>Median</th><th>Min–max</th><th>vs baseline</th><th>Integrity</th></tr></thead>
+    <thead><tr><th>Body</th><th>n</th><th>Median</th><th>Min–max</th><th>Of ceiling</th><th>vs baseline</th><th>Integrity</th></tr></thead>
     <tbody></tbody>
   </table>
   <table id="control-table" hidden>

@@ -28,6 +28,12 @@ export function formatRange(min, max) {
   return `${formatMbps(min)}–${formatMbps(max)}`;
 }
 
+/** A median as a share of its link's (or sink's) ceiling: "76%"; a dash for none. */
+export function formatShare(s) {
+  if (s === null || s === undefined || !Number.isFinite(s)) return '–';
+  return `${fixed(s * 100, 0)}%`;
+}
+
 /** A horizon as a percentage: "5", "2.5". */
 function percent(h) {
   const p = h * 100;

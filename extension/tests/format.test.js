@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { HOST_FAILURE, disconnectFailure, replyFailure } from '../lib/host-failure.js';
 import { chartModel, explainHostError, explainRunError, integrityFindings, progressBar, progressText, tableRows } from '../lib/format.js';
-import { comparisonLine, formatComparison, formatRange, legendText } from '../lib/words.js';
+import { comparisonLine, formatComparison, formatRange, formatShare, legendText } from '../lib/words.js';
 
 const FORMATS = JSON.parse(readFileSync(new URL('../../tests/fixtures/formats.json', import.meta.url), 'utf8'));
 
@@ -114,8 +114,15 @@ test('a result says which plan and run it is', async () => {
   assert.equal(resultLabel({ plan: { size_bytes: 33554432, reps: 6, auto: { max_reps: 1000, max_seconds: 60 } }, samples }), '32 MiB × 9 reps (auto from 6)');
 });
 
-test("the table's ratio cell is the comparison with its baseline, the baseline's says so, and others have a dash", () => {
+test("beside each arm, its median's share of what the host's own client carried to the same sink", () => {
   const cells = tableRows(analysis.arms).map((r) => r[4][0]);
+  assert.deepEqual(cells, analysis.arms.map((a) => formatShare(a.ceiling_share)));
+  assert.ok(analysis.arms[1].ceiling_share > 0.5 && cells[1].endsWith('%'), 'Blob near its ceiling has a share');
+  assert.equal(cells[2], formatShare(null), 'no intact upload: no share');
+});
+
+test("the table's ratio cell is the comparison with its baseline, the baseline's says so, and others have a dash", () => {
+  const cells = tableRows(analysis.arms).map((r) => r[5][0]);
   const blob = analysis.arms.find((a) => a.comparison);
   assert.ok(cells.includes(`${formatComparison(blob.comparison)} vs ${blob.comparison.baseline.arm.label}`));
   assert.equal(cells[analysis.arms.findIndex((a) => a.baseline)], 'baseline');

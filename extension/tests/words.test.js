@@ -5,12 +5,17 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { versus, versusParts } from '../lib/format.js';
-import { comparisonLine, comparisonParts, conditionPhrase, findingText, formatComparison, formatMbps, formatSlowdown, integrityDetail, integrityWord, isConditionFinding, legendText, measuredIn, stateWords } from '../lib/words.js';
+import { comparisonLine, comparisonParts, conditionPhrase, findingText, formatComparison, formatMbps, formatShare, formatSlowdown, integrityDetail, integrityWord, isConditionFinding, legendText, measuredIn, stateWords } from '../lib/words.js';
 
 const FIXTURE = JSON.parse(readFileSync(new URL('../../tests/fixtures/formats.json', import.meta.url), 'utf8'));
 
 test('Mbps figures are written as the host writes them, ties and all', () => {
   for (const { value, text } of FIXTURE.mbps) assert.equal(formatMbps(value), text, `${value}`);
+});
+
+test("each arm's share of its link's ceiling is written as the host writes it", () => {
+  assert.ok(FIXTURE.shares.length > 0);
+  for (const { value, text } of FIXTURE.shares) assert.equal(formatShare(value), text, `${value}`);
 });
 
 test('comparisons, their lines and the control\'s slowdowns read as the host writes them', () => {

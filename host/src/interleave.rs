@@ -10,6 +10,7 @@
 //! t div builds; a build's steps are its run's start (the calibration and the sink's
 //! ceiling), each rep, and its end.
 
+use crate::state;
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, Write};
@@ -35,12 +36,17 @@ pub struct JobTurns {
 
 /// Longest a build waits for its turn: the other build's rep, or its start.
 const WAIT: Duration = Duration::from_secs(600);
+/// Longest a build waits for the counter's lock. A host holds it for a read and a
+/// write; whoever holds it longer (another process, a stuck host) is not waited for.
+pub const LOCK_WAIT: Duration = Duration::from_secs(5);
 const POLL: Duration = Duration::from_millis(2);
 
 #[derive(Debug, thiserror::Error)]
 pub enum TurnError {
     #[error("no turn for build {position} within {}s", WAIT.as_secs())]
     TimedOut { position: u32 },
+    #[error("the turns' lock was held by another for {}s", LOCK_WAIT.as_secs())]
+    LockHeld,
     #[error("the turns' folder: {0}")]
     Io(#[from] std::io::Error),
 }
@@ -60,7 +66,11 @@ impl Gate {
     /// Makes the turns' folder for `builds` builds (the CLI, before any launch).
     pub fn create(dir: &Path) -> std::io::Result<()> {
         std::fs::create_dir_all(dir)?;
-        std::fs::write(dir.join("turn"), "0")
+        let mut file = state::open_no_follow(
+            &dir.join("turn"),
+            OpenOptions::new().write(true).create_new(true),
+        )?;
+        file.write_all(b"0")
     }
 
     pub fn open(turns: &JobTurns) -> Gate {
@@ -115,9 +125,11 @@ impl Gate {
     fn advance(&self, stop: impl Fn(u64) -> bool) -> Result<u64, TurnError> {
         let (mut file, mut turn) = self.locked()?;
         let start = turn;
-        let all_done = (0..self.builds).all(|p| is_done(&self.dir, p));
-        while !all_done && !stop(turn) && is_done(&self.dir, (turn % u64::from(self.builds)) as u32)
-        {
+        let done = (0..self.builds)
+            .map(|p| is_done(&self.dir, p))
+            .collect::<std::io::Result<Vec<bool>>>()?;
+        let all_done = done.iter().all(|&d| d);
+        while !all_done && !stop(turn) && done[(turn % u64::from(self.builds)) as usize] {
             turn += 1;
         }
         if turn != start {
@@ -135,16 +147,30 @@ impl Gate {
         Ok(())
     }
 
-    /// The counter's file, locked (released when it is dropped), and its value.
+    /// The counter's file, locked (released when it is dropped), and its value. A link
+    /// in its place is refused, never followed.
     fn locked(&self) -> Result<(File, u64), TurnError> {
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(self.dir.join("turn"))?;
-        file.lock()?;
+        let path = self.dir.join("turn");
+        let mut file = state::open_no_follow(&path, OpenOptions::new().read(true).write(true))?;
+        lock_within(&file, LOCK_WAIT)?;
         let mut text = String::new();
         file.read_to_string(&mut text)?;
         Ok((file, text.trim().parse().unwrap_or(0)))
+    }
+}
+
+/// Takes `file`'s lock, waiting at most `within` for whoever holds it.
+fn lock_within(file: &File, within: Duration) -> Result<(), TurnError> {
+    let started = Instant::now();
+    loop {
+        match file.try_lock() {
+            Ok(()) => return Ok(()),
+            Err(std::fs::TryLockError::Error(e)) => return Err(e.into()),
+            Err(std::fs::TryLockError::WouldBlock) if started.elapsed() >= within => {
+                return Err(TurnError::LockHeld)
+            }
+            Err(std::fs::TryLockError::WouldBlock) => std::thread::sleep(POLL),
+        }
     }
 }
 
@@ -158,13 +184,20 @@ fn done_path(dir: &Path, position: u32) -> PathBuf {
     dir.join(format!("done-{position}"))
 }
 
-fn is_done(dir: &Path, position: u32) -> bool {
-    done_path(dir, position).exists()
+/// Whether the build marked itself done: a file there (a link there is refused).
+fn is_done(dir: &Path, position: u32) -> std::io::Result<bool> {
+    match state::open_no_follow(&done_path(dir, position), OpenOptions::new().read(true)) {
+        Ok(_) => Ok(true),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(e),
+    }
 }
 
-/// Marks a build finished: by its host at its end, or by the CLI when it broke.
+/// Marks a build finished: by its host at its end, or by the CLI when it broke. Made
+/// without following a link in its place (which would truncate the link's target).
 pub fn mark_done(dir: &Path, position: u32) -> std::io::Result<()> {
-    std::fs::write(done_path(dir, position), "")
+    let path = done_path(dir, position);
+    state::open_no_follow(&path, OpenOptions::new().write(true).create(true)).map(drop)
 }
 
 #[cfg(test)]

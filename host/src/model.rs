@@ -717,7 +717,7 @@ pub struct RunInfo {
 }
 
 /// Which sink a run's uploads go to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum SinkChoice {
     /// The host's own sink on this machine: the browser is measured.

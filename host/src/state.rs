@@ -53,8 +53,12 @@ pub fn open_private_read(path: &Path) -> std::io::Result<File> {
             return Err(symlink_refused(dir));
         }
     }
-    let mut opts = OpenOptions::new();
-    opts.read(true);
+    open_no_follow(path, OpenOptions::new().read(true))
+}
+
+/// Opens `path` with `opts` without following a symbolic link in its place (O_NOFOLLOW):
+/// a link there is refused, and the error says so.
+pub fn open_no_follow(path: &Path, opts: &mut OpenOptions) -> std::io::Result<File> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;

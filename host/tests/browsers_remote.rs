@@ -31,6 +31,26 @@ fn run_on_tls_sink(browser: &str) -> Value {
         "the link's ceiling over the same transport: {}",
         run["run"]
     );
+    assert!(
+        run["run"]["ceilings_after"]["h2"]["receive_mbps"].as_f64() > Some(0.0),
+        "and again after the arms: {}",
+        run["run"]
+    );
+    for arm in run["summary"].as_array().unwrap() {
+        if arm["median_mbps"].is_number() {
+            assert!(arm["ceiling_share"].as_f64() > Some(0.0), "{arm}");
+            let noted = run["notes"].as_array().unwrap().iter().any(|n| {
+                n["kind"] == "link-wire"
+                    && n["arm"] == arm["arm"]["label"]
+                    && n["limit"].is_string()
+            });
+            assert!(
+                noted,
+                "no note on where {}'s time went: {}",
+                arm["arm"], run["notes"]
+            );
+        }
+    }
     run
 }
 

@@ -130,4 +130,33 @@ fn a_run_on_a_pinned_sink_is_judged_from_its_ledger_and_a_wrong_pin_records_noth
         "the link's ceiling, measured over the same transport: {run}"
     );
     assert!(run.get("sink_url").is_none(), "the token was stored: {run}");
+    the_link_is_measured_again_after_the_arms(&mut host, state.path());
+}
+
+/// At the run's end the host measures the link again over the same pinned TLS, and
+/// the analysis sets the arm against what the link carried, with a typed note.
+fn the_link_is_measured_again_after_the_arms(host: &mut Host, state: &std::path::Path) {
+    let finished =
+        host.send(&json!({"type": "run-finished", "run_id": "r1", "status": "incomplete"}));
+    assert_eq!(finished["type"], "run-finished", "{finished}");
+    let stored = records(state);
+    let after = stored.iter().find(|r| r["kind"] == "ceiling_after");
+    assert!(
+        after.is_some_and(|a| a["ceilings"]["h2"]["receive_mbps"].as_f64() > Some(0.0)),
+        "the link's ceiling after the arms: {after:?}"
+    );
+    let analysis = &finished["analysis"];
+    assert!(
+        analysis["arms"][0]["ceiling_share"].as_f64() > Some(0.0),
+        "{analysis}"
+    );
+    let note = analysis["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["kind"] == "link-wire");
+    assert!(
+        note.is_some_and(|n| n["arm"] == "Blob h2" && n["limit"].is_string()),
+        "a typed note on where the link's time went: {analysis}"
+    );
 }

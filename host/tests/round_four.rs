@@ -5,11 +5,12 @@
 mod common;
 
 use common::serve::Serve;
-use common::{Host, SinkProcess};
+use common::{Host, SinkProcess, CHROMIUM_ORIGIN};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Ipv4Addr, SocketAddr, TcpStream};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// PUTs `body` to `url` with `headers`: the status, and the reply's JSON when it has one.
@@ -75,6 +76,83 @@ fn ten_thousand_uploads_under_an_unknown_run_leave_another_devices_upload_accept
     assert_eq!(ledger(&sink, "run=honest&open=10").0, 410);
 }
 
+/// A native host given build 0 of two interleaved builds whose turns live in `turns`
+/// (as `unobserved run --browser-path A --browser-path B` starts it), asked to start its
+/// run: its reply, and how long it took.
+fn start_interleaved_build(state: &Path, turns: &Path) -> (Value, Duration, Host) {
+    let plan = json!({"size_bytes": 1024, "reps": 1, "warmup": 0, "bodies": ["Blob"]});
+    let job = state.join("job.json");
+    let tag = json!({"group": "g", "position": 0, "builds": 2});
+    let body = json!({"run_id": "r1", "plan": plan, "turns": {"tag": tag, "gate_dir": turns}});
+    std::fs::write(&job, body.to_string()).unwrap();
+    let env = [("UNOBSERVED_JOB", job.to_str().unwrap())];
+    let mut host = Host::start_with_env(state, &[CHROMIUM_ORIGIN], &env);
+    let hello = host.send(&json!({"type": "hello"}));
+    assert_eq!(hello["job"]["run_id"], "r1", "{hello}");
+    let run = json!({"run_id": "r1", "browser": "Chromium", "browser_version": "156",
+        "os": "Linux", "extension_version": "0.1.0", "source": "job",
+        "started_at": "2026-11-30T00:00:00Z", "plan": plan});
+    let asked = Instant::now();
+    let reply = host.send(&json!({"type": "run-started", "run": run}));
+    (reply, asked.elapsed(), host)
+}
+
+/// The reply's type and numbered error.
+fn typed(reply: &Value) -> (Option<&str>, Option<u64>) {
+    (reply["type"].as_str(), reply["code"].as_u64())
+}
+
+/// A turns lock held by another process made `run-started` wait forever (660 s seen,
+/// error 17 never came). Now the lock is waited for a bounded time, whoever holds it.
+#[test]
+fn a_turns_lock_held_by_another_process_fails_run_started_with_error_17_in_bounded_time() {
+    let (state, turns) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    std::fs::write(turns.path().join("turn"), "0").unwrap();
+    // This test process holds the lock (the host is another process), and lets go
+    // after 30 s: a host that waited for it anyway would then start the run.
+    let held = std::fs::File::open(turns.path().join("turn")).unwrap();
+    held.lock().unwrap();
+    std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_secs(30));
+        drop(held);
+    });
+    let (reply, took, _host) = start_interleaved_build(state.path(), turns.path());
+    assert_eq!(typed(&reply), (Some("error"), Some(17)), "{reply}");
+    let bound = unobserved::interleave::LOCK_WAIT;
+    assert!(
+        took >= bound && took < bound + Duration::from_secs(10),
+        "{took:?}"
+    );
+}
+
+/// `turn` and `done-0` in the turns folder were followed when they were links: the
+/// target was overwritten or truncated. Now each is refused (error 17) and its target
+/// is left as it was, through the session's end (where build 0 marks itself done).
+#[test]
+fn links_in_the_turns_folder_are_refused_and_their_targets_left_alone() {
+    for planted in ["turn", "done-0"] {
+        let (state, turns) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let victim = state.path().join("victim");
+        std::fs::write(&victim, "precious").unwrap();
+        if planted != "turn" {
+            std::fs::write(turns.path().join("turn"), "0").unwrap();
+        }
+        std::os::unix::fs::symlink(&victim, turns.path().join(planted)).unwrap();
+        let (reply, _, mut host) = start_interleaved_build(state.path(), turns.path());
+        assert_eq!(
+            typed(&reply),
+            (Some("error"), Some(17)),
+            "{planted}: {reply}"
+        );
+        host.hang_up();
+        assert!(
+            host.wait_exit(Duration::from_secs(10)).is_some(),
+            "{planted}"
+        );
+        let kept = std::fs::read_to_string(&victim).unwrap();
+        assert_eq!(kept, "precious", "{planted} was followed");
+    }
+}
 /// A sample whose arm claims 2^62 parallel streams.
 fn two_to_the_62_streams() -> Value {
     json!({"body": "Blob", "rep": 0, "upload_id": "p",

@@ -108,6 +108,11 @@ struct SampleRow<'a> {
     block: Option<u32>,
     load: Option<crate::domain::conditions::Load>,
     machine_condition: Option<String>,
+    /// What the host's own client carried to the same sink over the same transport (the
+    /// faster of before and after the arms: `report::link`); across a real link, the
+    /// link's ceiling.
+    #[serde(serialize_with = "shown")]
+    ceiling_mbps: Option<f64>,
 }
 
 impl<'a> SampleRow<'a> {
@@ -157,6 +162,10 @@ impl<'a> SampleRow<'a> {
             block,
             load: condition.as_ref().map(|c| c.load),
             machine_condition: condition.as_ref().map(other_work),
+            ceiling_mbps: r
+                .run
+                .link(s.arm().travels_over())
+                .and_then(|l| l.carried_mbps()),
         }
     }
 }
@@ -238,7 +247,7 @@ mod tests {
         assert_eq!(text.lines().count(), 1, "{text}");
         assert!(
             text.starts_with("run_id,browser,")
-                && text.ends_with(",stalled_ms,block,load,machine_condition\n")
+                && text.ends_with(",stalled_ms,block,load,machine_condition,ceiling_mbps\n")
         );
     }
 

@@ -210,8 +210,9 @@ fn plan_line(r: &RunReport) -> Option<String> {
         human_bytes(p.size_bytes),
         p.warmup
     );
+    let what = super::ceiling::what(r);
     if let Some(c) = m.sink_ceiling_mbps {
-        line += &format!(" · sink ceiling {c:.0} Mbps");
+        line += &format!(" · {what} {c:.0} Mbps");
         if let Some((lo, hi)) = m.sink_ceiling_range {
             line += &format!(" ({lo:.0}–{hi:.0})");
         }
@@ -221,10 +222,7 @@ fn plan_line(r: &RunReport) -> Option<String> {
     }
     for (t, c) in &m.transport_ceilings {
         let (lo, hi) = c.receive_range;
-        line += &format!(
-            " · {t} sink ceiling {:.0} Mbps ({lo:.0}–{hi:.0})",
-            c.receive_mbps
-        );
+        line += &format!(" · {t} {what} {:.0} Mbps ({lo:.0}–{hi:.0})", c.receive_mbps);
     }
     Some(line)
 }
@@ -236,7 +234,7 @@ fn summary(r: &RunReport) -> Section {
     if !single {
         footnotes.push("Baselines: body kinds vs Uint8Array over the same transport, pipelined vs serial at the same chunk size, parallel xN vs x1.");
     }
-    Section {
+    let mut section = Section {
         kind: SectionKind::Summary,
         title: None,
         columns: [
@@ -279,7 +277,27 @@ fn summary(r: &RunReport) -> Section {
             })
             .collect(),
         footnotes,
+    };
+    with_ceiling(&mut section, r);
+    section
+}
+
+/// The link's ceiling beside the arms (`ceiling.rs`): each arm's share of it after its
+/// IQR, and the host's own client as rows below them.
+fn with_ceiling(section: &mut Section, r: &RunReport) {
+    if !super::ceiling::shown(r) {
+        return;
     }
+    const AFTER_IQR: usize = 5;
+    section
+        .columns
+        .insert(AFTER_IQR, super::ceiling::COLUMN.into());
+    for (row, arm) in section.rows.iter_mut().zip(&r.summary) {
+        row.cells.insert(AFTER_IQR, super::ceiling::share_cell(arm));
+    }
+    let columns = section.columns.len();
+    section.rows.extend(super::ceiling::rows(r, columns));
+    section.footnotes.push("Of ceiling: the median over what the host's own client carried to the same sink, at the same size and over the same transport, before the arms and after (the faster of the two); across a real link that is the link's ceiling.");
 }
 
 fn encrypted(r: &RunReport) -> Option<Section> {

@@ -4,6 +4,7 @@
 
 use super::words;
 use crate::model::AutoStop;
+use crate::report::link::WireLimit;
 use crate::report::{Note, Warning};
 use std::fmt;
 
@@ -91,6 +92,27 @@ impl fmt::Display for Note {
             }
             Note::MeasuredIn { condition, state } => {
                 write!(f, "{}", super::conditions::measured_in(condition, state))
+            }
+            Note::LinkWire {
+                arm,
+                median_mbps,
+                ceiling_mbps,
+                wire_mbps,
+                limit,
+            } => {
+                write!(
+                    f,
+                    "{arm} reached {} of what this link carried ({} of {} Mbps, the host's own client over the same transport). ",
+                    words::share(Some(median_mbps / ceiling_mbps.max(f64::MIN_POSITIVE))),
+                    words::mbps(Some(*median_mbps)),
+                    words::mbps(Some(*ceiling_mbps))
+                )?;
+                let wire = words::mbps(*wire_mbps);
+                match limit {
+                    WireLimit::Link => write!(f, "Its bytes crossed the wire at {wire} Mbps, the link's ceiling: on the wire the link is the limit, and the rest of its time went before the first byte and after the last."),
+                    WireLimit::Browser => write!(f, "Its bytes crossed the wire at {wire} Mbps, below the link's ceiling: the browser did not fill the link, so the browser is the limit, not the link."),
+                    WireLimit::Unknown => write!(f, "No timeline of its uploads, so whether its bytes crossed at the link's speed is not known."),
+                }
             }
             Note::IntegrityReason {
                 arm,

@@ -3,6 +3,7 @@
 //! Markdown and HTML render the same `RunDocument`; JSON is the computed report itself
 //! and CSV its samples, one row each.
 
+pub mod ceiling;
 pub mod compared;
 pub mod conditions;
 pub mod csv;

@@ -29,6 +29,11 @@ pub fn range(min: Option<f64>, max: Option<f64>) -> String {
     }
 }
 
+/// A median as a share of its link's (or sink's) ceiling: "76%"; a dash for none.
+pub fn share(s: Option<f64>) -> String {
+    s.map_or_else(|| "–".into(), |s| format!("{:.0}%", s * 100.0))
+}
+
 /// A horizon as a percentage: "5", "2.5".
 fn percent(h: f64) -> String {
     let p = h * 100.0;
@@ -235,6 +240,16 @@ mod tests {
                 times_edge: 3.625,
             },
         ];
+        let shares = [
+            Some(0.0),
+            Some(0.005),
+            Some(0.4),
+            Some(0.7649),
+            Some(0.765),
+            Some(1.0),
+            Some(1.25),
+            None,
+        ];
         let integrity = [
             Integrity::Intact,
             Integrity::Corrupted {
@@ -257,6 +272,8 @@ mod tests {
                 "versus": crate::export::conditions::versus_cell(c, &c.baseline.label()),
             })).collect::<Vec<_>>(),
             "no_slowdown": slowdown(None),
+            "shares": shares.iter().map(|s| json!({"value": s, "text": share(*s)}))
+                .collect::<Vec<_>>(),
             "legends": legends.iter().map(|l| json!({"legend": l, "text": legend(l)}))
                 .collect::<Vec<_>>(),
             "integrity": integrity.iter().map(|i| json!({

@@ -55,10 +55,7 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
         "run {run_id} finished: {status:?} {:?}",
         reason.as_deref().map(Clipped)
     );
-    // After the last upload, before the end: `unobserved run` ends the browser at it.
-    super::run_conditions::finish(session, &run_id);
-    let machine = super::job_run::end(&mut session.job, &run_id);
-    let record = Record::RunEnd {
+    let end = Record::RunEnd {
         run_id: run_id.clone(),
         status,
         reason,
@@ -66,18 +63,10 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
         observation,
         auto_stop,
     };
-    match session.store.append(&[Record::Machine(machine), record]) {
+    let records = closing(session, &run_id, stored.as_ref().ok(), end);
+    match session.store.append(&records) {
         Ok(()) => {
-            // An ended run takes nothing more: its book stays as a tombstone.
-            if let Some(book) = session.started.get_mut(&run_id) {
-                book.end();
-            }
-            // The run's uploads can vouch for nothing more.
-            session.sink.ledger().forget_run(&run_id);
-            session.sink.modules().forget(&run_id);
-            if let Some(mut remote) = session.remote.remove(&run_id) {
-                remote.forget_run(&run_id);
-            }
+            close(session, &run_id);
             let analysis = analyse(session, &run_id);
             Outgoing::RunFinished {
                 run_id,
@@ -87,6 +76,53 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
         }
         Err(e) => store_failed(e, MessageType::RunFinished),
     }
+}
+
+/// The records that end a run: the ceilings after its arms, the machine's calibration
+/// at its end, then `end` itself.
+fn closing(
+    session: &mut Session,
+    run_id: &str,
+    stored: Option<&Stored>,
+    end: Record,
+) -> Vec<Record> {
+    // After the last upload, before the end: `unobserved run` ends the browser at it.
+    super::run_conditions::finish(session, run_id);
+    let after = ceilings_after(session, run_id, stored);
+    let machine = super::job_run::end(&mut session.job, run_id);
+    after
+        .into_iter()
+        .chain([Record::Machine(machine), end])
+        .collect()
+}
+
+/// An ended run takes nothing more: its book stays as a tombstone, and its uploads can
+/// vouch for nothing more.
+fn close(session: &mut Session, run_id: &str) {
+    if let Some(book) = session.started.get_mut(run_id) {
+        book.end();
+    }
+    session.sink.ledger().forget_run(run_id);
+    session.sink.modules().forget(run_id);
+    if let Some(mut remote) = session.remote.remove(run_id) {
+        remote.forget_run(run_id);
+    }
+}
+
+/// The run's sinks (or its remote link) measured again by the host's own client, as at
+/// its start, for a run this session started: the ceiling after the arms.
+fn ceilings_after(session: &Session, run_id: &str, stored: Option<&Stored>) -> Option<Record> {
+    let plan = stored?.plan.as_ref()?;
+    if !session.started.contains_key(run_id) {
+        return None;
+    }
+    let remote = session.remote.get(run_id).map(|r| r.url().clone());
+    let ceilings = super::run_started::ceilings(session, plan, remote.as_ref()).by_transport();
+    (!ceilings.is_empty()).then(|| Record::CeilingAfter {
+        run_id: run_id.to_owned(),
+        ceilings,
+        recorded_at: now(),
+    })
 }
 
 /// What the store holds of the run: only its lines are parsed.

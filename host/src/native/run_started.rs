@@ -26,7 +26,7 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
     let run_id = run.run_id.clone();
     // A refusal comes before the turn and the calibration: a refused build must not
     // hold the other's turn.
-    let mut remote = match sinks_of(session, &mut run) {
+    let remote = match sinks_of(session, &mut run) {
         Ok(remote) => remote,
         Err(refused) => return *refused,
     };
@@ -39,7 +39,7 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
         Ok(started) => started,
         Err(e) => return refused(ErrorCode::TurnFailed, e.to_string()),
     };
-    let ceilings = ceilings(session, &run.plan, remote.as_mut());
+    let ceilings = ceilings(session, &run.plan, remote.as_ref().map(RemoteLedger::url));
     let (planned, measured_uploads) = (run.plan.arms(), run.plan.measured_uploads());
     let book = crate::verify::fit::RunBook::new(run.plan.clone());
     let plan = run.plan.clone();
@@ -141,14 +141,24 @@ pub(super) struct Ceilings {
     pub tls: BTreeMap<Transport, TransportCeiling>,
 }
 
-/// The run's ceilings at its body size: the local sinks', or the remote link's.
+impl Ceilings {
+    /// Every transport's ceiling, h1's under `h1`: the after-the-arms record's shape.
+    pub fn by_transport(&self) -> BTreeMap<Transport, TransportCeiling> {
+        let mut all = self.tls.clone();
+        all.extend(self.h1.map(|c| (Transport::H1, c)));
+        all
+    }
+}
+
+/// The run's ceilings at its body size: the local sinks', or the link to the remote
+/// sink at `remote`. Measured before the first upload and again after the last.
 pub(super) fn ceilings(
     session: &Session,
     plan: &crate::model::Plan,
-    remote: Option<&mut RemoteLedger>,
+    remote: Option<&SinkUrl>,
 ) -> Ceilings {
     let size = plan.size_bytes;
-    let Some(remote) = remote else {
+    let Some(url) = remote else {
         let own = own_ceiling(session, size);
         return Ceilings {
             h1: own.map(|c| c.receive),
@@ -156,7 +166,6 @@ pub(super) fn ceilings(
             tls: session.tls.ceilings(size, &plan.transports),
         };
     };
-    let url = remote.url();
     let link = crate::sink::ceiling::measure_link(url, size)
         .map_err(|e| log::warn!("could not measure the link to {}: {e}", url.origin()))
         .ok();

@@ -52,8 +52,11 @@ pub struct ArmLine {
     pub comparison: Option<Comparison>,
     /// Other arms are compared with this one.
     pub baseline: bool,
-    /// The receive ceiling of the sink this arm uploaded to (its transport's).
+    /// The receive ceiling of the sink (or link) this arm uploaded to, its transport's:
+    /// the faster of before and after the arms (`link.rs`).
     pub ceiling_mbps: Option<f64>,
+    /// The median as a share of that ceiling (`ArmSummary::ceiling_share`).
+    pub ceiling_share: Option<f64>,
     pub sink_bound: bool,
     /// `status` to branch on, and what arrived or what the browser said.
     pub integrity: Integrity,
@@ -111,7 +114,11 @@ fn arm_line(report: &RunReport, a: &crate::stats::ArmSummary) -> ArmLine {
         max_mbps: a.max_mbps,
         comparison: compared(|c| c.arm.arm()).cloned(),
         baseline: compared(|c| c.baseline.arm()).is_some(),
-        ceiling_mbps: report.run.ceiling_of(a.arm.travels_over()).0,
+        ceiling_mbps: report
+            .run
+            .link(a.arm.travels_over())
+            .and_then(|l| l.carried_mbps()),
+        ceiling_share: a.ceiling_share,
         sink_bound: a.sink_bound,
         integrity: a.integrity.clone(),
     }

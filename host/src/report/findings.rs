@@ -78,6 +78,17 @@ pub enum Note {
         condition: crate::domain::conditions::Condition,
         state: crate::domain::conditions::MachineState,
     },
+    /// On a remote sink, per body arm: its median as a share of what the link carried
+    /// for the host's own client, and whether its bytes crossed the wire at the link's
+    /// ceiling (`report::link`).
+    LinkWire {
+        arm: String,
+        median_mbps: f64,
+        ceiling_mbps: f64,
+        /// Its median upload's first to last byte at the sink, as a rate.
+        wire_mbps: Option<f64>,
+        limit: super::link::WireLimit,
+    },
     /// Why an arm's bytes did not arrive intact, where the tool can explain it.
     IntegrityReason {
         arm: String,

@@ -8,7 +8,9 @@ pub mod chart_scale;
 pub mod conditions;
 pub mod findings;
 pub mod gate;
+pub mod link;
 pub mod machine_check;
+pub mod module_code;
 pub mod phases;
 pub mod pooled;
 
@@ -118,6 +120,14 @@ pub struct RunMeta {
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     #[schemars(schema_with = "ceilings_schema")]
     pub transport_ceilings: std::collections::BTreeMap<Transport, crate::model::TransportCeiling>,
+    /// The same ceilings measured again after the last upload (h1's under `h1`): the
+    /// ceiling before and after the arms (`link.rs`).
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    #[schemars(schema_with = "after_schema")]
+    pub ceilings_after: std::collections::BTreeMap<Transport, crate::model::TransportCeiling>,
+    /// Where the uploads went: the host's own sink, or a remote one across a link.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sink: Option<crate::model::SinkChoice>,
     /// The machine calibration at the run's start and end (`machine.rs`), which
     /// `compare` checks before it sets two runs side by side.
     #[serde(skip_serializing_if = "crate::machine::Machine::is_empty")]
@@ -138,6 +148,16 @@ pub struct RunMeta {
 fn ceilings_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
     schemars::json_schema!({
         "description": "The TLS sinks' own ceilings, per transport, when the run used TLS transports.",
+        "type": "object",
+        "propertyNames": generator.subschema_for::<Transport>(),
+        "additionalProperties": generator.subschema_for::<crate::model::TransportCeiling>(),
+    })
+}
+
+/// `ceilings_after`: an object keyed by transport name.
+fn after_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({
+        "description": "The sinks' (or a remote link's) ceilings measured again after the last upload, per transport.",
         "type": "object",
         "propertyNames": generator.subschema_for::<Transport>(),
         "additionalProperties": generator.subschema_for::<crate::model::TransportCeiling>(),
@@ -180,6 +200,7 @@ struct Gathered {
     machine: crate::machine::Machine,
     series: Option<crate::series::Series>,
     blocks: Vec<crate::domain::conditions::BlockConditions>,
+    ceilings_after: std::collections::BTreeMap<Transport, crate::model::TransportCeiling>,
 }
 
 /// One run's records, grouped, with what lists and filters need (its `RunMeta`), and
@@ -376,6 +397,7 @@ fn gather(g: &mut Gathered, record: Record) {
             }
         }
         Record::Series(s) => g.series = Some(s.series),
+        Record::CeilingAfter { ceilings, .. } => g.ceilings_after = ceilings,
         Record::SinkEvent { .. } => {}
     }
 }
@@ -412,6 +434,8 @@ fn meta_of(run_id: String, g: &Gathered) -> RunMeta {
         transport_ceilings: started
             .map(|s| s.transport_ceilings.clone())
             .unwrap_or_default(),
+        ceilings_after: g.ceilings_after.clone(),
+        sink: info.and_then(|i| i.sink),
         machine: g.machine,
         blocks: {
             let mut b = g.blocks.clone();
@@ -465,6 +489,8 @@ fn build(run: RunMeta, samples: Vec<Sample>) -> RunReport {
         protocol_mismatches,
     };
     report.warnings.extend(auto_budget::budget_warning(&report));
+    link::set_shares(&mut report);
+    report.notes.extend(link::notes(&report));
     report
 }
 
@@ -568,7 +594,9 @@ fn sink_checks(arm: &mut ArmSummary, median: f64, run: &RunMeta, warnings: &mut 
                 ceiling_mbps,
             });
         } else {
-            arm.sink_bound = median >= SINK_BOUND_SHARE * ceiling;
+            // Across a real link the ceiling is the link's, not the sink's: a note per
+            // arm says whether the link was the limit (`link.rs`).
+            arm.sink_bound = !run.is_remote() && median >= SINK_BOUND_SHARE * ceiling;
             if arm.sink_bound {
                 warnings.push(Warning::SinkBound {
                     arm: arm_name,

@@ -455,7 +455,7 @@ async fn follow(opts: &RunOptions, p: &Prepared, r: &mut Running) -> Followed {
                             if let Some(w) = &mut auto { w.saw(s.rep); }
                         }
                         Record::RunEnd { status, reason, .. } => end = Some(Followed::Ended { status, reason }),
-                        Record::Machine(_) | Record::Series(_) | Record::Conditions(_) | Record::SinkEvent { .. } => {}
+                        Record::Machine(_) | Record::Series(_) | Record::Conditions(_) | Record::CeilingAfter { .. } | Record::SinkEvent { .. } => {}
                     }
                 }
                 if let Some(end) = end { break end; }

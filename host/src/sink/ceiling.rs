@@ -9,7 +9,7 @@ use crate::model::TransportCeiling;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-pub use super::probe::{Client, Reply};
+pub use super::probe::{Client, Reply, ROUNDS};
 
 /// The sink's ceiling: its receive ceiling, as every transport's is measured, and the
 /// rate of the hasher behind it.

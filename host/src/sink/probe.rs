@@ -20,7 +20,7 @@ use tokio::io::{AsyncRead, AsyncWrite};
 /// Largest body used for a ceiling; bigger runs are measured at this size.
 const MAX_PROBE: u64 = 256 << 20;
 /// Timed uploads after one untimed warm-up.
-const ROUNDS: usize = 5;
+pub const ROUNDS: usize = 5;
 /// How long a reply may take once the whole body is sent (and each read of its body).
 const READ_TIMEOUT: Duration = Duration::from_secs(120);
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);

@@ -7,6 +7,7 @@ pub mod blocks;
 pub mod compare;
 pub mod integrity;
 pub mod pairwise;
+pub mod sequential;
 pub mod side;
 #[cfg(test)]
 mod simulation;
@@ -73,6 +74,10 @@ pub struct ArmSummary {
     /// request reached the sink.
     pub page_ms: Option<f64>,
     pub browser_ms: Option<f64>,
+    /// The median as a share of what the arm's sink (or link) carried for the host's
+    /// own client, before or after the arms (set by the report: `report::link`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ceiling_share: Option<f64>,
 }
 
 impl ArmSummary {
@@ -133,6 +138,7 @@ fn summarise_arm(arm: crate::arm::Arm, samples: Vec<&Sample>) -> ArmSummary {
                 .filter_map(|s| Some((s.page_ms? - s.sink_request_ms?).max(0.0)))
                 .collect::<Vec<_>>(),
         ),
+        ceiling_share: None,
     }
 }
 

@@ -35,6 +35,16 @@ pub enum Record {
     /// What the machine did during one block of a run (`conditions/`), stored as the
     /// block ends.
     Conditions(ConditionsRecord),
+    /// The run's sinks (or a remote sink's link) measured again by the host's own client
+    /// after its last upload, as at its start (`native/run_finished.rs`): the ceiling
+    /// before and after the arms.
+    CeilingAfter {
+        run_id: String,
+        /// Per transport: h1's (the local sink's, or an http:// link's) and each TLS
+        /// one's (or an https:// link's, under h2).
+        ceilings: BTreeMap<Transport, TransportCeiling>,
+        recorded_at: String,
+    },
     /// Something the sink saw that no page reported, such as an aborted upload.
     SinkEvent {
         event: String,
@@ -53,6 +63,7 @@ impl Record {
             Record::Machine(m) => Some(&m.run_id),
             Record::Series(s) => Some(&s.run_id),
             Record::Conditions(c) => Some(&c.run_id),
+            Record::CeilingAfter { run_id, .. } => Some(run_id),
             Record::SinkEvent { .. } => None,
         }
     }
