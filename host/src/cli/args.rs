@@ -1,5 +1,6 @@
 //! Arguments for every subcommand, with the help text users read.
 
+use crate::domain::host_name::PublicHost;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -146,14 +147,14 @@ pub struct SinkArgs {
     /// PEM private key for --tls-cert.
     #[arg(long, requires = "tls_cert", value_name = "PEM")]
     pub tls_key: Option<PathBuf>,
-    /// Seconds a connection may stay silent before it is closed.
-    #[arg(long, default_value_t = 30)]
+    /// Seconds a connection may stay silent before it is closed (1 to 86400).
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub idle_timeout: u64,
     /// The host name or address clients should use in the printed URL (e.g. the server's
     /// DNS name). Default: the listen address, or with 0.0.0.0 / [::] this machine's
     /// first non-loopback address (every other one is listed on stderr).
-    #[arg(long, value_name = "HOST")]
-    pub public_host: Option<String>,
+    #[arg(long, value_name = "HOST", value_parser = PublicHost::parse)]
+    pub public_host: Option<PublicHost>,
     /// Bytes received but not yet hashed, across all uploads. A body that fits is
     /// received at wire speed; a bigger one waits for the hasher and is flagged
     /// hash-bound. Peak memory grows with this. Default: 256MiB, or a quarter of RAM.
@@ -171,8 +172,8 @@ pub struct ServeArgs {
     pub listen: std::net::SocketAddr,
     /// The name or address other devices reach this machine by: it goes in the printed
     /// URL and the QR code, and the sink answers to it (every other Host is refused).
-    #[arg(long, value_name = "HOST")]
-    pub public_host: Option<String>,
+    #[arg(long, value_name = "HOST", value_parser = PublicHost::parse)]
+    pub public_host: Option<PublicHost>,
     /// Exit after the first run that completes (for scripts).
     #[arg(long)]
     pub once: bool,

@@ -449,6 +449,13 @@ fn job_modules(a: &RunArgs) -> Vec<JobModule> {
 /// What only the command line can get wrong: the browsers, --sink-url, and flags of a
 /// workload that was not asked for. The plan itself is Plan::validate's.
 fn check_cli_only(a: &RunArgs) -> Result<()> {
+    // A missing binary is a missing browser (exit 3); a folder is a mistake in the flag.
+    if let Some(dir) = a.browser_path.iter().find(|p| p.is_dir()) {
+        return Err(usage(format!(
+            "--browser-path {} is a folder: name the browser's executable file",
+            dir.display()
+        )));
+    }
     // --sink-url's shape, and an https:// one's pin, are checked as it is parsed
     // (sink::remote::SinkUrl); its certificate before launch (probe_sink).
     if let Some(url) = &a.sink_url {

@@ -28,7 +28,11 @@ pub fn execute(a: ServeArgs) -> Result<i32> {
     let served = Served::start(
         ServeConfig {
             listen: a.listen,
-            public_hosts: a.public_host.iter().cloned().collect(),
+            public_hosts: a
+                .public_host
+                .iter()
+                .map(|h| h.as_str().to_owned())
+                .collect(),
             offer: Offer {
                 plan,
                 start: Start::Button,
@@ -41,7 +45,7 @@ pub fn execute(a: ServeArgs) -> Result<i32> {
         },
         store.clone(),
     )?;
-    let hosts = super::sink_cmd::public_hosts(a.public_host.as_deref(), served.addr());
+    let hosts = super::sink_cmd::public_hosts(a.public_host.as_ref(), served.addr());
     let url = served.page_url(&hosts[0]);
     let mut out = std::io::stdout().lock();
     writeln!(out, "{url}")?;

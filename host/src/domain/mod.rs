@@ -7,10 +7,12 @@
 //! - `received`: what the sink recorded of one upload (`Received`, its `ChunkTally`),
 //!   and what the host found when it looked (`Receipt`).
 //! - `pin`: a certificate's SHA-256, as a remote sink's URL pins it.
+//! - `host_name`: a name or address other devices reach this machine by (`PublicHost`).
 //! - `workload`: workload modules (names, the contract, what a run records of one) and
 //!   the API a body arm uploads through.
 
 pub mod conditions;
+pub mod host_name;
 pub mod limits;
 pub mod pin;
 pub mod received;
