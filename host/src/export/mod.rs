@@ -11,6 +11,7 @@ pub mod document;
 pub mod findings;
 pub mod html;
 pub mod json;
+pub mod machine_check;
 pub mod markdown;
 pub mod phases;
 pub mod table;
