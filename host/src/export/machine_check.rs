@@ -1,5 +1,5 @@
-//! The machine check's words (`report::machine_check`): what `compare` prints before
-//! the runs' ratios, and why it calls none when the runs cannot be compared.
+//! The machine check's words (`report::machine_check`): was the machine about as fast
+//! in every run compared, and if not, why no verdict is given.
 
 use crate::report::machine_check::MachineCheck;
 

@@ -14,8 +14,10 @@ pub mod json;
 pub mod machine_check;
 pub mod markdown;
 pub mod phases;
+pub mod plan_error;
 pub mod table;
 pub mod timeline_svg;
+pub mod units;
 pub mod words;
 pub mod workloads;
 

@@ -123,7 +123,7 @@ pub fn check(runs: &[&RunMeta], interleaved: bool) -> MachineCheck {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::machine::Machine;
+    use crate::domain::machine::Machine;
     use crate::store::tests_support::{report_of, run_record};
 
     fn meta(id: &str, start: Option<f64>, end: Option<f64>) -> RunMeta {
