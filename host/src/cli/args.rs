@@ -283,11 +283,11 @@ pub struct RunArgs {
     /// instead of the local host's. Results are still stored locally. An https:// URL
     /// pins the sink's certificate (#sha256=…): any other is refused before launch.
     #[arg(long, value_name = "URL")]
-    pub sink_url: Option<crate::sink::remote::SinkUrl>,
+    pub sink_url: Option<crate::domain::sink_url::SinkUrl>,
     /// Not a flag: how the throwaway profile trusts an https:// --sink-url's pinned
     /// certificate, once `run` has seen the sink present it.
     #[arg(skip)]
-    pub sink_trust: Option<crate::local_tls::Pins>,
+    pub sink_trust: Option<crate::platform::local_tls::Pins>,
     /// Keep the throwaway profile afterwards and print where it is (for debugging).
     #[arg(long)]
     pub keep_profile: bool,
@@ -449,7 +449,7 @@ pub(super) fn parse_horizon(s: &str) -> Result<f64, String> {
         .trim_end_matches('%')
         .parse()
         .map_err(|_| format!("{s:?} is not a number of percent"))?;
-    let limit = crate::plan_limits::LIMITS.horizon;
+    let limit = crate::domain::limits::LIMITS.horizon;
     if limit.contains(v / 100.0) {
         Ok(v)
     } else {

@@ -5,7 +5,7 @@
 //! browser runs.
 
 use super::args::SinkArgs;
-use crate::remote_tls::{self, SinkCert};
+use crate::platform::remote_tls::{self, SinkCert};
 use crate::sink::{token, Sink, SinkConfig};
 use anyhow::Result;
 use std::io::Write;
@@ -90,7 +90,7 @@ fn certificate(a: &SinkArgs, hosts: &[String]) -> Result<Option<SinkCert>> {
         .iter()
         .map(|h| h.trim_start_matches('[').trim_end_matches(']').to_owned())
         .collect();
-    let state_dir = crate::state::state_dir()?;
+    let state_dir = crate::platform::state::state_dir()?;
     let (cert, origin) = remote_tls::kept_for(&state_dir, &names)?;
     let path = cert.path.as_deref().unwrap_or(std::path::Path::new("?"));
     match origin {
@@ -132,7 +132,7 @@ pub(super) fn public_hosts(
     if !addr.ip().is_unspecified() {
         return vec![shown(addr.ip())];
     }
-    let mut found: Vec<String> = crate::net::interface_addresses()
+    let mut found: Vec<String> = crate::platform::net::interface_addresses()
         .into_iter()
         .filter(|ip| !ip.is_loopback() && ip.is_ipv4() == addr.is_ipv4())
         .map(shown)

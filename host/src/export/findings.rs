@@ -3,7 +3,7 @@
 //! the text formats print.
 
 use super::words;
-use crate::model::AutoStop;
+use crate::domain::plan::AutoStop;
 use crate::report::link::WireLimit;
 use crate::report::{Note, Warning};
 use std::fmt;
