@@ -1,6 +1,7 @@
 // The background's answers to the extension's own pages, one per MESSAGE.
 import { api } from '../lib/api.js';
-import { DEFAULT_OPTIONS, planFromOptions } from '../lib/defaults.js';
+import { DEFAULT_OPTIONS, planFromOptions, tickedModules } from '../lib/defaults.js';
+import { knownModules } from '../lib/module-choices.js';
 import { describeBrowser } from '../lib/environment.js';
 import { MESSAGE } from '../lib/messages.js';
 import { connectHost } from './native-port.js';
@@ -9,7 +10,9 @@ import { controlAvailable, controlUnavailableReason } from './debugger-control.j
 
 async function startFromPopup(msg) {
   const { options } = await api.storage.local.get('options');
+  // A module ticked once and removed since (`workload remove`) is not asked for.
   const opts = { ...DEFAULT_OPTIONS, ...options };
+  opts.modules = tickedModules(opts.modules, await knownModules());
   if (msg.control && !controlAvailable()) throw new Error(`Control not available: ${controlUnavailableReason()}`);
   const plan = { ...planFromOptions(opts), control: Boolean(msg.control) };
   await startRun({ plan, source: 'popup', sinkUrl: opts.sinkUrl, afterRun: opts.afterRun });
@@ -25,9 +28,19 @@ async function checkHost() {
   return { ok: true, version: hello.version, sink: hello.sink.page_url };
 }
 
+/** The host's registered modules, asked afresh (connectHost keeps them); during a run, the last list. */
+async function registeredModules() {
+  if (isRunning()) return { ok: true, modules: await knownModules() };
+  const env = await describeBrowser(api);
+  const [host, hello] = await connectHost(api.runtime.getManifest().version, env.browser);
+  host.disconnect();
+  return { ok: true, modules: hello.modules ?? [] };
+}
+
 export const HANDLERS = Object.freeze({
   [MESSAGE.startRun]: startFromPopup,
   [MESSAGE.checkHost]: checkHost,
+  [MESSAGE.registeredModules]: registeredModules,
 });
 
 /** runtime.onMessage listener: only this extension's pages, only known types. */

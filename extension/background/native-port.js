@@ -59,5 +59,7 @@ class NativeHost {
 export async function connectHost(extensionVersion, browser) {
   const host = new NativeHost();
   const reply = await host.request({ type: HOST_MESSAGE.hello, extension_version: extensionVersion, browser });
+  // The registered workload modules, kept for the popup and Options (lib/module-choices.js).
+  await api.storage.local.set({ registeredModules: Array.isArray(reply.modules) ? reply.modules : [] });
   return [host, reply];
 }

@@ -42,6 +42,8 @@ export const DEFAULT_OPTIONS = Object.freeze({
   sinkUrl: '',
   // What the benchmark tab does when a popup run ends (AFTER_RUN).
   afterRun: 'summary',
+  // The registered workload modules ticked as arms, by name (`unobserved workload add`).
+  modules: [],
   // Load as a dimension (the popup's and the options' tick box): blocks in turn quiet and
   // with a CPU load the host generates, each comparison given per condition.
   load: false,
@@ -57,6 +59,12 @@ export const AFTER_RUN = Object.freeze({
   return: 'Close it and go back to the tab I was on',
 });
 
+/** The ticked modules that are still registered (`registered`: hello's `modules`). */
+export function tickedModules(ticked, registered) {
+  const names = new Set(registered.map((m) => m.name));
+  return (Array.isArray(ticked) ? ticked : []).filter((name) => names.has(name));
+}
+
 /** The result as a page of its own: the popup's view, in a tab. */
 export const SUMMARY_PAGE = 'popup/popup.html?view=tab';
 export const WELCOME_PAGE = 'welcome/welcome.html';
@@ -70,7 +78,9 @@ const within = ({ min, max }, value) => Number.isInteger(Number(value)) && Numbe
 
 export function planFromOptions(options) {
   const o = { ...DEFAULT_OPTIONS, ...options };
+  const modules = Array.isArray(o.modules) ? o.modules : [];
   return {
+    ...(modules.length ? { modules: modules.map((name) => ({ name })) } : {}),
     size_bytes: sizeBytes(o.sizeMiB),
     reps: Number(o.reps),
     warmup: Number(o.warmup),
@@ -116,7 +126,8 @@ export function validateOptions(o) {
     problems.push({ kind: PLAN_PROBLEM.autoSecondsOutOfRange, limit: LIMITS.auto_max_seconds });
   }
   if (!within(LIMITS.warmup, o.warmup)) problems.push({ kind: PLAN_PROBLEM.warmupOutOfRange, limit: LIMITS.warmup });
-  if (!Array.isArray(o.bodies) || o.bodies.length === 0) problems.push({ kind: PLAN_PROBLEM.noArms });
+  const ticked = (list) => Array.isArray(list) && list.length > 0;
+  if (!ticked(o.bodies) && !ticked(o.modules)) problems.push({ kind: PLAN_PROBLEM.noArms });
   const transports = o.transports ?? DEFAULT_OPTIONS.transports;
   if (!Array.isArray(transports) || transports.length === 0) problems.push({ kind: OPTION_PROBLEM.noTransports });
   // A remote sink's transport is its URL's: h2 for https (pinned TLS), h1 for http.
@@ -141,7 +152,7 @@ export function problemText({ kind, limit, transport }) {
     case PLAN_PROBLEM.warmupOutOfRange:
       return `Warm-up must be a whole number from ${limit.min} to ${limit.max}.`;
     case PLAN_PROBLEM.noArms:
-      return 'Pick at least one body kind.';
+      return 'Pick at least one body kind or workload module.';
     case OPTION_PROBLEM.noTransports:
       return 'Pick at least one transport.';
     case OPTION_PROBLEM.remoteSinkTransport:

@@ -6,4 +6,6 @@ export const MESSAGE = Object.freeze({
   startRun: 'start-run',
   /** → `{ version, sink }` of the native host, as doctor checks it from the browser's side. */
   checkHost: 'check-host',
+  /** → `{ modules }`: the workload modules registered with the host (`unobserved workload add`). */
+  registeredModules: 'registered-modules',
 });

@@ -1,6 +1,7 @@
 import { api } from '../lib/api.js';
 import { sinkHostPermission } from '../lib/sink-url.js';
-import { AFTER_RUN, BODY_KINDS, DEFAULT_OPTIONS, LIMITS, MIB, TRANSPORTS, problemText, validateOptions } from '../lib/defaults.js';
+import { AFTER_RUN, BODY_KINDS, DEFAULT_OPTIONS, LIMITS, MIB, TRANSPORTS, problemText, tickedModules, validateOptions } from '../lib/defaults.js';
+import { drawModuleChoices, knownModules, refreshModules, tickedIn } from '../lib/module-choices.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -45,6 +46,7 @@ function read() {
     maxSeconds: Number($('maxSeconds').value),
     warmup: Number($('warmup').value),
     bodies: [...$('bodies').querySelectorAll('input:checked')].map((i) => i.value),
+    modules: tickedIn($('modules')),
     transports: [...$('transports').querySelectorAll('input:checked')].map((i) => i.value),
     sinkUrl: $('sinkUrl').value.trim(),
     afterRun: $('afterRun').querySelector('input:checked')?.value,
@@ -57,6 +59,10 @@ async function main() {
   bound();
   fill({ ...DEFAULT_OPTIONS, ...options });
   $('sizeMiB').focus();
+  // The registered modules: the last list at once, the host's own when it answers.
+  const drawModules = (modules) => drawModuleChoices($('modules'), modules, tickedModules({ ...DEFAULT_OPTIONS, ...options }.modules, modules));
+  drawModules(await knownModules());
+  refreshModules().then(drawModules, () => {});
   $('form').addEventListener('submit', async (e) => {
     e.preventDefault();
     const o = read();

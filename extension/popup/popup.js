@@ -6,7 +6,8 @@ import { drawResult } from '../lib/result-view.js';
 import { describeBrowser, isChromiumFamily } from '../lib/environment.js';
 import { MESSAGE } from '../lib/messages.js';
 import { POPUP_PHASE } from '../lib/names.js';
-import { DEFAULT_OPTIONS } from '../lib/defaults.js';
+import { DEFAULT_OPTIONS, tickedModules } from '../lib/defaults.js';
+import { drawModuleChoices, knownModules, refreshModules } from '../lib/module-choices.js';
 
 const $ = (id) => document.getElementById(id);
 /** `problem` is `{ error, failure }` (failure: a HOST_FAILURE kind, when the host is the cause). */
@@ -42,6 +43,24 @@ function render(state, browser) {
 // with `debugger` required: the control build (`unobserved pack --with-control`) or the
 // copy `unobserved run --control` loads. Firefox has no chrome.debugger at all.
 let controlPossible = false;
+
+/** The registered modules to tick; a tick is saved in the options at once, for the next Run. */
+async function offerModules() {
+  const draw = async (modules) => {
+    const { options } = await api.storage.local.get('options');
+    const ticked = tickedModules({ ...DEFAULT_OPTIONS, ...options }.modules, modules);
+    drawModuleChoices($('modules'), modules, ticked, async (names) => {
+      const now = (await api.storage.local.get('options')).options;
+      await api.storage.local.set({ options: { ...DEFAULT_OPTIONS, ...now, modules: names } });
+    });
+  };
+  const known = await knownModules();
+  await draw(known);
+  // The background keeps the host's list as it fetches it: compare with what was drawn.
+  const fresh = await refreshModules().catch(() => null);
+  const names = (list) => list.map((m) => m.name).join('\n');
+  if (fresh && names(fresh) !== names(known)) await draw(fresh);
+}
 
 /**
  * The load tick box: the stored options' `load`, the same setting as the options page's
@@ -92,6 +111,7 @@ async function main() {
     $('grant-note').hidden = false;
     $('grant-note').textContent = 'Each run records whether any debugger (DevTools, an automation tool) was attached to the benchmark tab. Unobserved only asks whether one is attached, except during a Control run.';
   });
+  if (new URLSearchParams(location.search).get('view') !== 'tab') offerModules().catch(() => {});
   await loadBox();
   $('options').addEventListener('click', (e) => {
     e.preventDefault();

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { AFTER_RUN, AUTO_DEFAULT, DEFAULT_OPTIONS, LOADS, OPTION_PROBLEM, PLAN_PROBLEM, planFromOptions, problemText, validateOptions, BODY_KINDS, LIMITS, MIB, TRANSPORTS } from '../lib/defaults.js';
+import { AFTER_RUN, AUTO_DEFAULT, DEFAULT_OPTIONS, LOADS, OPTION_PROBLEM, PLAN_PROBLEM, planFromOptions, problemText, tickedModules, validateOptions, BODY_KINDS, LIMITS, MIB, TRANSPORTS } from '../lib/defaults.js';
 import { PLAN_LIMITS } from '../lib/plan-limits.js';
 
 // Written by the host's core with the module above (host/src/plan_limits.rs).
@@ -79,4 +79,14 @@ test('transports: at least one, and TLS ones only with the local sink', () => {
   const pinned = SINK_URLS.sinks.find((s) => s.transport === 'h2').url;
   assert.deepEqual(validateOptions({ ...DEFAULT_OPTIONS, transports: ['h1'], sinkUrl: pinned }), [{ kind: OPTION_PROBLEM.remoteSinkTransport, transport: 'h2' }]);
   assert.deepEqual(validateOptions({ ...DEFAULT_OPTIONS, transports: ['h2'], sinkUrl: pinned }), []);
+});
+
+test('ticked workload modules are arms of the plan, by name, and only while registered', () => {
+  const registered = [{ name: 'mine', sha256: 'a'.repeat(64), bytes: 10 }];
+  assert.deepEqual(tickedModules(['mine', 'gone'], registered), ['mine'], 'a removed module is not asked for');
+  assert.deepEqual(tickedModules(undefined, registered), []);
+  assert.deepEqual(planFromOptions({ modules: ['mine'] }).modules, [{ name: 'mine' }]);
+  assert.equal(planFromOptions({}).modules, undefined, 'no modules ticked: the plan has none');
+  assert.deepEqual(validateOptions({ ...DEFAULT_OPTIONS, bodies: [], modules: ['mine'] }), [], 'a module alone is an arm');
+  assert.deepEqual(validateOptions({ ...DEFAULT_OPTIONS, bodies: [], modules: [] }).map((e) => e.kind), [PLAN_PROBLEM.noArms]);
 });

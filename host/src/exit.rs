@@ -13,6 +13,9 @@ pub const SLOWER: i32 = 6;
 /// `compare --fail-if-slower` could not tell: the machine ran at another speed in one
 /// of the runs (not comparable), or an arm's interval reaches past the bound.
 pub const UNDECIDED: i32 = 7;
+/// `compare`: two runs ran a workload module of one name with different code
+/// (SHA-256), so nothing was compared.
+pub const MODULE_CODE_DIFFERS: i32 = 8;
 /// 128 + the signal's number, as shells report it.
 pub const SIGHUP: i32 = 129;
 pub const SIGINT: i32 = 130;

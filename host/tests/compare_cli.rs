@@ -337,3 +337,49 @@ fn a_series_of_runs_is_one_side_named_by_position_or_id() {
         );
     }
 }
+
+/// A run like `store_run` whose plan also ran the workload module `up` with this code.
+fn store_module_run(state: &Path, id: &str, sha256: &str) {
+    store_run(state, id, &BASE, &BLOB);
+    let path = state.join("results.jsonl");
+    let text: String = std::fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let mut v: Value = serde_json::from_str(l).unwrap();
+            if v["kind"] == "run" && v["run_id"] == id {
+                v["plan"]["modules"] = json!([{"name": "up", "sha256": sha256, "bytes": 100}]);
+            }
+            v.to_string() + "\n"
+        })
+        .collect();
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn runs_of_one_module_name_with_different_code_are_refused_with_exit_8() {
+    let state = tempfile::tempdir().unwrap();
+    let s = state.path();
+    store_module_run(s, "v1", &"a".repeat(64));
+    store_module_run(s, "v1b", &"a".repeat(64));
+    store_module_run(s, "v2", &"b".repeat(64));
+    let (same, _) = unobserved(s, &["compare", "v1", "v1b", "--format", "json"]);
+    assert_eq!(same, Some(0), "one module's same code is compared");
+    for args in [
+        &["compare", "v1", "v2"][..],
+        &[
+            "compare",
+            "v1",
+            "v2",
+            "--format",
+            "json",
+            "--fail-if-slower",
+            "10",
+        ],
+        &["compare", "v1,v2", "v1b"],
+    ] {
+        let (code, out) = unobserved(s, args);
+        assert_eq!(code, Some(8), "{args:?}");
+        assert!(out.is_empty(), "nothing is compared: {out}");
+    }
+}

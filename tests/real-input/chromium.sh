@@ -145,3 +145,26 @@ sleep 1
 open_popup
 shot popup-h2-result
 key Escape
+
+# 5. A workload module registered with `unobserved workload add` (docs/workloads.md): the
+#    popup lists it as an arm to tick; Tab from Run past Control, the load box and the
+#    debugger link to its box, Space ticks it (saved at once), back to Run; the run has the module's arm,
+#    intact, and the SHA-256 of the file it ran.
+"$bin" workload add mine "$repo/examples/workloads/fetch-blob.mjs" >"$work/workload.log" 2>&1 \
+  || fail "workload add: $(cat "$work/workload.log")"
+sha=$(sha256sum "$repo/examples/workloads/fetch-blob.mjs" | cut -d' ' -f1)
+before=$(count_runs)
+open_popup
+sleep 2 # the popup asks the host for its registered modules
+key Tab Tab Tab Tab space
+shot popup-module-ticked
+key shift+Tab shift+Tab shift+Tab shift+Tab Return
+run=$(wait_for_run "$before")
+[ "$(field "$run" status)" = complete ] || fail "run with a registered module: $run"
+[ "$(field "$run" arms.mine)" = ok ] || fail "the module's arm is not in the run, or not intact: $run"
+[ "$(field "$run" modules.mine)" = "$sha" ] || fail "the run did not record the module's SHA-256 $sha: $run"
+ok "a registered module ticked in the popup by keys ran as an arm, intact, with its SHA-256 on record"
+sleep 1
+open_popup
+shot popup-module-result
+key Escape

@@ -66,6 +66,7 @@ ended_runs() {
         id: x.run.run_id, status: x.run.status, observed: x.run.observed,
         size: x.run.plan?.size_bytes, reps: x.run.plan?.reps, control: Boolean(x.run.plan?.control),
         auto_seconds: x.run.plan?.auto?.max_seconds ?? null, auto_stop: x.run.auto_stop ?? null,
+        modules: Object.fromEntries((x.run.plan?.modules ?? []).map((m) => [m.name, m.sha256])),
         loads: (x.run.plan?.loads ?? []).join(","),
         block_loads: [...new Set((x.run.blocks ?? []).map((b) => b.load))].sort().join(","),
         per_condition: (x.comparisons ?? []).filter((c) => (c.parts ?? []).some((p) => p.of === "condition")).length,

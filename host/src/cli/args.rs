@@ -9,7 +9,8 @@ A browser starts this same binary as its native messaging host; you never need t
 Exit codes: 0 ok · 1 failed · 2 bad usage · 3 browser missing · 4 the extension did not
 connect · 5 --fail-on found a sample of a kind it names · 6 compare --fail-if-slower
 found an arm slower beyond its bound · 7 compare --fail-if-slower could not tell (the
-machine ran at another speed in one run, or an interval reaches past the bound) ·
+machine ran at another speed in one run, or an interval reaches past the bound) · 8
+compare found a workload module of one name with different code (SHA-256) in two runs ·
 129/130/143 stopped by
 SIGHUP/SIGINT/SIGTERM (the run is recorded as stopped and the browser is ended).
 

@@ -35,6 +35,8 @@ pub fn execute(a: CompareArgs) -> Result<i32> {
         .iter()
         .map(|side| side.iter().map(|i| analysed[i].clone()).collect())
         .collect();
+    // Two versions of one workload module are never compared as one.
+    report::module_code::check(&picked.iter().flatten().collect::<Vec<_>>())?;
     let compared = across::compare_sides(&picked, a.horizon / 100.0);
     let colour = a.output.is_none() && std::io::stdout().is_terminal();
     let labels: Vec<String> = compared.sides.iter().map(|ids| ids.join(",")).collect();

@@ -83,6 +83,11 @@ pub fn main() -> i32 {
             if e.downcast_ref::<usage::UsageError>().is_some() {
                 return exit::USAGE;
             }
+            if e.downcast_ref::<crate::report::module_code::ModuleCodeDiffers>()
+                .is_some()
+            {
+                return exit::MODULE_CODE_DIFFERS;
+            }
             match e.downcast_ref::<crate::run::RunError>() {
                 Some(crate::run::RunError::BrowserMissing(_)) => exit::BROWSER_MISSING,
                 Some(crate::run::RunError::NoConnection(_)) => exit::NO_CONNECTION,

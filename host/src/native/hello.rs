@@ -2,7 +2,8 @@
 
 use super::Session;
 use crate::model::Job;
-use crate::protocol::messages::{Outgoing, SinkInfo};
+use crate::modules::registry::Registry;
+use crate::protocol::messages::{Outgoing, RegisteredModule, SinkInfo};
 use crate::untrusted::Clipped;
 
 pub fn handle(
@@ -30,6 +31,29 @@ pub fn handle(
             page_url: session.sink.page_url(),
         },
         job: job.map(Box::new),
+        modules: registered(session),
+    }
+}
+
+/// The registered modules, for the popup and Options; none when the registry cannot be
+/// read (said in the log: a run naming one gets error 19 with the reason).
+fn registered(session: &Session) -> Vec<RegisteredModule> {
+    let Some(dir) = session.state_dir.as_deref() else {
+        return Vec::new();
+    };
+    match Registry::in_dir(dir).list() {
+        Ok(list) => list
+            .into_iter()
+            .map(|m| RegisteredModule {
+                name: m.name,
+                sha256: m.sha256,
+                bytes: m.bytes,
+            })
+            .collect(),
+        Err(e) => {
+            log::warn!("registered workload modules not offered: {e}");
+            Vec::new()
+        }
     }
 }
 

@@ -592,3 +592,36 @@ fn an_ended_run_takes_no_more_samples() {
         .count();
     assert_eq!(samples, 0);
 }
+
+#[test]
+fn hello_offers_registered_modules_and_one_that_changed_is_recorded_with_its_new_sha256() {
+    let dir = tempfile::tempdir().unwrap();
+    let state = dir.path().join("state");
+    let file = dir.path().join("up.mjs");
+    let v1 = "export const unobserved = 1;\nexport default async () => {};\n";
+    std::fs::write(&file, v1).unwrap();
+    let name: crate::arm::ModuleName = "up".parse().unwrap();
+    let registry = crate::modules::registry::Registry::in_dir(&state);
+    let added = registry.add(&name, &file).unwrap();
+    let v2 = format!("{v1}// v2\n");
+    std::fs::write(&file, &v2).unwrap();
+    let mut s = session(&dir.path().join("store"));
+    s.state_dir = Some(state);
+    let start = json!({"type": "run-started", "run": {"run_id": "m1", "browser": "Firefox",
+        "plan": {"size_bytes": 1024, "reps": 1, "warmup": 0, "bodies": [], "modules": [{"name": "up"}]}}});
+    let mut wire = frame(br#"{"type":"hello"}"#);
+    wire.extend(frame(start.to_string().as_bytes()));
+    let (_, r) = talk(&mut s, wire);
+    // hello offers it to the popup and Options as registered.
+    assert_eq!(
+        r[0]["modules"],
+        json!([{"name": "up", "sha256": added.sha256, "bytes": v1.len()}])
+    );
+    assert_eq!(r[1]["type"], "run-started", "{}", r[1]);
+    let stored = serde_json::to_value(&s.store.read().unwrap().records[0].1).unwrap();
+    let module = &stored["plan"]["modules"][0];
+    assert_eq!(module["sha256"], json!(sha_hex(v2.as_bytes())), "{stored}");
+    assert_eq!(module["bytes"], json!(v2.len()));
+    assert_eq!(module["registered_sha256"], json!(added.sha256));
+    assert_ne!(module["sha256"], module["registered_sha256"]);
+}

@@ -76,6 +76,15 @@ impl Incoming {
     }
 }
 
+/// A registered workload module as the extension sees it: its name, and the SHA-256
+/// and size its file had when it was added (a run records the code it ran).
+#[derive(Debug, Clone, Serialize)]
+pub struct RegisteredModule {
+    pub name: crate::domain::workload::ModuleName,
+    pub sha256: String,
+    pub bytes: u64,
+}
+
 /// Host to browser.
 #[derive(Debug, Serialize)]
 #[serde(tag = "type", rename_all = "kebab-case")]
@@ -84,6 +93,9 @@ pub enum Outgoing {
         version: String,
         sink: SinkInfo,
         job: Option<Box<Job>>,
+        /// The workload modules registered with `unobserved workload add`, which the
+        /// popup and Options offer as arms.
+        modules: Vec<RegisteredModule>,
     },
     RunStarted {
         run_id: String,

@@ -7,9 +7,10 @@
 use super::RunMeta;
 use crate::arm::Arm;
 use crate::domain::conditions::{BlockConditions, Condition, MachineState};
-use crate::model::{Sample, SampleStatus};
+use crate::model::{Plan, Sample, SampleStatus};
 use crate::stats::blocks::{across_conditions, compare_blocks, Paired};
 use crate::stats::compare::{self, Comparison, Side};
+use crate::stats::sequential::Looks;
 
 /// The condition each block was measured in. A block without its line yet (the one a
 /// run is in while `--auto` asks) takes the condition of the run's recorded blocks of the
@@ -52,86 +53,107 @@ pub fn parts(run: &RunMeta) -> Vec<(Condition, Vec<u32>, MachineState)> {
         .collect()
 }
 
+/// Each intact upload of `arm` whose rep `keep` keeps: (rep, Mbps).
+fn speeds(samples: &[Sample], arm: &Arm, keep: &dyn Fn(u32) -> bool) -> Vec<(u32, f64)> {
+    samples
+        .iter()
+        .filter(|s| s.is_of(arm) && s.status == SampleStatus::Ok && keep(s.rep))
+        .filter_map(|s| Some((s.rep, s.mbps?)))
+        .collect()
+}
+
+fn values(v: &[(u32, f64)]) -> Vec<f64> {
+    v.iter().map(|x| x.1).collect()
+}
+
+/// How a run's comparisons are read: at `--auto`'s scheduled looks, or once.
+fn looks_of(plan: &Plan) -> Looks {
+    if plan.auto.is_some() {
+        Looks::Scheduled
+    } else {
+        Looks::Once
+    }
+}
+
+/// The two sides over the blocks whose reps `keep` keeps.
+fn by_blocks(
+    samples: &[Sample],
+    plan: &Plan,
+    (sides, arms): ((Side, Side), (&Arm, &Arm)),
+    keep: &dyn Fn(u32) -> bool,
+    horizon: f64,
+) -> Option<Comparison> {
+    let (a, b) = (speeds(samples, arms.0, keep), speeds(samples, arms.1, keep));
+    let pairs: Vec<Paired> = a
+        .iter()
+        .filter_map(|&(rep, x)| {
+            let y = b.iter().find(|(r, _)| *r == rep)?.1;
+            Some(Paired {
+                block: plan.block_of(rep),
+                arm: x,
+                baseline: y,
+            })
+        })
+        .collect();
+    let speeds = (values(&a), values(&b));
+    compare_blocks(
+        sides,
+        (&speeds.0, &speeds.1),
+        &pairs,
+        horizon,
+        looks_of(plan),
+    )
+}
+
+/// The conditions `arm`'s reps were measured in, in the order they first appear.
+fn conditions_of(run: &RunMeta, plan: &Plan, samples: &[Sample], arm: &Arm) -> Vec<Condition> {
+    let mut conditions: Vec<Condition> = Vec::new();
+    for s in samples.iter().filter(|s| s.is_of(arm)) {
+        let c = condition_of(run, plan.block_of(s.rep));
+        if !conditions.contains(&c) {
+            conditions.push(c);
+        }
+    }
+    conditions
+}
+
 /// `arm` against `baseline`: by blocks (per condition when the blocks' conditions
 /// differ) in a run with blocks; pooled by ranks in a run stored before them.
 pub fn compare_pair(
     run: &RunMeta,
     samples: &[Sample],
-    (arm, baseline): (&Arm, &Arm),
+    arms: (&Arm, &Arm),
     horizon: f64,
 ) -> Option<Comparison> {
     let sides = (
-        Side::Arm { arm: arm.clone() },
         Side::Arm {
-            arm: baseline.clone(),
+            arm: arms.0.clone(),
+        },
+        Side::Arm {
+            arm: arms.1.clone(),
         },
     );
-    let speeds = |a: &Arm, keep: &dyn Fn(u32) -> bool| -> Vec<(u32, f64)> {
-        samples
-            .iter()
-            .filter(|s| s.is_of(a) && s.status == SampleStatus::Ok && keep(s.rep))
-            .filter_map(|s| Some((s.rep, s.mbps?)))
-            .collect()
-    };
+    let all = |_: u32| true;
+    let (arm, baseline) = (
+        values(&speeds(samples, arms.0, &all)),
+        values(&speeds(samples, arms.1, &all)),
+    );
     let Some(plan) = run.plan.as_ref().filter(|p| p.block_reps.is_some()) else {
-        let only = |v: Vec<(u32, f64)>| v.into_iter().map(|x| x.1).collect::<Vec<_>>();
-        let all = |_: u32| true;
-        return compare::compare(
-            sides.0,
-            &only(speeds(arm, &all)),
-            sides.1,
-            &only(speeds(baseline, &all)),
-            horizon,
-        );
+        return compare::compare(sides.0, &arm, sides.1, &baseline, horizon);
     };
-    let by_blocks = |keep: &dyn Fn(u32) -> bool| {
-        let (a, b) = (speeds(arm, keep), speeds(baseline, keep));
-        let pairs: Vec<Paired> = a
-            .iter()
-            .filter_map(|&(rep, x)| {
-                let y = b.iter().find(|(r, _)| *r == rep)?.1;
-                Some(Paired {
-                    block: plan.block_of(rep),
-                    arm: x,
-                    baseline: y,
-                })
-            })
-            .collect();
-        let values = |v: &[(u32, f64)]| v.iter().map(|x| x.1).collect::<Vec<_>>();
-        compare_blocks(sides.clone(), &values(&a), &values(&b), &pairs, horizon)
-    };
-    let reps: Vec<u32> = samples
-        .iter()
-        .filter(|s| s.is_of(arm))
-        .map(|s| s.rep)
-        .collect();
-    let mut conditions: Vec<Condition> = Vec::new();
-    for &rep in &reps {
-        let c = condition_of(run, plan.block_of(rep));
-        if !conditions.contains(&c) {
-            conditions.push(c);
-        }
-    }
+    let conditions = conditions_of(run, plan, samples, arms.0);
     if conditions.len() <= 1 {
-        return by_blocks(&|_| true);
+        return by_blocks(samples, plan, (sides, arms), &all, horizon);
     }
     let each: Vec<(Condition, Comparison)> = conditions
         .into_iter()
         .filter_map(|c| {
             let keep = |rep: u32| condition_of(run, plan.block_of(rep)) == c;
-            Some((c.clone(), by_blocks(&keep)?))
+            let one = by_blocks(samples, plan, (sides.clone(), arms), &keep, horizon)?;
+            Some((c, one))
         })
         .collect();
-    let ratio = crate::stats::agree::ratio_of_medians(
-        &speeds(arm, &|_| true)
-            .iter()
-            .map(|x| x.1)
-            .collect::<Vec<_>>(),
-        &speeds(baseline, &|_| true)
-            .iter()
-            .map(|x| x.1)
-            .collect::<Vec<_>>(),
-    )?;
+    let ratio = crate::stats::agree::ratio_of_medians(&arm, &baseline)?;
     Some(across_conditions(sides, ratio, each, horizon))
 }
 

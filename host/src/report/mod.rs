@@ -10,6 +10,7 @@ pub mod findings;
 pub mod gate;
 pub mod link;
 pub mod machine_check;
+pub mod module_code;
 pub mod phases;
 pub mod pooled;
 

@@ -18,6 +18,7 @@
 //! ranks (`compare.rs`), as every run was before blocks; the report says so.
 
 use super::compare::{compare, judge, Comparison, Side, Verdict};
+use super::sequential::{last_look, Level, Looks};
 use crate::domain::conditions::Condition;
 use serde::Serialize;
 
@@ -92,25 +93,31 @@ pub fn disagree(a: &Part, b: &Part) -> bool {
 
 /// The arm against its baseline over a run's blocks (`pairs`, one per rep with both
 /// intact); `arm` and `baseline` are every intact speed of each, for the ratio of the
-/// medians.
+/// medians. `looks`: an `--auto` run is read at its scheduled looks only
+/// (`sequential.rs`), each at its own level; between looks, on the last look's blocks.
 pub fn compare_blocks(
     sides: (Side, Side),
-    arm: &[f64],
-    baseline: &[f64],
+    (arm, baseline): (&[f64], &[f64]),
     pairs: &[Paired],
     horizon: f64,
+    looks: Looks,
 ) -> Option<Comparison> {
-    let blocks = figures(pairs);
-    if blocks.len() < MIN_BLOCKS {
+    let mut blocks = figures(pairs);
+    let level = level_of(&mut blocks, looks);
+    let Some(alpha) = level.filter(|_| blocks.len() >= MIN_BLOCKS) else {
         // Too few blocks for their spread: by ranks over the reps, and never settled,
-        // so `--auto` goes on to three blocks at least.
+        // so `--auto` goes on to its first look at least.
         let mut c = compare(sides.0, arm, sides.1, baseline, horizon)?;
         c.blocks = Some(blocks.len());
+        if blocks.len() >= MIN_BLOCKS {
+            // An `--auto` run before its first look: no interval to stop on.
+            (c.ci_low, c.ci_high, c.verdict) = (None, None, Verdict::NotResolved);
+        }
         return Some(c);
-    }
+    };
     let ratio = super::agree::ratio_of_medians(arm, baseline)?;
     let all: Vec<&Block> = blocks.iter().collect();
-    let mut c = by_blocks(&all, (&sides.0, &sides.1), horizon)?;
+    let mut c = by_blocks(&all, (&sides.0, &sides.1), horizon, alpha)?;
     // The ratio printed is of every intact upload's median, whatever the pairs.
     c.ratio = ratio;
     c.verdict = match (c.ci_low, c.ci_high) {
@@ -119,7 +126,7 @@ pub fn compare_blocks(
         }
         _ => Verdict::NotResolved,
     };
-    match split(&all, (&sides.0, &sides.1), horizon) {
+    match split(&all, (&sides.0, &sides.1), horizon, alpha) {
         // Blocks far apart: when their parts' intervals lie apart too, how much faster
         // depends on the block (even if both parts are faster); when the parts say
         // different things but cannot yet be told apart, no one verdict either.
@@ -142,9 +149,32 @@ pub fn compare_blocks(
     Some(c)
 }
 
-/// Some blocks compared: Student's t on their figures from `MIN_BLOCKS` blocks, else by
-/// ranks over their reps.
-fn by_blocks(group: &[&Block], sides: (&Side, &Side), horizon: f64) -> Option<Comparison> {
+/// The level a run's blocks are read at, and the blocks read: all of them once; in an
+/// `--auto` run the whole blocks up to its last look (a last block still filling is not
+/// read), and None before its first look.
+fn level_of(blocks: &mut Vec<Block>, looks: Looks) -> Option<Level> {
+    match looks {
+        Looks::Once => Some(Level::Once),
+        Looks::Scheduled => {
+            let most = blocks.iter().map(|b| b.logs.len()).max().unwrap_or(0);
+            if blocks.len() > 1 && blocks.last().is_some_and(|b| b.logs.len() < most) {
+                blocks.pop();
+            }
+            let (at, j) = last_look(blocks.len())?;
+            blocks.truncate(at);
+            Some(Level::Look(j))
+        }
+    }
+}
+
+/// Some blocks compared: Student's t on their figures (at level `alpha`) from
+/// `MIN_BLOCKS` blocks, else by ranks over their reps.
+fn by_blocks(
+    group: &[&Block],
+    sides: (&Side, &Side),
+    horizon: f64,
+    alpha: Level,
+) -> Option<Comparison> {
     let pairs: Vec<Paired> = group.iter().flat_map(|b| b.pairs.iter().copied()).collect();
     let arm: Vec<f64> = pairs.iter().map(|p| p.arm).collect();
     let base: Vec<f64> = pairs.iter().map(|p| p.baseline).collect();
@@ -154,7 +184,7 @@ fn by_blocks(group: &[&Block], sides: (&Side, &Side), horizon: f64) -> Option<Co
         return Some(c);
     }
     let ratio = super::agree::ratio_of_medians(&arm, &base)?;
-    let (lo, hi) = cluster_interval(group);
+    let (lo, hi) = cluster_interval(group, alpha);
     let verdict = if super::agree::inside(ratio, lo.exp(), hi.exp()) {
         judge(lo, hi, (1.0 + horizon).ln())
     } else {
@@ -204,8 +234,9 @@ fn figures(pairs: &[Paired]) -> Vec<Block> {
         .collect()
 }
 
-/// Student's t on the blocks' figures: [lo, hi] of the log ratio.
-fn cluster_interval(blocks: &[&Block]) -> (f64, f64) {
+/// Student's t on the blocks' figures at level `alpha`: [lo, hi] of the log
+/// ratio.
+fn cluster_interval(blocks: &[&Block], alpha: Level) -> (f64, f64) {
     let n = blocks.len() as f64;
     let mean = blocks.iter().map(|b| b.figure).sum::<f64>() / n;
     let var = blocks
@@ -213,7 +244,7 @@ fn cluster_interval(blocks: &[&Block]) -> (f64, f64) {
         .map(|b| (b.figure - mean).powi(2))
         .sum::<f64>()
         / (n - 1.0);
-    let half = super::across_runs::t_975(blocks.len() - 1) * (var / n).sqrt();
+    let half = alpha.t(blocks.len() - 1) * (var / n).sqrt();
     (mean - half, mean + half)
 }
 
@@ -242,7 +273,12 @@ fn erfc(x: f64) -> f64 {
 /// rank-sum test of the two parts' paired log-ratios, times the number of places the
 /// split could have fallen (the best of them was chosen). Each part is compared by ranks
 /// over its reps.
-fn split(blocks: &[&Block], sides: (&Side, &Side), horizon: f64) -> Option<(f64, [Part; 2])> {
+fn split(
+    blocks: &[&Block],
+    sides: (&Side, &Side),
+    horizon: f64,
+    alpha: Level,
+) -> Option<(f64, [Part; 2])> {
     let mut order: Vec<&Block> = blocks.to_vec();
     order.sort_by(|a, b| a.figure.total_cmp(&b.figure));
     let ss = |part: &[&Block]| {
@@ -259,7 +295,7 @@ fn split(blocks: &[&Block], sides: (&Side, &Side), horizon: f64) -> Option<(f64,
     let p =
         (rank_sum_p(&logs(&order[..at]), &logs(&order[at..])) * (order.len() - 1) as f64).min(1.0);
     let part = |group: &[&Block]| -> Option<Part> {
-        let c = by_blocks(group, sides, horizon)?;
+        let c = by_blocks(group, sides, horizon, alpha)?;
         let mut ids: Vec<u32> = group.iter().map(|b| b.id).collect();
         ids.sort_unstable();
         Some(Part::of(PartOf::Blocks { blocks: ids }, &c))

@@ -7,6 +7,7 @@ pub mod blocks;
 pub mod compare;
 pub mod integrity;
 pub mod pairwise;
+pub mod sequential;
 pub mod side;
 #[cfg(test)]
 mod simulation;

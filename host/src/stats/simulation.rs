@@ -12,6 +12,8 @@ use rand::{Rng, SeedableRng};
 
 const TRIALS: usize = 2000;
 const MAX_FALSE: f64 = 0.06;
+/// The promise: at most 5% false faster/slower.
+const PROMISE: f64 = 0.05;
 
 #[derive(Debug, Clone, Copy)]
 enum Noise {
@@ -329,6 +331,7 @@ fn across_runs_a_real_1_3x_difference_is_still_called() {
 // the noise models above. A rerun draws new states, so the promise is about them too.
 
 use super::blocks::{compare_blocks, Paired};
+use super::sequential::Looks;
 
 /// Reps per block in the simulation, as `Plan::DEFAULT_BLOCK_REPS`.
 const BLOCK_REPS: usize = 3;
@@ -367,7 +370,7 @@ fn blocked_verdict(pairs: &[Paired], pooled: bool) -> Comparison {
     if pooled {
         return compare(sides.0, &arm, sides.1, &base, DEFAULT_HORIZON).unwrap();
     }
-    compare_blocks(sides, &arm, &base, pairs, DEFAULT_HORIZON).unwrap()
+    compare_blocks(sides, (&arm, &base), pairs, DEFAULT_HORIZON, Looks::Once).unwrap()
 }
 
 /// A run of `blocks` blocks; with `half_effect`, the arm is that much more in every
@@ -398,31 +401,58 @@ fn states_run(
         .collect()
 }
 
-/// `--auto` by blocks: from `min` blocks, one more until settled or `max` blocks.
-fn blocked_auto(
-    rng: &mut StdRng,
-    noise: Noise,
-    ratio: f64,
+/// An `--auto` run by blocks.
+#[derive(Debug, Clone, Copy)]
+struct Auto {
+    /// Blocks at the start and at most.
     min: usize,
     max: usize,
-) -> (Comparison, usize) {
-    let mut pairs = blocked_run(rng, noise, ratio, min, 1.0);
+    horizon: f64,
+    /// The block states' sds (`BLOCK_STATE_SD`).
+    sds: (f64, f64),
+}
+
+/// `--auto` by blocks, read at its scheduled looks: from `min` blocks, one more until
+/// settled or `max` blocks. Read after every block (as the host reads after every rep);
+/// between looks the verdict is the last look's.
+fn blocked_auto(rng: &mut StdRng, noise: Noise, ratio: f64, auto: Auto) -> (Comparison, usize) {
+    let mut pairs = states_run(rng, noise, ratio, auto.min, 1.0, auto.sds);
+    let sides = (of_body(BodyKind::Blob), of_body(BodyKind::Uint8Array));
     loop {
         let blocks = pairs.len() / BLOCK_REPS;
-        let c = blocked_verdict(&pairs, false);
-        if c.settled() || blocks >= max {
+        let arm: Vec<f64> = pairs.iter().map(|p| p.arm).collect();
+        let base: Vec<f64> = pairs.iter().map(|p| p.baseline).collect();
+        let c = compare_blocks(
+            sides.clone(),
+            (&arm, &base),
+            &pairs,
+            auto.horizon,
+            Looks::Scheduled,
+        )
+        .unwrap();
+        if c.settled() || blocks >= auto.max {
             return (c.as_auto_verdict(), blocks);
         }
-        pairs.extend(block(
+        let next = block(
             rng,
             noise,
             (ratio, 1.0),
             blocks as u32,
             blocks * BLOCK_REPS,
-            BLOCK_STATE_SD,
-        ));
+            auto.sds,
+        );
+        pairs.extend(next);
     }
 }
+
+/// The margin a rate measured over `TRIALS` trials is allowed above a true 5%: two of
+/// its standard errors (sqrt(0.05 * 0.95 / 2000) = 0.49%), so the bound asserted is
+/// 5.97%. Measured over 20,000 trials each (0.15% standard error): read once at 95%,
+/// the heavy-tailed cases with a state per block were 5.0–5.25% (the 5.7% read at 2,000
+/// trials was 5.25% plus sampling error), so a run read once now uses a 95.5% interval
+/// (`sequential::ONCE_ALPHA`): at most 4.71% over 20,000 trials (5.15% in one case at
+/// 2,000); under `--auto`, below 3.5%.
+const MC_MARGIN: f64 = 0.0097;
 
 #[test]
 fn blocks_keep_identical_arms_at_5_percent_with_a_state_per_block() {
@@ -444,7 +474,7 @@ fn blocks_keep_identical_arms_at_5_percent_with_a_state_per_block() {
                 "A/A by blocks {noise:?}, {blocks} blocks of {BLOCK_REPS}, states {sds:?}: {:.2}%",
                 rate * 100.0
             );
-            if rate > MAX_FALSE {
+            if rate > PROMISE + MC_MARGIN {
                 failures.push(format!(
                     "{noise:?} {blocks} blocks {sds:?}: {:.1}%",
                     rate * 100.0
@@ -454,7 +484,7 @@ fn blocks_keep_identical_arms_at_5_percent_with_a_state_per_block() {
     }
     assert!(
         failures.is_empty(),
-        "false differences above 6%: {failures:?}"
+        "false differences above 5% (+{MC_MARGIN}): {failures:?}"
     );
 }
 
@@ -477,33 +507,48 @@ fn pooled_reps_fail_identical_arms_with_a_state_per_block() {
     assert!(rate > 0.08, "{:.1}%", rate * 100.0);
 }
 
+/// `--auto` by blocks keeps identical arms at 5% at every horizon, budget and block
+/// state: a horizon of 0.5% makes the stop on "outside" a significance test repeated
+/// at every look, the worst case. Red check: every block read at 95% (the levels of
+/// `sequential.rs` off) called 11–15% at horizons of 0.5–1%.
 #[test]
 fn blocks_under_auto_keep_identical_arms_at_5_percent() {
     let mut failures = Vec::new();
+    let mut worst: f64 = 0.0;
     for (i, noise) in MODELS.into_iter().enumerate() {
-        for max in [10, 20] {
-            let mut rng = StdRng::seed_from_u64(13_000 + i as u64 * 10 + max as u64);
+        for (horizon, max, sds) in [0.005, 0.05, 0.2].into_iter().flat_map(|h| {
+            [
+                (h, 24, BLOCK_STATE_SD),
+                (h, 24, (0.0, 0.12)),
+                (h, 12, (0.0, 0.0)),
+            ]
+        }) {
+            let seed = 13_000 + i as u64 * 100 + max as u64 + (horizon * 1000.0) as u64;
+            let mut rng = StdRng::seed_from_u64(seed);
+            let auto = Auto {
+                min: 2,
+                max,
+                horizon,
+                sds,
+            };
             let called = (0..TRIALS)
                 .filter(|_| {
-                    blocked_auto(&mut rng, noise, 1.0, 2, max)
-                        .0
-                        .verdict
-                        .is_difference()
+                    let (c, _) = blocked_auto(&mut rng, noise, 1.0, auto);
+                    c.verdict.is_difference()
                 })
                 .count();
             let rate = called as f64 / TRIALS as f64;
-            eprintln!(
-                "A/A --auto by blocks {noise:?} up to {max}: {:.2}%",
-                rate * 100.0
-            );
-            if rate > MAX_FALSE {
-                failures.push(format!("{noise:?} up to {max}: {:.1}%", rate * 100.0));
+            worst = worst.max(rate);
+            eprintln!("A/A --auto {noise:?} {auto:?}: {:.2}%", rate * 100.0);
+            if rate > PROMISE + MC_MARGIN {
+                failures.push(format!("{noise:?} {auto:?}: {:.1}%", rate * 100.0));
             }
         }
     }
+    eprintln!("A/A --auto by blocks, worst case: {:.2}%", worst * 100.0);
     assert!(
         failures.is_empty(),
-        "--auto false differences above 6%: {failures:?}"
+        "--auto false differences above 5% (+{MC_MARGIN}): {failures:?}"
     );
 }
 
@@ -515,9 +560,15 @@ fn blocks_under_auto_still_call_a_real_1_3x() {
     for (i, noise) in MODELS.into_iter().enumerate() {
         let mut rng = StdRng::seed_from_u64(14_000 + i as u64);
         let mut used = Vec::new();
+        let auto = Auto {
+            min: 2,
+            max: 20,
+            horizon: DEFAULT_HORIZON,
+            sds: BLOCK_STATE_SD,
+        };
         let called = (0..TRIALS)
             .filter(|_| {
-                let (c, blocks) = blocked_auto(&mut rng, noise, 1.3, 2, 20);
+                let (c, blocks) = blocked_auto(&mut rng, noise, 1.3, auto);
                 used.push(blocks as f64);
                 c.verdict == super::compare::Verdict::Faster
             })
