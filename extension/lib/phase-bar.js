@@ -5,6 +5,7 @@
 // (host/src/export/timeline_svg.rs). Every figure is the host's (`analysis.phases`,
 // from the sink's own timeline); nothing here is computed from the page's timings.
 import { BAR_WIDTH, chartWidth, labelWidth } from './chart.js';
+import { conditionWhen } from './words.js';
 
 /** The three phases in the order they happen, with the analysis field each reads. */
 export const PHASES = Object.freeze([
@@ -20,6 +21,12 @@ const LEGEND_HEIGHT = 16;
 
 const totalMs = (line) => PHASES.reduce((sum, p) => sum + line[p.field], 0);
 
+/**
+ * A line's name: the arm's, and in a run measured in more than one condition, the
+ * condition's, as the host's phase table names it (export/phases.rs, line_label).
+ */
+export const lineLabel = (line) => (line.condition ? `${line.body} ${conditionWhen(line.condition)}` : line.body);
+
 function legend(add, x, y) {
   let at = x;
   for (const p of PHASES) {
@@ -34,18 +41,18 @@ function legend(add, x, y) {
 export function phaseBarElements(analysis) {
   const phases = analysis?.phases;
   if (!phases?.length) return null;
-  const labelW = labelWidth([...(analysis.arms ?? []), ...phases]);
+  const labelW = labelWidth([...(analysis.arms ?? []), ...phases.map((line) => ({ body: lineLabel(line) }))]);
   const top = Math.max(...phases.map(totalMs));
   const scale = top > 0 ? PHASE_BAR_WIDTH / top : 0;
   const elements = [];
   const add = (name, attrs, text) => elements.push({ name, attrs, text });
   phases.forEach((line, i) => {
     const y = i * ROW_HEIGHT + 4;
-    add('text', { x: 0, y: y + 12, 'font-size': 11 }, line.body);
+    add('text', { x: 0, y: y + 12, 'font-size': 11 }, lineLabel(line));
     let x = labelW;
     for (const p of PHASES) {
       const width = line[p.field] * scale;
-      add('rect', { x, y, width, height: 14, fill: p.colour, class: 'phase', 'data-arm': line.body, 'data-phase': p.name, 'data-ms': line[p.field] });
+      add('rect', { x, y, width, height: 14, fill: p.colour, class: 'phase', 'data-arm': lineLabel(line), 'data-phase': p.name, 'data-ms': line[p.field] });
       x += width;
     }
     add('text', { x: x + 5, y: y + 12, 'font-size': 11, class: 'phase-total' }, `${totalMs(line).toFixed(1)} ms ±${line.uncertainty_ms.toFixed(1)}`);

@@ -108,7 +108,7 @@ export function conditionPhrase(c) {
 }
 
 /** A condition as a comparison's part names it: "when quiet", or its phrase. */
-function conditionWhen(c) {
+export function conditionWhen(c) {
   return isQuiet(c) ? 'when quiet' : conditionPhrase(c);
 }
 

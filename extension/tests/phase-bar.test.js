@@ -64,3 +64,16 @@ test('a run without phases draws no bar, and a zero-length upload no NaN', () =>
   const { elements } = phaseBarElements({ arms: [], phases: [zero] });
   assert.ok(segmentsOf(elements, 'Blob').every((s) => s.attrs.width === 0 && Number.isFinite(s.attrs.x)));
 });
+
+// A run measured in two conditions (`--load none,cpu`): the host gives each arm a line
+// per condition and names each (host/src/export/phases/tests.rs writes the fixture).
+const PHASE_LINES = JSON.parse(readFileSync(new URL('../../tests/fixtures/phase-lines.json', import.meta.url), 'utf8')).lines;
+
+test("a run in two conditions: each arm's line per condition, named as the host names it", () => {
+  assert.ok(PHASE_LINES.some(({ line }) => line.condition), 'the fixture has lines with a condition');
+  const { elements } = phaseBarElements({ arms: [], phases: PHASE_LINES.map(({ line }) => line) });
+  const names = elements.filter((e) => e.name === 'text' && e.attrs.x === 0).map((e) => e.text);
+  assert.deepEqual(names, PHASE_LINES.map(({ label }) => label));
+  for (const { label } of PHASE_LINES) assert.equal(segmentsOf(elements, label).length, 3, `${label}: its own three segments`);
+  assert.equal(new Set(names).size, names.length, 'no two lines share a name');
+});

@@ -35,7 +35,7 @@ pub fn condition_phrase(c: &Condition) -> String {
 }
 
 /// The short name of a condition in a comparison's parts: "when quiet", …
-fn condition_when(c: &Condition) -> String {
+pub fn condition_when(c: &Condition) -> String {
     if c.is_quiet() {
         "when quiet".into()
     } else {
@@ -248,24 +248,19 @@ pub mod tests {
         fn rendered<T: serde::Serialize + std::fmt::Display>(f: T) -> Value {
             json!({"finding": f, "text": f.to_string()})
         }
-        let mut findings = vec![
+        let measured = [0, 7].map(|i| {
             rendered(Note::MeasuredIn {
-                condition: cases[0].0.clone(),
-                state: cases[0].1,
-            }),
-            rendered(Note::MeasuredIn {
-                condition: cases[7].0.clone(),
-                state: cases[7].1,
-            }),
+                condition: cases[i].0.clone(),
+                state: cases[i].1,
+            })
+        });
+        let other_work = [1, 2].map(|i| {
             rendered(Warning::OtherWork {
-                condition: cases[1].0.clone(),
-                state: cases[1].1,
-            }),
-            rendered(Warning::OtherWork {
-                condition: cases[2].0.clone(),
-                state: cases[2].1,
-            }),
-        ];
+                condition: cases[i].0.clone(),
+                state: cases[i].1,
+            })
+        });
+        let mut findings: Vec<Value> = measured.into_iter().chain(other_work).collect();
         for (a, b) in [(0, 7), (1, 2), (4, 9)] {
             findings.push(rendered(Warning::ConditionChanged {
                 parts: vec![part(a, &[0, 2, 4]), part(b, &[1, 3])],

@@ -51,7 +51,7 @@ fn plain(phases: &[ArmPhases]) -> Section {
             .iter()
             .map(|p| Row {
                 arm: p.arm.label(),
-                cells: std::iter::once(Cell::text(p.arm.label()))
+                cells: std::iter::once(Cell::text(line_label(p)))
                     .chain([Cell::num(p.uploads.to_string())])
                     .chain(p.cells(1).map(Cell::num))
                     .chain([Cell::text(shares(p))])
@@ -60,6 +60,16 @@ fn plain(phases: &[ArmPhases]) -> Section {
             })
             .collect(),
         footnotes: vec![WHAT],
+    }
+}
+
+/// A line's name: the arm's label, and in a run measured in more than one condition,
+/// the condition's ("Uint8Array when quiet", "Blob with the CPU busy (this run's own
+/// load)").
+pub fn line_label(p: &ArmPhases) -> String {
+    match &p.condition {
+        Some(c) => format!("{} {}", p.arm.label(), super::conditions::condition_when(c)),
+        None => p.arm.label(),
     }
 }
 

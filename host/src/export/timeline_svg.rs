@@ -55,7 +55,7 @@ fn phase_bars(arms: &[ArmPhases]) -> String {
             r#"<g class="phase-bar" data-arm="{}"><text x="0" y="{}" font-size="12">{}</text>"#,
             esc(&p.arm.label()),
             y + 12.0,
-            esc(&p.arm.label())
+            esc(&super::phases::line_label(p))
         );
         let mut x = label_w;
         let m = &p.median;

@@ -35,6 +35,9 @@ pub struct Analysis {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PhaseLine {
     pub body: String,
+    /// The condition of this line's uploads, in a run measured in more than one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub condition: Option<crate::domain::conditions::Condition>,
     pub uploads: usize,
     #[serde(flatten)]
     pub median: super::phases::Phases,
@@ -95,6 +98,7 @@ pub fn of(report: &RunReport) -> Analysis {
             .iter()
             .map(|p| PhaseLine {
                 body: p.arm.label(),
+                condition: p.condition.clone(),
                 uploads: p.uploads,
                 median: p.median,
             })

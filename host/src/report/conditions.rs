@@ -12,6 +12,13 @@ use crate::stats::blocks::{across_conditions, compare_blocks, Paired};
 use crate::stats::compare::{self, Comparison, Side};
 use crate::stats::sequential::Looks;
 
+/// The condition a sample's block was measured in; None for a run stored before blocks
+/// or conditions.
+pub fn of_sample(run: &RunMeta, s: &crate::model::Sample) -> Option<Condition> {
+    let plan = run.plan.as_ref().filter(|p| p.block_reps.is_some())?;
+    (!run.blocks.is_empty()).then(|| condition_of(run, plan.block_of(s.rep)))
+}
+
 /// The condition each block was measured in. A block without its line yet (the one a
 /// run is in while `--auto` asks) takes the condition of the run's recorded blocks of the
 /// same load, or quiet under its load when there are none.
@@ -207,6 +214,11 @@ pub(crate) mod tests {
     /// ones, and each block's conditions line (`odd` saw two busy cores, or ran the
     /// run's own load).
     pub(crate) fn run(id: &str, odd: Condition, flip: bool) -> crate::report::RunReport {
+        report_of(records(id, odd, flip))
+    }
+
+    /// The records of that run, for a test that adds to its samples.
+    pub(crate) fn records(id: &str, odd: Condition, flip: bool) -> Vec<Record> {
         let mut records = vec![run_record(id)];
         if let Record::Run(r) = &mut records[0] {
             r.run.plan.block_reps = Some(3);
@@ -257,7 +269,7 @@ pub(crate) mod tests {
                 recorded_at: String::new(),
             }));
         }
-        report_of(records)
+        records
     }
 
     fn busy() -> Condition {

@@ -441,7 +441,9 @@ fn build(run: RunMeta, samples: Vec<Sample>) -> RunReport {
     warnings.extend(condition_warning);
     let notes: Vec<Note> = condition_note.into_iter().chain(notes).collect();
     let mut report = RunReport {
-        phases: phases::by_arm(summary.iter().map(|a| &a.arm), &samples),
+        phases: phases::by_arm_in(summary.iter().map(|a| &a.arm), &samples, &|s| {
+            conditions::of_sample(&run, s)
+        }),
         encrypted: encrypted_rows(&summary, &samples),
         summary,
         samples,

@@ -10,6 +10,7 @@
 //! half its width as their uncertainty.
 
 use crate::arm::Arm;
+use crate::domain::conditions::Condition;
 use crate::model::Sample;
 use crate::stats::median;
 use serde::Serialize;
@@ -60,6 +61,11 @@ pub struct ArmPhases {
     /// The rep of the upload whose page time is the arm's median: the one the HTML
     /// report draws.
     pub representative_rep: Option<u32>,
+    /// The condition these uploads were measured in, when the run's blocks were
+    /// measured in more than one (the arm then has one line per condition, so a run
+    /// whose condition changed shows its parts apart); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub condition: Option<Condition>,
 }
 
 impl ArmPhases {
@@ -83,8 +89,11 @@ pub fn of_arm<'a>(
 
 /// The upload of `arm` with a timeline whose page time is the median one.
 pub fn representative<'a>(samples: &'a [Sample], arm: &Arm) -> Option<&'a Sample> {
+    median_upload(samples.iter(), arm)
+}
+
+fn median_upload<'a>(samples: impl Iterator<Item = &'a Sample>, arm: &Arm) -> Option<&'a Sample> {
     let mut drawn: Vec<&Sample> = samples
-        .iter()
         .filter(|s| s.intact && s.is_of(arm) && s.timeline.is_some())
         .collect();
     drawn.sort_by(|a, b| {
@@ -97,22 +106,58 @@ pub fn representative<'a>(samples: &'a [Sample], arm: &Arm) -> Option<&'a Sample
 
 /// Per arm (in the order given) whose uploads have phases.
 pub fn by_arm<'a>(arms: impl Iterator<Item = &'a Arm>, samples: &[Sample]) -> Vec<ArmPhases> {
-    arms.filter_map(|arm| {
-        let each: Vec<Phases> = of_arm(samples, arm).map(|(_, p)| p).collect();
-        let m = |f: fn(&Phases) -> f64| median(&each.iter().map(f).collect::<Vec<_>>());
-        Some(ArmPhases {
-            arm: arm.clone(),
-            uploads: each.len(),
-            median: Phases {
-                preparing_ms: m(|p| p.preparing_ms)?,
-                wire_ms: m(|p| p.wire_ms)?,
-                reply_ms: m(|p| p.reply_ms)?,
-                uncertainty_ms: m(|p| p.uncertainty_ms)?,
-            },
-            representative_rep: representative(samples, arm).map(|s| s.rep),
-        })
+    by_arm_in(arms, samples, &|_| None)
+}
+
+/// `by_arm`, and when `condition_of` names more than one condition among the samples,
+/// per arm and condition (in the order the conditions first appear).
+pub fn by_arm_in<'a>(
+    arms: impl Iterator<Item = &'a Arm>,
+    samples: &[Sample],
+    condition_of: &dyn Fn(&Sample) -> Option<Condition>,
+) -> Vec<ArmPhases> {
+    let mut seen: Vec<Condition> = Vec::new();
+    for c in samples.iter().filter_map(condition_of) {
+        if !seen.contains(&c) {
+            seen.push(c);
+        }
+    }
+    let each: Vec<Option<Condition>> = match seen.len() {
+        0 | 1 => vec![None],
+        _ => seen.into_iter().map(Some).collect(),
+    };
+    arms.flat_map(|arm| {
+        each.iter()
+            .filter_map(move |c| in_condition(arm, samples, c.as_ref(), condition_of))
     })
     .collect()
+}
+
+/// One arm's phases over its uploads in `condition` (all of them when None).
+fn in_condition(
+    arm: &Arm,
+    samples: &[Sample],
+    condition: Option<&Condition>,
+    condition_of: &dyn Fn(&Sample) -> Option<Condition>,
+) -> Option<ArmPhases> {
+    let keep = |s: &&Sample| condition.is_none() || condition_of(s).as_ref() == condition;
+    let each: Vec<Phases> = of_arm(samples, arm)
+        .filter(|(s, _)| keep(s))
+        .map(|(_, p)| p)
+        .collect();
+    let m = |f: fn(&Phases) -> f64| median(&each.iter().map(f).collect::<Vec<_>>());
+    Some(ArmPhases {
+        arm: arm.clone(),
+        uploads: each.len(),
+        median: Phases {
+            preparing_ms: m(|p| p.preparing_ms)?,
+            wire_ms: m(|p| p.wire_ms)?,
+            reply_ms: m(|p| p.reply_ms)?,
+            uncertainty_ms: m(|p| p.uncertainty_ms)?,
+        },
+        representative_rep: median_upload(samples.iter().filter(keep), arm).map(|s| s.rep),
+        condition: condition.cloned(),
+    })
 }
 
 #[cfg(test)]

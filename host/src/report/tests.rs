@@ -267,6 +267,7 @@ fn the_analysis_carries_each_arms_median_phases() {
         lines,
         vec![analysis::PhaseLine {
             body: "Uint8Array".into(),
+            condition: None,
             uploads: 3,
             median: want,
         }]

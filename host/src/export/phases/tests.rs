@@ -207,3 +207,91 @@ fn the_html_draws_an_encrypted_uploads_chunks_serial_above_pipelined() {
     );
     assert_eq!(chart[pipelined..].matches(r#"class="gap""#).count(), 0);
 }
+
+/// A `--load none,cpu` run (blocks of 3 reps, the odd ones under the run's own load)
+/// whose Uint8Array takes 3x as long in the loaded blocks: the phases are given per arm
+/// and condition in every format, each line named by its condition, the loaded one
+/// slower, and JSON carries each line's condition typed.
+#[test]
+fn a_run_in_two_conditions_shows_each_arms_phases_per_condition() {
+    use crate::domain::conditions::{Condition, Load};
+    use crate::store::Record;
+    let loaded = Condition {
+        load: Load::Cpu,
+        ..Condition::default()
+    };
+    let mut records = crate::report::conditions::tests::records("r", loaded.clone(), false);
+    for r in &mut records {
+        if let Record::Sample(s) = r {
+            let slow = if (s.rep / 3) % 2 == 1 { 3.0 } else { 1.0 };
+            let t = recorded(100, 128, 50, 0);
+            *s = timed(s.clone(), t, 80.0 * slow);
+        }
+    }
+    let report = crate::store::tests_support::report_of(records);
+    let lines: Vec<(String, Option<Load>, f64)> = report
+        .phases
+        .iter()
+        .map(|p| {
+            (
+                p.arm.label(),
+                p.condition.as_ref().map(|c| c.load),
+                p.median.preparing_ms,
+            )
+        })
+        .collect();
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    for body in ["Uint8Array", "Blob"] {
+        let of = |load| {
+            lines
+                .iter()
+                .find(|l| l.0 == body && l.1 == Some(load))
+                .unwrap()
+                .2
+        };
+        assert!(of(Load::Cpu) > 2.0 * of(Load::None), "{lines:?}");
+    }
+    let labels: Vec<String> = report.phases.iter().map(super::line_label).collect();
+    let distinct: std::collections::HashSet<&String> = labels.iter().collect();
+    assert_eq!(distinct.len(), 4, "{labels:?}");
+    for format in [Format::Table, Format::Markdown, Format::Html] {
+        let text = exporter(format, false).render(std::slice::from_ref(&report));
+        for label in &labels {
+            let shown = if format == Format::Html {
+                crate::export::html::esc(label)
+            } else {
+                label.clone()
+            };
+            assert!(text.contains(&shown), "{format:?} lacks the line {label:?}");
+        }
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&exporter(Format::Json, false).render(std::slice::from_ref(&report)))
+            .unwrap();
+    let loads: Vec<&serde_json::Value> = json["runs"][0]["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| &p["condition"]["load"])
+        .collect();
+    assert_eq!(
+        loads,
+        [&json!("none"), &json!("cpu"), &json!("none"), &json!("cpu")]
+    );
+    assert_valid(&json);
+    // The popup's phase lines of this run and the host's name of each, for the JS bar
+    // (extension/tests/phase-bar.test.js).
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../tests/fixtures/phase-lines.json"
+    );
+    let lines = crate::report::analysis::of(&report).phases;
+    let actual = json!({"lines": lines.iter().zip(&labels)
+        .map(|(line, label)| json!({"line": line, "label": label})).collect::<Vec<_>>()});
+    if std::env::var_os("UNOBSERVED_WRITE_FIXTURES").is_some() {
+        std::fs::write(path, serde_json::to_string_pretty(&actual).unwrap() + "\n").unwrap();
+    }
+    let fixture: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    assert_eq!(actual, fixture);
+}
