@@ -1,5 +1,5 @@
-// Generated from host/src/plan_limits.rs by
-// `UNOBSERVED_WRITE_FIXTURES=1 cargo test -p unobserved --lib plan_limits`: do not
+// Generated from host/src/domain/plan/validate.rs by
+// `UNOBSERVED_WRITE_FIXTURES=1 cargo test -p unobserved --lib plan::validate`: do not
 // edit. The same data as tests/fixtures/plan-limits.json (extension/tests checks).
 export const PLAN_LIMITS = {
   "auto_default": {

@@ -13,7 +13,7 @@ use common::env_u64;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::time::Instant;
-use unobserved::arm::BodyKind;
+use unobserved::domain::arm::BodyKind;
 use unobserved::stats::compare::{compare, DEFAULT_HORIZON};
 use unobserved::stats::side::of_body;
 
@@ -47,7 +47,10 @@ fn main() {
         env_u64("BENCH_SMALL", 10_000),
         env_u64("BENCH_LARGE", 100_000),
     ];
-    println!("{}", unobserved::cpu::describe().unwrap_or_default());
+    println!(
+        "{}",
+        unobserved::platform::cpu::describe().unwrap_or_default()
+    );
     println!(
         "one core, median of {rounds} rounds; peak RSS before any comparison: {}",
         peak_rss()

@@ -75,7 +75,10 @@ fn main() {
                 .unwrap();
         }));
     }
-    println!("{}", unobserved::cpu::describe().unwrap_or_default());
+    println!(
+        "{}",
+        unobserved::platform::cpu::describe().unwrap_or_default()
+    );
     println!("one core, 32 MiB buffer, median of {rounds} interleaved rounds (MB/s)");
     for (name, f) in names.iter().zip(figures) {
         println!("{name:<32} {:>8.0}", median(f));

@@ -19,7 +19,7 @@ mod common;
 use common::{env_u64, BIN};
 use std::process::Command;
 use std::time::{Duration, Instant};
-use unobserved::model::Sample;
+use unobserved::domain::sample::Sample;
 use unobserved::report::{self, RunReport};
 use unobserved::stats::compare;
 use unobserved::stats::side::Side;
@@ -27,7 +27,7 @@ use unobserved::stats::side::Side;
 /// A body arm of the run, by its label (this benchmark names arms as the page does).
 fn side(label: &str) -> Side {
     Side::Arm {
-        arm: unobserved::arm::Arm::from_legacy(label, &Default::default(), false),
+        arm: unobserved::domain::arm::Arm::from_legacy(label, &Default::default(), false),
     }
 }
 use unobserved::store::{Record, StoreContents, StoreTail};

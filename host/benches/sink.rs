@@ -151,7 +151,10 @@ fn main() {
     let data = probe_bytes(4 << 20);
     let gbps = |secs: f64, streams: usize| (total * streams as u64 * 8) as f64 / secs / 1e9;
 
-    println!("CPU: {}", unobserved::cpu::describe().unwrap_or_default());
+    println!(
+        "CPU: {}",
+        unobserved::platform::cpu::describe().unwrap_or_default()
+    );
     let discard = discard_server();
     let (mut count, count_addr) = node_sink("node-count-sink.mjs");
     let (mut hash, hash_addr) = node_sink("node-hash-sink.mjs");

@@ -17,8 +17,9 @@ mod common;
 use common::{env_u64, SinkProcess};
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
+use unobserved::domain::timeline::Timeline;
 use unobserved::sink::ceiling::{probe_bytes, Client};
-use unobserved::sink::timeline::{Recorder, Timeline};
+use unobserved::sink::timeline::Recorder;
 
 const OFF: (&str, &str) = ("UNOBSERVED_BENCH_NO_TIMELINE", "1");
 
@@ -125,15 +126,13 @@ fn sizes() -> (usize, usize, usize) {
         })
         .collect();
     worst.stalls = vec![
-        worst
-            .stalls
-            .first()
-            .copied()
-            .unwrap_or(unobserved::sink::timeline::Stall {
+        worst.stalls.first().copied().unwrap_or(
+            unobserved::domain::timeline::Stall {
                 at_ms: 12_345.67,
                 at_bytes: 12_345_678_901,
                 ms: 1_234.56,
-            });
+            }
+        );
         32
     ];
     worst.stall_count = 12_345;
@@ -164,7 +163,10 @@ fn peak_rss(gib: u64) -> Vec<(&'static str, String)> {
 fn main() {
     let mib = env_u64("BENCH_MIB", 256);
     let rounds = env_u64("BENCH_ROUNDS", 11) as usize;
-    println!("CPU: {}", unobserved::cpu::describe().unwrap_or_default());
+    println!(
+        "CPU: {}",
+        unobserved::platform::cpu::describe().unwrap_or_default()
+    );
     let (on, off, ratio) = ceilings(mib << 20, rounds);
     println!(
         "(a) receive ceiling, {mib} MiB uploads, median of {rounds} interleaved rounds: timeline on {on:.2} Gbit/s, off {off:.2} Gbit/s; on/off {:.3} (median of per-round ratios {ratio:.3})",

@@ -14,7 +14,7 @@
 mod common;
 
 use strum::IntoEnumIterator;
-use unobserved::arm::Transport;
+use unobserved::domain::arm::Transport;
 use unobserved::sink::{ceiling, ceiling_tls};
 
 fn main() {
@@ -27,7 +27,7 @@ fn main() {
     let addr = plain.authority().parse().unwrap();
     println!(
         "{mib} MiB per upload, {rounds} rounds of 1 warm-up + 5 uploads each; {}",
-        unobserved::cpu::describe().unwrap_or_default()
+        unobserved::platform::cpu::describe().unwrap_or_default()
     );
     let mut medians: Vec<(Transport, Vec<f64>)> =
         Transport::iter().map(|t| (t, Vec::new())).collect();

@@ -1,4 +1,4 @@
-use unobserved::mode::{detect, Mode};
+use unobserved::platform::mode::{detect, Mode};
 
 fn main() {
     let args: Vec<_> = std::env::args_os().collect();

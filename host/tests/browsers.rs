@@ -734,7 +734,7 @@ fn auto_runs_until_a_budget_ends_it_and_says_which() {
         "chromium",
         &[
             &common[..],
-            // The most reps a plan may have (plan_limits.rs): far more than 2 s allows.
+            // The most reps a plan may have (domain/plan/validate.rs): far more than 2 s allows.
             &["--reps", "3", "--max-reps", "1000", "--max-time", "2"],
         ]
         .concat(),

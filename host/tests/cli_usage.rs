@@ -52,6 +52,9 @@ impl Fake {
     }
 }
 
+/// A 5000-character host name.
+static LONG_HOST: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| "a".repeat(5000));
+
 #[test]
 fn every_usage_error_exits_2_before_any_browser_starts() {
     let cases: &[&[&str]] = &[
@@ -99,6 +102,16 @@ fn every_usage_error_exits_2_before_any_browser_starts() {
         &["install", "--browser", "foo", "--dry-run"],
         &["install", "--extension-id", "evil\"@x", "--dry-run"],
         &["sink", "--hash-queue", "lots"],
+        // Round four (issue 38, item 9): each of these was taken, or exited 1 or 3.
+        &["sink", "--idle-timeout", "0"],
+        &["sink", "--public-host", ""],
+        &["sink", "--public-host", "a b"],
+        &["sink", "--public-host", "http://x"],
+        &["sink", "--public-host", "[::1"],
+        &["sink", "--public-host", &LONG_HOST],
+        &["serve", "--public-host", "a b"],
+        &["serve", "--public-host", &LONG_HOST],
+        &["run", "--browser-path", "/tmp"],
         &["serve", "--starts-per-minute", "0"],
         // A remote sink over TLS whose URL pins no certificate, or pins on http://.
         &["run", "--sink-url", "https://127.0.0.1:1/upload/abc"],

@@ -2,9 +2,9 @@
 //! `unobserved run` can build, for every browser and mode, is free of such flags.
 
 use std::path::Path;
-use unobserved::local_tls::LocalCert;
-use unobserved::run::browsers::LAUNCHABLE;
-use unobserved::run::launch::{prepare, Mode, Page, Trust, Workspace};
+use unobserved::launch::browsers::LAUNCHABLE;
+use unobserved::launch::profile::{prepare, Mode, Page, Trust, Workspace};
+use unobserved::platform::local_tls::LocalCert;
 
 /// Substrings of flags that open a debugging or automation channel.
 const FORBIDDEN: &[&str] = &[
@@ -28,9 +28,9 @@ fn no_launch_ever_carries_a_debugger_or_automation_flag() {
     };
     std::fs::create_dir_all(&ws.profile).unwrap();
     // `run` writes the package first; Firefox's launch zips it into the profile.
-    unobserved::extension_files::write_package(
+    unobserved::platform::extension_files::write_package(
         &ws.extension,
-        unobserved::extension_files::Family::Firefox,
+        unobserved::platform::extension_files::Family::Firefox,
         false,
     )
     .unwrap();
@@ -39,7 +39,7 @@ fn no_launch_ever_carries_a_debugger_or_automation_flag() {
         for (headed, as_root, tls) in (0..8).map(|i| (i & 1 != 0, i & 2 != 0, i & 4 != 0)) {
             let trust = tls.then(|| Trust {
                 pins: &pins,
-                places: unobserved::local_tls::loopback_places(&[4433]),
+                places: unobserved::platform::local_tls::loopback_places(&[4433]),
             });
             let mode = Mode {
                 headed,

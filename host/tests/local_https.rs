@@ -54,7 +54,7 @@ fn installed() -> Setup {
 
 fn nssdb_lists(home: &Path) -> bool {
     Command::new("certutil")
-        .args(["-L", "-n", unobserved::local_ca::NICKNAME, "-d"])
+        .args(["-L", "-n", unobserved::platform::local_ca::NICKNAME, "-d"])
         .arg(format!("sql:{}", home.join(".pki/nssdb").display()))
         .output()
         .expect("certutil (libnss3-tools)")
@@ -64,13 +64,15 @@ fn nssdb_lists(home: &Path) -> bool {
 
 /// A certificate for `name` from the installed CA, written as PEM files in `dir`.
 fn leaf_from_ca(s: &Setup, name: &str, dir: &Path) -> (String, String) {
-    let ca = unobserved::local_tls::LocalCert {
-        cert_pem: std::fs::read_to_string(unobserved::local_ca::cert_path(&s.state)).unwrap(),
-        key_pem: std::fs::read_to_string(unobserved::local_ca::key_path(&s.state)).unwrap(),
+    let ca = unobserved::platform::local_tls::LocalCert {
+        cert_pem: std::fs::read_to_string(unobserved::platform::local_ca::cert_path(&s.state))
+            .unwrap(),
+        key_pem: std::fs::read_to_string(unobserved::platform::local_ca::key_path(&s.state))
+            .unwrap(),
     };
     let mut params = rcgen::CertificateParams::new(vec![name.to_owned()]).unwrap();
     params.extended_key_usages = vec![rcgen::ExtendedKeyUsagePurpose::ServerAuth];
-    let leaf = unobserved::local_ca::sign_leaf(&ca, params).unwrap();
+    let leaf = unobserved::platform::local_ca::sign_leaf(&ca, params).unwrap();
     let (cert, key) = (
         dir.join(format!("{name}.pem")),
         dir.join(format!("{name}.key")),
@@ -117,7 +119,10 @@ fn the_local_ca_is_trusted_for_loopback_only_and_uninstall_removes_it() {
     assert!(nssdb_lists(&s.home), "the CA is in ~/.pki/nssdb");
     let doctor = unobserved(&s, &["doctor", "--profile", s.home.to_str().unwrap()]);
     let text = String::from_utf8_lossy(&doctor.stdout);
-    assert!(text.contains(unobserved::local_ca::NICKNAME), "{text}");
+    assert!(
+        text.contains(unobserved::platform::local_ca::NICKNAME),
+        "{text}"
+    );
 
     let certs = tempfile::tempdir().unwrap();
     let (cert, key) = leaf_from_ca(&s, "127.0.0.1", certs.path());
@@ -157,14 +162,14 @@ fn the_local_ca_is_trusted_for_loopback_only_and_uninstall_removes_it() {
         "a leaf for a name outside 127.0.0.1/localhost is refused"
     );
 
-    let key_path = unobserved::local_ca::key_path(&s.state);
+    let key_path = unobserved::platform::local_ca::key_path(&s.state);
     let out = unobserved(&s, &["uninstall"]);
     assert!(out.status.success());
     assert!(
         !nssdb_lists(&s.home),
         "uninstall takes the CA out of the NSS database"
     );
-    assert!(!key_path.exists() && !unobserved::local_ca::cert_path(&s.state).exists());
+    assert!(!key_path.exists() && !unobserved::platform::local_ca::cert_path(&s.state).exists());
 }
 
 #[test]
@@ -188,7 +193,7 @@ fn an_everyday_host_serves_tls_transports_from_the_local_ca() {
     let h2 = started["upload_urls"]["h2"].as_str().unwrap();
     assert!(h2.starts_with("https://127.0.0.1:"), "{started}");
     // Any client that trusts the CA reaches it over HTTP/2 and gets the bytes verified.
-    let ca = unobserved::local_ca::cert_path(&s.state);
+    let ca = unobserved::platform::local_ca::cert_path(&s.state);
     let out = Command::new("curl")
         .args(["-s", "--max-time", "20", "--http2", "--cacert"])
         .arg(&ca)

@@ -3,9 +3,9 @@
 //! browser's uploads travel over HTTP/2.
 
 use serde_json::{json, Value};
+use unobserved::domain::sink_url::SinkUrl;
 use unobserved::sink::ceiling::Client;
 use unobserved::sink::pinned::ReachError;
-use unobserved::sink::remote::SinkUrl;
 
 mod common;
 use common::{Host, SinkProcess};
@@ -49,7 +49,7 @@ fn the_sink_prints_a_url_that_pins_its_kept_certificate() {
     assert!(url.is_tls(), "{}", sink.url);
     let kept = std::fs::read(state.path().join("sink-tls/cert.pem")).unwrap();
     assert_eq!(
-        Some(unobserved::remote_tls::pin_of_pem(&kept).unwrap()),
+        Some(unobserved::platform::remote_tls::pin_of_pem(&kept).unwrap()),
         url.pin()
     );
     let (_, presented) = Client::connect_sink(&url).unwrap();

@@ -8,7 +8,7 @@ use std::process::Command;
 
 /// Chromium, found the way `unobserved run` finds it.
 fn chromium() -> std::path::PathBuf {
-    unobserved::run::browsers::by_key("chromium")
+    unobserved::launch::browsers::by_key("chromium")
         .unwrap()
         .find()
         .expect("Chromium is needed: scripts/ensure-deps.sh installs it")

@@ -118,7 +118,7 @@ fn a_turns_lock_held_by_another_process_fails_run_started_with_error_17_in_bound
     });
     let (reply, took, _host) = start_interleaved_build(state.path(), turns.path());
     assert_eq!(typed(&reply), (Some("error"), Some(17)), "{reply}");
-    let bound = unobserved::interleave::LOCK_WAIT;
+    let bound = unobserved::platform::turns::LOCK_WAIT;
     assert!(
         took >= bound && took < bound + Duration::from_secs(10),
         "{took:?}"

@@ -267,7 +267,7 @@ fn status_of(block: &[u8]) -> Option<String> {
 
 #[test]
 fn the_tls_ceilings_are_measured_over_h1_and_h2_and_a_refusal_is_an_error() {
-    use unobserved::arm::Transport;
+    use unobserved::domain::arm::Transport;
     use unobserved::sink::ceiling_tls::measure;
     let s = tls_sink(&["--max-body", "1MiB"]);
     let chain = std::fs::read_to_string(&s.cert_path).unwrap();

@@ -20,7 +20,7 @@ fn display() -> &'static str {
     NAME.get_or_init(|| {
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
-            let display = unobserved::run::display::VirtualDisplay::start()
+            let display = unobserved::launch::display::VirtualDisplay::start()
                 .expect("Xvfb (scripts/ensure-deps.sh installs it)");
             tx.send(display.name.clone()).unwrap();
             loop {

@@ -1,5 +1,6 @@
 //! Arguments for every subcommand, with the help text users read.
 
+use crate::domain::host_name::PublicHost;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -146,14 +147,14 @@ pub struct SinkArgs {
     /// PEM private key for --tls-cert.
     #[arg(long, requires = "tls_cert", value_name = "PEM")]
     pub tls_key: Option<PathBuf>,
-    /// Seconds a connection may stay silent before it is closed.
-    #[arg(long, default_value_t = 30)]
+    /// Seconds a connection may stay silent before it is closed (1 to 86400).
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub idle_timeout: u64,
     /// The host name or address clients should use in the printed URL (e.g. the server's
     /// DNS name). Default: the listen address, or with 0.0.0.0 / [::] this machine's
     /// first non-loopback address (every other one is listed on stderr).
-    #[arg(long, value_name = "HOST")]
-    pub public_host: Option<String>,
+    #[arg(long, value_name = "HOST", value_parser = PublicHost::parse)]
+    pub public_host: Option<PublicHost>,
     /// Bytes received but not yet hashed, across all uploads. A body that fits is
     /// received at wire speed; a bigger one waits for the hasher and is flagged
     /// hash-bound. Peak memory grows with this. Default: 256MiB, or a quarter of RAM.
@@ -171,8 +172,8 @@ pub struct ServeArgs {
     pub listen: std::net::SocketAddr,
     /// The name or address other devices reach this machine by: it goes in the printed
     /// URL and the QR code, and the sink answers to it (every other Host is refused).
-    #[arg(long, value_name = "HOST")]
-    pub public_host: Option<String>,
+    #[arg(long, value_name = "HOST", value_parser = PublicHost::parse)]
+    pub public_host: Option<PublicHost>,
     /// Exit after the first run that completes (for scripts).
     #[arg(long)]
     pub once: bool,
@@ -282,11 +283,11 @@ pub struct RunArgs {
     /// instead of the local host's. Results are still stored locally. An https:// URL
     /// pins the sink's certificate (#sha256=…): any other is refused before launch.
     #[arg(long, value_name = "URL")]
-    pub sink_url: Option<crate::sink::remote::SinkUrl>,
+    pub sink_url: Option<crate::domain::sink_url::SinkUrl>,
     /// Not a flag: how the throwaway profile trusts an https:// --sink-url's pinned
     /// certificate, once `run` has seen the sink present it.
     #[arg(skip)]
-    pub sink_trust: Option<crate::local_tls::Pins>,
+    pub sink_trust: Option<crate::platform::local_tls::Pins>,
     /// Keep the throwaway profile afterwards and print where it is (for debugging).
     #[arg(long)]
     pub keep_profile: bool,
@@ -448,7 +449,7 @@ pub(super) fn parse_horizon(s: &str) -> Result<f64, String> {
         .trim_end_matches('%')
         .parse()
         .map_err(|_| format!("{s:?} is not a number of percent"))?;
-    let limit = crate::plan_limits::LIMITS.horizon;
+    let limit = crate::domain::limits::LIMITS.horizon;
     if limit.contains(v / 100.0) {
         Ok(v)
     } else {

@@ -4,11 +4,11 @@
 use super::args::CompareArgs;
 use super::exit;
 use super::usage::usage;
+use crate::domain::series::{Series, SeriesPick};
 use crate::export;
+use crate::platform::state;
 use crate::report::gate::Gate;
 use crate::report::{self, across, RunReport};
-use crate::series::{Series, SeriesPick};
-use crate::state;
 use crate::store::Store;
 use anyhow::{Context, Result};
 use std::io::IsTerminal;
@@ -55,7 +55,7 @@ pub fn execute(a: CompareArgs) -> Result<i32> {
 /// `--fail-if-slower`: 6 on a settled "slower" beyond the bound, 7 when the comparison
 /// cannot tell, else 0; each said on stderr. `machine` is why runs were not comparable.
 pub(super) fn gate_code(gate: Gate, pct: f64, baseline: &str, machine: &str) -> i32 {
-    let names = |arms: &[crate::arm::Arm]| {
+    let names = |arms: &[crate::domain::arm::Arm]| {
         arms.iter()
             .map(|a| a.label())
             .collect::<Vec<_>>()

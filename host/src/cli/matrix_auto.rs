@@ -5,7 +5,7 @@
 //! interval entirely inside or entirely outside ±horizon, the rule within a run) or a
 //! budget is spent.
 
-use crate::model::{AutoBudget, AutoStop, Plan};
+use crate::domain::plan::{AutoBudget, AutoStop, Plan};
 use crate::report::across::{compare_runs, RunsCompared};
 use crate::report::pooled::pool;
 use crate::report::RunReport;

@@ -17,17 +17,17 @@ pub use args::parse_size;
 use args::{Cli, Command};
 use clap::Parser;
 
-pub use crate::exit;
+pub use crate::platform::exit;
 
 fn find_browser(name: &str) -> anyhow::Result<i32> {
-    let browser = crate::run::browsers::by_key(name)
+    let browser = crate::launch::browsers::by_key(name)
         .ok_or_else(|| usage::usage(format!("unknown browser {name:?}")))?;
     match browser.find() {
         Some(path) => {
             println!("{}", path.display());
             Ok(exit::OK)
         }
-        None => Err(crate::run::RunError::BrowserMissing(format!(
+        None => Err(crate::launch::RunError::BrowserMissing(format!(
             "{} was not found: {}",
             browser.display, browser.install_hint
         ))
@@ -47,7 +47,7 @@ pub fn main() -> i32 {
             };
         }
     };
-    let state_dir = crate::state::state_dir().ok();
+    let state_dir = crate::platform::state::state_dir().ok();
     // Setting up is not using: install, uninstall and doctor do not create the state
     // dir just to log, so an install then an uninstall leaves HOME as it was.
     let setup = matches!(
@@ -60,7 +60,7 @@ pub fn main() -> i32 {
     let log_dir = state_dir
         .as_deref()
         .filter(|d| !cli.no_log_file && !uninstalling && (!setup || d.exists()));
-    crate::logging::init(log_dir, cli.verbose, true);
+    crate::platform::logging::init(log_dir, cli.verbose, true);
     let result = match cli.command {
         Command::Run(a) => run_cmd::execute(*a),
         Command::Report(a) => report_cmd::execute(a),
@@ -73,7 +73,7 @@ pub fn main() -> i32 {
         Command::Workload(c) => workload_cmd::execute(c),
         Command::Serve(a) => serve_cmd::execute(*a),
         Command::FindBrowser { name } => find_browser(&name),
-        Command::Watchdog(a) => Ok(crate::run::watchdog::main(a.pgid, a.workspace, a.run_id)),
+        Command::Watchdog(a) => Ok(crate::launch::watchdog::main(a.pgid, a.workspace, a.run_id)),
         Command::Load { threads } => Ok(crate::conditions::load::main(threads)),
     };
     match result {
@@ -88,10 +88,10 @@ pub fn main() -> i32 {
             {
                 return exit::MODULE_CODE_DIFFERS;
             }
-            match e.downcast_ref::<crate::run::RunError>() {
-                Some(crate::run::RunError::BrowserMissing(_)) => exit::BROWSER_MISSING,
-                Some(crate::run::RunError::NoConnection(_)) => exit::NO_CONNECTION,
-                Some(crate::run::RunError::Interrupted(signal)) => signal.exit_code(),
+            match e.downcast_ref::<crate::launch::RunError>() {
+                Some(crate::launch::RunError::BrowserMissing(_)) => exit::BROWSER_MISSING,
+                Some(crate::launch::RunError::NoConnection(_)) => exit::NO_CONNECTION,
+                Some(crate::launch::RunError::Interrupted(signal)) => signal.exit_code(),
                 _ => exit::FAILED,
             }
         }

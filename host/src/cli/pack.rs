@@ -2,7 +2,7 @@
 //! Each is written unpacked (to load by hand) and zipped (for a store or a file install).
 
 use super::args::PackArgs;
-use crate::extension_files::{self, Family};
+use crate::platform::extension_files::{self, Family};
 use anyhow::Result;
 use std::path::Path;
 

@@ -2,15 +2,15 @@
 //! become a checked Plan (`Plan::validate`, with the flag each rule is about).
 
 use super::usage::usage;
-use crate::arm::BodyKind;
-use crate::model::{AutoBudget, Plan};
-use crate::plan_limits::{PlanError, SizeOf, AUTO_DEFAULT};
+use crate::domain::arm::BodyKind;
+use crate::domain::plan::{AutoBudget, Plan};
+use crate::domain::plan::{PlanError, SizeOf, AUTO_DEFAULT};
 use clap::Args;
 use strum::IntoEnumIterator;
 
 #[derive(Args, Clone)]
 pub struct PlanArgs {
-    // The plan's sizes and numbers are checked by Plan::validate (plan_limits.rs).
+    // The plan's sizes and numbers are checked by Plan::validate (domain/plan/validate.rs).
     /// Bytes per upload, e.g. 32MiB, 512KiB, 1GiB.
     #[arg(long, default_value = "32MiB", value_parser = super::args::parse_size)]
     pub size: u64,
@@ -25,7 +25,7 @@ pub struct PlanArgs {
     pub warmup: u32,
     /// Body kinds, comma-separated. Default: all four, or none when --workloads is given.
     #[arg(long, value_delimiter = ',', value_enum, ignore_case = true)]
-    pub bodies: Option<Vec<crate::arm::BodyKind>>,
+    pub bodies: Option<Vec<crate::domain::arm::BodyKind>>,
     /// Transports every body kind runs over, comma-separated and interleaved:
     /// h1 (HTTP/1.1 in the clear, the default), h1-tls (HTTP/1.1 over TLS), h2 (HTTP/2
     /// over TLS; Chromium sends ReadableStream bodies only over it). TLS uses a fresh
@@ -33,7 +33,7 @@ pub struct PlanArgs {
     /// trusts. Each transport is compared with the nearer ones (h2 vs h1-tls vs h1).
     /// Workloads always travel over h1.
     #[arg(long, value_delimiter = ',', value_enum)]
-    pub transport: Vec<crate::arm::Transport>,
+    pub transport: Vec<crate::domain::arm::Transport>,
     /// APIs every body kind uploads through, comma-separated and interleaved: fetch (the
     /// default) and xhr (XMLHttpRequest with upload.onprogress listened to, as upload
     /// libraries use it; not for ReadableStream, which XHR would send as text). Each xhr
@@ -88,7 +88,10 @@ impl PlanArgs {
             horizon: Some(self.horizon / 100.0),
             transports: self.transport.clone(),
             apis: self.api.clone(),
-            block_reps: Some(self.block_reps.unwrap_or(crate::model::DEFAULT_BLOCK_REPS)),
+            block_reps: Some(
+                self.block_reps
+                    .unwrap_or(crate::domain::plan::DEFAULT_BLOCK_REPS),
+            ),
             loads: self.load.clone(),
             ..Plan::default()
         }
@@ -111,7 +114,7 @@ impl PlanArgs {
 /// The plan, held to `Plan::validate`: a broken rule is a usage error that opens with
 /// its flag. --max-reps counts reps in all, so it is never fewer than --reps.
 pub fn checked(mut plan: Plan) -> anyhow::Result<Plan> {
-    plan.validate()
+    plan.validate_within(&crate::platform::memory::plan_limits())
         .map_err(|e| usage(format!("{}: {e}", flag_of(&e))))?;
     if let Some(budget) = &mut plan.auto {
         budget.max_reps = budget.max_reps.max(plan.reps);

@@ -2,8 +2,8 @@
 
 use super::args::ReportArgs;
 use crate::export::{self, human_bytes};
+use crate::platform::state;
 use crate::report::{self, Filter};
-use crate::state;
 use crate::store::Store;
 use anyhow::{bail, Context, Result};
 use std::io::{IsTerminal, Write};

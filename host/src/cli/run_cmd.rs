@@ -5,20 +5,21 @@ use super::args::{FailOn, RunArgs, WorkloadKind};
 use super::exit;
 use super::matrix_auto;
 use super::usage::usage;
-use crate::arm::ModuleName;
+use crate::domain::arm::ModuleName;
+use crate::domain::plan::{
+    AutoBudget, DownloadWorkload, EncryptedWorkload, ParallelWorkload, Plan, Workloads,
+};
+use crate::domain::sample::SampleStatus;
+use crate::domain::series::{Series, SeriesRecord};
+use crate::domain::sink_url::SinkUrl;
 use crate::domain::workload::ModuleRef;
 use crate::export::{human_bytes, json::Json, table::Table, Exporter};
-use crate::model::{
-    AutoBudget, DownloadWorkload, EncryptedWorkload, JobModule, ParallelWorkload, Plan,
-    SampleStatus, Workloads,
-};
+use crate::launch::{self, RunOptions};
 use crate::modules::Loaded;
+use crate::protocol::job::JobModule;
 use crate::report::{across, RunReport};
-use crate::run::{self, RunOptions};
-use crate::series::{Series, SeriesRecord};
 use crate::sink::ceiling::Client;
 use crate::sink::pinned::ReachError;
-use crate::sink::remote::SinkUrl;
 use crate::store::Record;
 use anyhow::{Context, Result};
 use std::io::IsTerminal;
@@ -65,7 +66,7 @@ pub fn execute(a: RunArgs) -> Result<i32> {
 /// The plan and the browsers to run, once everything asked for has been checked:
 /// nothing is launched before the plan, the output paths and the sink are good; and
 /// how a throwaway profile trusts a pinned remote sink's certificate.
-fn checked(a: &RunArgs) -> Result<(Plan, Vec<Target>, Option<crate::local_tls::Pins>)> {
+fn checked(a: &RunArgs) -> Result<(Plan, Vec<Target>, Option<crate::platform::local_tls::Pins>)> {
     let plan = plan_of(a)?;
     let targets = targets_of(a)?;
     if a.runs > 1 && targets.len() > 1 {
@@ -127,7 +128,7 @@ impl Matrix {
         browsers: usize,
         colour: bool,
     ) -> Result<Option<RunReport>> {
-        let outcome = run::run(options_of(a, (browser, path), plan));
+        let outcome = launch::run(options_of(a, (browser, path), plan));
         let outcome = match outcome {
             Err(e) if browsers > 1 && is_missing(&e) => {
                 if !self.missing.contains(browser) {
@@ -142,7 +143,7 @@ impl Matrix {
     }
 
     /// A finished run: its table printed, its launch and report kept.
-    fn finished(&mut self, outcome: run::RunOutcome, colour: bool) -> RunReport {
+    fn finished(&mut self, outcome: launch::RunOutcome, colour: bool) -> RunReport {
         print!(
             "{}",
             Table { colour }.render(std::slice::from_ref(&outcome.report))
@@ -189,7 +190,7 @@ impl Matrix {
         // Every build that finished is shown (and stored) even when another failed;
         // the first failure is the command's error.
         let mut failed = None;
-        for outcome in run::interleaved::run(opts)? {
+        for outcome in launch::interleaved::run(opts)? {
             match outcome {
                 Ok(outcome) => {
                     self.finished(outcome, colour);
@@ -210,8 +211,8 @@ impl Matrix {
         plan: &Plan,
         colour: bool,
     ) -> Result<()> {
-        let (_, store) = run::writable_store()?;
-        let group = crate::model::new_run_id();
+        let (_, store) = launch::writable_store()?;
+        let group = crate::domain::run::new_run_id();
         for index in 0..a.runs {
             if !a.quiet {
                 eprintln!("series {group}: run {} of {}", index + 1, a.runs);
@@ -279,7 +280,7 @@ impl Matrix {
         let mut reps_done = 0;
         let stop = loop {
             let Some(round) = matrix_auto::next_round(plan, budget, reps_done) else {
-                break crate::model::AutoStop::BudgetReps;
+                break crate::domain::plan::AutoStop::BudgetReps;
             };
             for (i, target) in targets.iter().enumerate() {
                 if let Some(report) = self.run_one(a, target, &round, targets.len(), colour)? {
@@ -353,8 +354,8 @@ fn print_matrix(reports: &[RunReport], horizon: f64, colour: bool) {
 /// single browser.
 fn targets_of(a: &RunArgs) -> Result<Vec<Target>> {
     for b in &a.browser {
-        if crate::run::browsers::by_key(b).is_none() {
-            let keys: Vec<_> = crate::run::browsers::LAUNCHABLE
+        if crate::launch::browsers::by_key(b).is_none() {
+            let keys: Vec<_> = crate::launch::browsers::LAUNCHABLE
                 .iter()
                 .map(|l| l.key)
                 .collect();
@@ -378,8 +379,8 @@ fn targets_of(a: &RunArgs) -> Result<Vec<Target>> {
 
 fn is_missing(e: &anyhow::Error) -> bool {
     matches!(
-        e.downcast_ref::<run::RunError>(),
-        Some(run::RunError::BrowserMissing(_))
+        e.downcast_ref::<launch::RunError>(),
+        Some(launch::RunError::BrowserMissing(_))
     )
 }
 
@@ -449,8 +450,15 @@ fn job_modules(a: &RunArgs) -> Vec<JobModule> {
 /// What only the command line can get wrong: the browsers, --sink-url, and flags of a
 /// workload that was not asked for. The plan itself is Plan::validate's.
 fn check_cli_only(a: &RunArgs) -> Result<()> {
+    // A missing binary is a missing browser (exit 3); a folder is a mistake in the flag.
+    if let Some(dir) = a.browser_path.iter().find(|p| p.is_dir()) {
+        return Err(usage(format!(
+            "--browser-path {} is a folder: name the browser's executable file",
+            dir.display()
+        )));
+    }
     // --sink-url's shape, and an https:// one's pin, are checked as it is parsed
-    // (sink::remote::SinkUrl); its certificate before launch (probe_sink).
+    // (domain::sink_url::SinkUrl); its certificate before launch (probe_sink).
     if let Some(url) = &a.sink_url {
         if a.plan.transport.iter().any(|&t| t != url.transport()) {
             return Err(usage(format!("--transport: a remote sink's transport is its URL's, {} for this one (h2 for an https:// sink, h1 for an http:// one; h1-tls needs the local sink)", url.transport())));
@@ -464,7 +472,7 @@ fn check_cli_only(a: &RunArgs) -> Result<()> {
     }
     for browser in &a.browser {
         if a.control
-            && crate::run::browsers::by_key(browser).is_some_and(|b| {
+            && crate::launch::browsers::by_key(browser).is_some_and(|b| {
                 b.family() != Some(unobserved_installer::manifest::Family::Chromium)
             })
         {
@@ -474,8 +482,8 @@ fn check_cli_only(a: &RunArgs) -> Result<()> {
     let page_engine = a
         .browser
         .iter()
-        .filter_map(|b| crate::run::browsers::by_key(b))
-        .find(|b| b.engine == crate::run::browsers::Engine::Page);
+        .filter_map(|b| crate::launch::browsers::by_key(b))
+        .find(|b| b.engine == crate::launch::browsers::Engine::Page);
     if let Some(b) = page_engine {
         if a.sink_url.is_some()
             || !a.workloads.is_empty()
@@ -538,8 +546,8 @@ fn check_output(path: Option<&Path>) -> Result<()> {
 /// read as "the browser cannot upload". An https:// one must present the certificate
 /// its URL pins (else exit 2, nothing launched); the throwaway profile then trusts that
 /// certificate (the returned pins) and no other.
-fn probe_sink(url: &SinkUrl) -> Result<Option<crate::local_tls::Pins>> {
-    if url.socket_addrs().map_or(true, |a| a.is_empty()) {
+fn probe_sink(url: &SinkUrl) -> Result<Option<crate::platform::local_tls::Pins>> {
+    if crate::platform::net::resolve(url).map_or(true, |a| a.is_empty()) {
         return Err(usage(format!(
             "--sink-url {url}: cannot resolve {}",
             url.authority()

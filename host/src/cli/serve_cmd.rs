@@ -6,9 +6,9 @@
 use super::args::ServeArgs;
 use super::exit;
 use super::usage::usage;
+use crate::domain::run::RunStatus;
 use crate::export::{table::Table, Exporter};
-use crate::model::RunStatus;
-use crate::run::signals::Signals;
+use crate::launch::signals::Signals;
 use crate::serve::{Offer, ServeConfig, Served, Start};
 use anyhow::Result;
 use std::io::Write;
@@ -20,15 +20,19 @@ pub fn execute(a: ServeArgs) -> Result<i32> {
         if public {
             return Err(usage("--transport h1-tls/h2 serves only on loopback: its certificate names 127.0.0.1 and localhost alone"));
         }
-        crate::local_ca::session_leaf().map_err(|e| {
+        crate::platform::local_ca::session_leaf().map_err(|e| {
             usage(format!("--transport h1-tls/h2 needs a certificate your browser trusts: run `unobserved install --local-https` first ({e})"))
         })?;
     }
-    let (_, store) = crate::run::writable_store()?;
+    let (_, store) = crate::launch::writable_store()?;
     let served = Served::start(
         ServeConfig {
             listen: a.listen,
-            public_hosts: a.public_host.iter().cloned().collect(),
+            public_hosts: a
+                .public_host
+                .iter()
+                .map(|h| h.as_str().to_owned())
+                .collect(),
             offer: Offer {
                 plan,
                 start: Start::Button,
@@ -41,7 +45,7 @@ pub fn execute(a: ServeArgs) -> Result<i32> {
         },
         store.clone(),
     )?;
-    let hosts = super::sink_cmd::public_hosts(a.public_host.as_deref(), served.addr());
+    let hosts = super::sink_cmd::public_hosts(a.public_host.as_ref(), served.addr());
     let url = served.page_url(&hosts[0]);
     let mut out = std::io::stdout().lock();
     writeln!(out, "{url}")?;

@@ -1,8 +1,8 @@
 //! `install`, `uninstall` and `doctor`: thin wrappers over the installer crate.
 
 use super::args::{DoctorArgs, InstallArgs, UninstallArgs};
+use crate::platform::state;
 use crate::protocol::{read_frame, write_frame};
-use crate::state;
 use anyhow::{bail, Result};
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -76,7 +76,7 @@ fn plan_local_https(
     chosen: &[&Browser],
     system: bool,
 ) -> Result<()> {
-    use crate::local_ca;
+    use crate::platform::local_ca;
     if !cfg!(target_os = "linux") {
         return Err(super::usage::usage("--local-https is for Linux, where Chromium-family browsers read trust from ~/.pki/nssdb; on macOS and Windows use `unobserved run --transport`, whose throwaway profile trusts its own certificate"));
     }
@@ -101,7 +101,7 @@ fn plan_local_https(
         std::fs::read_to_string(&cert_path),
         std::fs::read_to_string(&key_path),
     ) {
-        (Ok(cert_pem), Ok(key_pem)) => crate::local_tls::LocalCert { cert_pem, key_pem },
+        (Ok(cert_pem), Ok(key_pem)) => crate::platform::local_tls::LocalCert { cert_pem, key_pem },
         _ => local_ca::generate()?,
     };
     let home =

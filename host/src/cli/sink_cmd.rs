@@ -5,7 +5,7 @@
 //! browser runs.
 
 use super::args::SinkArgs;
-use crate::remote_tls::{self, SinkCert};
+use crate::platform::remote_tls::{self, SinkCert};
 use crate::sink::{token, Sink, SinkConfig};
 use anyhow::Result;
 use std::io::Write;
@@ -19,7 +19,7 @@ pub fn execute(a: SinkArgs) -> Result<i32> {
         Some(t) => t,
         None => token::generate(),
     };
-    let hosts = public_hosts(a.public_host.as_deref(), a.listen);
+    let hosts = public_hosts(a.public_host.as_ref(), a.listen);
     let cert = certificate(&a, &hosts)?;
     if !a.listen.ip().is_loopback() {
         log::warn!(
@@ -38,7 +38,11 @@ pub fn execute(a: SinkArgs) -> Result<i32> {
                 c.key_pem.clone().into_bytes(),
             )
         }),
-        public_hosts: a.public_host.iter().cloned().collect(),
+        public_hosts: a
+            .public_host
+            .iter()
+            .map(|h| h.as_str().to_owned())
+            .collect(),
         // A remote sink is called from the extension's own page, which in Firefox has
         // an origin no one can list.
         firefox_pages: crate::sink::cors::FirefoxPages::TokenRoutes,
@@ -86,7 +90,7 @@ fn certificate(a: &SinkArgs, hosts: &[String]) -> Result<Option<SinkCert>> {
         .iter()
         .map(|h| h.trim_start_matches('[').trim_end_matches(']').to_owned())
         .collect();
-    let state_dir = crate::state::state_dir()?;
+    let state_dir = crate::platform::state::state_dir()?;
     let (cert, origin) = remote_tls::kept_for(&state_dir, &names)?;
     let path = cert.path.as_deref().unwrap_or(std::path::Path::new("?"));
     match origin {
@@ -114,9 +118,12 @@ fn say_how_to_trust(cert: &SinkCert) {
 
 /// Names a client can reach the sink by: --public-host, the listen address, or for an
 /// unspecified one (0.0.0.0, [::]) every non-loopback address this machine has.
-pub(super) fn public_hosts(public_host: Option<&str>, addr: std::net::SocketAddr) -> Vec<String> {
+pub(super) fn public_hosts(
+    public_host: Option<&crate::domain::host_name::PublicHost>,
+    addr: std::net::SocketAddr,
+) -> Vec<String> {
     if let Some(h) = public_host {
-        return vec![h.to_owned()];
+        return vec![h.as_str().to_owned()];
     }
     let shown = |ip: std::net::IpAddr| match ip {
         std::net::IpAddr::V6(v6) => format!("[{v6}]"),
@@ -125,7 +132,7 @@ pub(super) fn public_hosts(public_host: Option<&str>, addr: std::net::SocketAddr
     if !addr.ip().is_unspecified() {
         return vec![shown(addr.ip())];
     }
-    let mut found: Vec<String> = crate::net::interface_addresses()
+    let mut found: Vec<String> = crate::platform::net::interface_addresses()
         .into_iter()
         .filter(|ip| !ip.is_loopback() && ip.is_ipv4() == addr.is_ipv4())
         .map(shown)

@@ -9,7 +9,7 @@ use crate::modules::registry::{self, Registry, RegistryError};
 use anyhow::Result;
 
 pub fn execute(command: WorkloadCommand) -> Result<i32> {
-    let state = crate::state::state_dir()?;
+    let state = crate::platform::state::state_dir()?;
     let registry = Registry::in_dir(&state);
     match command {
         WorkloadCommand::Add { name, path } => {

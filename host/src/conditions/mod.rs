@@ -3,6 +3,7 @@
 //! run's own (`roots`), and the load a run generates on purpose (`load.rs`). The types
 //! are the domain's (`domain::conditions`); the words are `export/conditions.rs`'s.
 
+pub mod calibrate;
 pub mod load;
 #[cfg(target_os = "linux")]
 pub mod procfs;

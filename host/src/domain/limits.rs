@@ -1,4 +1,4 @@
-//! Every number a plan may hold, with its bounds: one place. `plan_limits.rs` validates
+//! Every number a plan may hold, with its bounds: one place. `plan/validate.rs` validates
 //! plans against `LIMITS` (and tells the options page of them).
 
 use serde::Serialize;

@@ -83,7 +83,7 @@ pub struct PartsSummary {
 
 /// What the sink recorded of one upload (or of an encrypted file's chunks, a parallel
 /// upload's streams, a download's bytes), whichever kind of transfer it was. `T` is the
-/// arrival record's type (`sink::timeline::Timeline`), a parameter only so that this
+/// arrival record's type (`domain::timeline::Timeline`), a parameter only so that this
 /// module names nothing outside itself.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Received<T> {

@@ -4,8 +4,8 @@
 
 use super::document::{Cell, Row};
 use super::words;
-use crate::arm::Transport;
-use crate::model::TransportCeiling;
+use crate::domain::arm::Transport;
+use crate::domain::ceiling::TransportCeiling;
 use crate::report::RunReport;
 use crate::stats::ArmSummary;
 

@@ -5,7 +5,7 @@
 
 use super::document::{Cell, Row, Section, SectionKind, Tone};
 use super::words::{integrity_word, mbps as fmt_mbps};
-use crate::report::across::RunsCompared;
+use crate::report::across::{Fact, FactValue, RunsCompared};
 use crate::stats::across_runs::Method;
 use crate::stats::compare::Verdict;
 
@@ -71,11 +71,10 @@ pub fn of(c: &RunsCompared, labels: &[String]) -> ComparedDocument {
             .iter()
             .map(|u| format!("only in {}: {}", u.runs.join(", "), u.arm.label())),
     );
-    lines.extend(
-        c.differences
-            .iter()
-            .map(|d| format!("differs: {}: {}", d.what, d.values.join(" | "))),
-    );
+    lines.extend(c.differences.iter().map(|d| {
+        let values: Vec<String> = d.values.iter().map(fact_value).collect();
+        format!("differs: {}: {}", fact_word(d.what), values.join(" | "))
+    }));
     ComparedDocument {
         title: format!("{} compared with {}", labels[1..].join(", "), labels[0]),
         section: Section {
@@ -113,4 +112,25 @@ fn methods(c: &RunsCompared) -> Vec<String> {
             ),
         })
         .collect()
+}
+
+fn fact_word(what: Fact) -> &'static str {
+    match what {
+        Fact::Browser => "browser",
+        Fact::Os => "OS",
+        Fact::Cpu => "CPU",
+        Fact::BodySize => "body size",
+        Fact::Reps => "reps",
+        Fact::Observed => "observed",
+    }
+}
+
+fn fact_value(v: &FactValue) -> String {
+    match v {
+        FactValue::Text(text) => text.clone(),
+        FactValue::Bytes(n) => super::units::human_bytes(*n),
+        FactValue::Count(n) => n.to_string(),
+        FactValue::Observed(o) => o.to_string(),
+        FactValue::Missing => String::new(),
+    }
 }

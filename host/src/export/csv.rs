@@ -1,8 +1,9 @@
 //! CSV export: one row per sample, with the run's context on every row.
 
 use super::Exporter;
-use crate::arm::Condition;
-use crate::model::{Observed, Sample, SampleStatus, Transport};
+use crate::domain::arm::Condition;
+use crate::domain::arm::Transport;
+use crate::domain::sample::{Observed, Sample, SampleStatus};
 use crate::report::across::RunsCompared;
 use crate::report::{timing_disagrees, RunReport};
 use crate::stats::compare::Verdict;

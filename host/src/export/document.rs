@@ -4,9 +4,9 @@
 //! show more or less than another (export/tests.rs checks it).
 
 use super::words::{self, mbps as fmt_mbps};
-use crate::arm::Arm;
-use crate::arm::Transport;
-use crate::model::Observed;
+use crate::domain::arm::Arm;
+use crate::domain::arm::Transport;
+use crate::domain::sample::Observed;
 use crate::report::RunReport;
 
 /// How a cell reads: formats colour or badge it; the words are the same everywhere.
@@ -228,7 +228,8 @@ fn plan_line(r: &RunReport) -> Option<String> {
 }
 
 fn summary(r: &RunReport) -> Section {
-    let baselines: Vec<&crate::arm::Arm> = r.comparisons.iter().map(|c| c.baseline.arm()).collect();
+    let baselines: Vec<&crate::domain::arm::Arm> =
+        r.comparisons.iter().map(|c| c.baseline.arm()).collect();
     let single = baselines.windows(2).all(|w| w[0] == w[1]);
     let mut footnotes = vec!["Mbps (10^6 bits/s) over intact uploads; ratio of the medians with its [95% interval] (exact Mann–Whitney, by ranks)."];
     if !single {
@@ -432,7 +433,7 @@ fn environment(r: &RunReport) -> Vec<(&'static str, String)> {
     ]
 }
 
-pub use crate::units::human_bytes;
+pub use crate::export::units::human_bytes;
 
 /// "1.05x [0.81–1.76] not resolved vs Uint8Array" for an arm with a comparison,
 /// "baseline" for an arm others are compared with, else a dash.

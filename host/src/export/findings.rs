@@ -3,7 +3,7 @@
 //! the text formats print.
 
 use super::words;
-use crate::model::AutoStop;
+use crate::domain::plan::AutoStop;
 use crate::report::link::WireLimit;
 use crate::report::{Note, Warning};
 use std::fmt;
@@ -146,6 +146,26 @@ impl fmt::Display for crate::store::StoreWarning {
             StoreWarningKind::CorruptLine => {
                 write!(f, "{path}: line {line} skipped, corrupt line: {error}")
             }
+        }
+    }
+}
+
+impl fmt::Display for crate::domain::host_name::HostError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use crate::domain::host_name::{HostError, LABEL_CHARS, NAME_CHARS};
+        match self {
+            HostError::Empty => f.write_str("a host name cannot be empty"),
+            HostError::TooLong { chars } => {
+                write!(f, "{chars} characters: a host name has at most {NAME_CHARS}")
+            }
+            HostError::BadCharacter => f.write_str(
+                "only a name (letters, digits, hyphens and dots), an IPv4 address or an IPv6 one: no scheme, port, path or spaces",
+            ),
+            HostError::BadLabel => write!(
+                f,
+                "each dot-separated part must be 1-{LABEL_CHARS} letters, digits or inner hyphens, and a number must be an IPv4 address"
+            ),
+            HostError::BadIpv6 => f.write_str("brackets must hold an IPv6 address, e.g. [fe80::1]"),
         }
     }
 }

@@ -6,7 +6,7 @@ use super::compared;
 use super::document::{self, Cell, ChartBar, RunDocument, Section, Tone};
 use super::words::{self, mbps as fmt_mbps};
 use super::Exporter;
-use crate::model::Observed;
+use crate::domain::sample::Observed;
 use crate::report::across::RunsCompared;
 use crate::report::chart_scale::{self, ChartScale};
 use crate::report::RunReport;

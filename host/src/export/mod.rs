@@ -11,10 +11,13 @@ pub mod document;
 pub mod findings;
 pub mod html;
 pub mod json;
+pub mod machine_check;
 pub mod markdown;
 pub mod phases;
+pub mod plan_error;
 pub mod table;
 pub mod timeline_svg;
+pub mod units;
 pub mod words;
 pub mod workloads;
 

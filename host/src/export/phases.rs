@@ -3,7 +3,7 @@
 //! run, attached and detached side by side, so it shows where the debugger's cost lies.
 
 use super::document::{Cell, Row, Section, SectionKind};
-use crate::arm::{Arm, Condition};
+use crate::domain::arm::{Arm, Condition};
 use crate::report::phases::ArmPhases;
 use crate::report::RunReport;
 

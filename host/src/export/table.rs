@@ -3,7 +3,7 @@
 use super::compared;
 use super::document::{self, Cell, RunDocument, Section, Tone};
 use super::Exporter;
-use crate::model::Observed;
+use crate::domain::sample::Observed;
 use crate::report::across::RunsCompared;
 use crate::report::RunReport;
 use console::Style;

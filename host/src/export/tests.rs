@@ -5,7 +5,8 @@
 
 use super::document::{self, RunDocument};
 use super::{exporter, Format};
-use crate::model::{Arm, Sample, Transport};
+use crate::domain::arm::{Arm, Transport};
+use crate::domain::sample::Sample;
 use crate::report::RunReport;
 use crate::store::tests_support::{run_record, sample};
 use crate::store::Record;
@@ -95,7 +96,7 @@ fn mismatched_transport_run() -> RunReport {
     let mut report = report_of(samples);
     report.run.transport_ceilings.insert(
         Transport::H2,
-        crate::model::TransportCeiling {
+        crate::domain::ceiling::TransportCeiling {
             receive_mbps: 3000.0,
             receive_range: (2800.0, 3100.0),
         },
@@ -451,7 +452,7 @@ fn the_html_chart_marks_each_arms_own_sink_ceiling() {
     let mut report = transport_run();
     report.run.transport_ceilings.insert(
         Transport::H2,
-        crate::model::TransportCeiling {
+        crate::domain::ceiling::TransportCeiling {
             receive_mbps: 5000.0,
             receive_range: (4900.0, 5100.0),
         },

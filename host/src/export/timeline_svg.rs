@@ -5,11 +5,11 @@
 //! let tests read the figures back.
 
 use super::html::esc;
-use crate::arm::{ArmKind, Schedule};
-use crate::model::Sample;
+use crate::domain::arm::{ArmKind, Schedule};
+use crate::domain::sample::Sample;
+use crate::domain::timeline::Timeline;
 use crate::report::phases::{self, ArmPhases};
 use crate::report::RunReport;
-use crate::sink::timeline::Timeline;
 
 const COLOURS: [(&str, &str); 3] = [
     ("preparing", "#e0a800"),
@@ -217,7 +217,7 @@ fn axes(left: f64, w: f64, h: f64, span_ms: f64, top_bytes: f64) -> String {
         left + w,
         h + 24.0,
         left - 4.0,
-        crate::units::human_bytes(top_bytes as u64)
+        crate::export::units::human_bytes(top_bytes as u64)
     )
 }
 
@@ -267,7 +267,7 @@ fn sequence_chart(size: u64, lanes: &[(String, &Sample)]) -> String {
     let height = lanes.len() as f64 * lane_h + 40.0;
     let mut s = format!(
         r#"<h3>Encrypted {} chunks: every PUT on one time axis, serial above pipelined</h3><svg class="sequence" data-chunk-bytes="{size}" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {} {height}" width="100%" role="img" aria-label="Chunk PUTs over time">"#,
-        crate::units::human_bytes(size),
+        crate::export::units::human_bytes(size),
         left + w + 20.0
     );
     for (i, (label, sample)) in lanes.iter().enumerate() {

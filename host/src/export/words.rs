@@ -4,7 +4,7 @@
 //! by the test below and read by the extension's tests, so neither side can change a
 //! rule alone.
 
-use crate::model::AutoStop;
+use crate::domain::plan::AutoStop;
 use crate::report::chart_scale::Legend;
 use crate::stats::compare::{Comparison, Verdict};
 use crate::stats::integrity::IntegrityWhy;
@@ -184,7 +184,7 @@ impl std::fmt::Display for Integrity {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arm::{Arm, ArmKind, BodyKind};
+    use crate::domain::arm::{Arm, ArmKind, BodyKind};
     use crate::stats::compare::Side;
     use serde_json::{json, Value};
 

@@ -82,7 +82,7 @@ impl Registry {
     }
 
     fn read(&self) -> Result<File, RegistryError> {
-        match crate::state::open_private_read(&self.path) {
+        match crate::platform::state::open_private_read(&self.path) {
             Ok(f) => serde_json::from_reader(std::io::BufReader::new(f)).map_err(|e| {
                 RegistryError::Corrupt {
                     path: self.path.clone(),
@@ -106,7 +106,7 @@ impl Registry {
             why,
         };
         let dir = self.path.parent().expect("a file in the state dir");
-        crate::state::ensure_private_dir(dir)
+        crate::platform::state::ensure_private_dir(dir)
             .map_err(|e| io("create the folder of", std::io::Error::other(e.to_string())))?;
         let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| io("write", e))?;
         serde_json::to_writer_pretty(&mut tmp, file).map_err(|e| io("write", e.into()))?;

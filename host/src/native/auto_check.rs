@@ -3,7 +3,9 @@
 //! use, so the stopping rule and the final verdicts agree.
 
 use super::{invalid_run_id, unknown_run, Session};
-use crate::model::{valid_run_id, AutoBudget, AutoStop};
+use crate::domain::plan::{AutoBudget, AutoStop};
+use crate::domain::run::valid_run_id;
+pub use crate::protocol::messages::AutoProgress;
 use crate::protocol::{ErrorCode, MessageType, Outgoing};
 use crate::report;
 
@@ -47,19 +49,6 @@ pub fn handle(session: &mut Session, run_id: String, reps_done: u32) -> Outgoing
     }
 }
 
-/// How far an auto-sampled run is, for the popup's and the terminal's progress.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
-pub struct AutoProgress {
-    /// Comparisons whose interval lies entirely inside or outside the horizon.
-    pub settled: usize,
-    /// Every comparison the run makes so far.
-    pub comparisons: usize,
-    /// Of the time budget, counted from the run's start.
-    pub seconds_left: u64,
-    /// The settled ones, so a verdict is seen as soon as it stands.
-    pub settled_verdicts: Vec<crate::stats::compare::Comparison>,
-}
-
 /// Another rep, or why not.
 #[derive(Debug, PartialEq)]
 pub struct Decision {
@@ -67,7 +56,7 @@ pub struct Decision {
     pub stop: Option<AutoStop>,
     /// The arms whose comparisons are not settled yet (empty before the plan's minimum
     /// reps or before there is anything to compare).
-    pub unsettled: Vec<crate::arm::Arm>,
+    pub unsettled: Vec<crate::domain::arm::Arm>,
     pub progress: AutoProgress,
 }
 
@@ -119,7 +108,7 @@ pub fn decide(
         };
     };
     let comparisons = report::auto_budget::comparisons_to_settle(run);
-    let unsettled: Vec<crate::arm::Arm> = comparisons
+    let unsettled: Vec<crate::domain::arm::Arm> = comparisons
         .iter()
         .filter(|c| !c.settled())
         .map(|c| c.arm.arm().clone())
@@ -161,11 +150,12 @@ pub fn decide(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{AutoBudget, Plan, RunInfo};
+    use crate::domain::plan::{AutoBudget, Plan};
+    use crate::domain::run::RunInfo;
     use crate::store::tests_support::sample;
     use crate::store::{Record, StoreContents};
 
-    fn run(samples: Vec<crate::model::Sample>, started: &str) -> report::RunReport {
+    fn run(samples: Vec<crate::domain::sample::Sample>, started: &str) -> report::RunReport {
         let plan = Plan {
             reps: 3,
             auto: Some(AutoBudget {
@@ -176,7 +166,7 @@ mod tests {
         };
         let info = RunInfo {
             run_id: "r".into(),
-            env: crate::model::Environment {
+            env: crate::domain::sample::Environment {
                 browser: "b".into(),
                 browser_version: "1".into(),
                 os: "o".into(),
@@ -209,7 +199,7 @@ mod tests {
         .unwrap()
     }
 
-    fn arms(pairs: &[(f64, f64)]) -> Vec<crate::model::Sample> {
+    fn arms(pairs: &[(f64, f64)]) -> Vec<crate::domain::sample::Sample> {
         pairs
             .iter()
             .enumerate()
@@ -288,7 +278,7 @@ mod tests {
     fn transport_comparisons_must_settle_too() {
         let over = |rep: u32, transport, mbps| {
             let mut s = sample("r", "Uint8Array", rep, mbps);
-            s.recorded_arm = Some(crate::model::Arm {
+            s.recorded_arm = Some(crate::domain::arm::Arm {
                 transport: Some(transport),
                 ..s.arm()
             });
@@ -299,8 +289,8 @@ mod tests {
             .flat_map(|i| {
                 let wobble = [100.0, 103.0, 98.0, 101.0][i as usize];
                 [
-                    over(i, crate::model::Transport::H1, wobble),
-                    over(i, crate::model::Transport::H2, 201.0 - wobble),
+                    over(i, crate::domain::arm::Transport::H1, wobble),
+                    over(i, crate::domain::arm::Transport::H2, 201.0 - wobble),
                 ]
             })
             .collect();
@@ -312,13 +302,16 @@ mod tests {
         let going = decide(&r, 4, now);
         assert_eq!(
             (going.stop, going.unsettled),
-            (None, vec![over(0, crate::model::Transport::H2, 1.0).arm()])
+            (
+                None,
+                vec![over(0, crate::domain::arm::Transport::H2, 1.0).arm()]
+            )
         );
         let apart = (0..4)
             .flat_map(|i| {
                 [
-                    over(i, crate::model::Transport::H1, 100.0 + i as f64),
-                    over(i, crate::model::Transport::H2, 300.0 + i as f64),
+                    over(i, crate::domain::arm::Transport::H1, 100.0 + i as f64),
+                    over(i, crate::domain::arm::Transport::H2, 300.0 + i as f64),
                 ]
             })
             .collect();

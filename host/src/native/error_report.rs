@@ -1,8 +1,8 @@
 //! `error`: the extension reports a failure of its own. The host logs it and answers
 //! `error-logged` so that replies stay one per message.
 
+use crate::platform::untrusted::Clipped;
 use crate::protocol::Outgoing;
-use crate::untrusted::Clipped;
 
 pub fn handle(message: String, code: Option<i64>) -> Outgoing {
     // Untrusted text: escaped, so a newline in it cannot forge a log line.

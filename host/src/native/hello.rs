@@ -1,10 +1,10 @@
 //! `hello`: tell the extension where the sink is, and hand over a pending job.
 
 use super::Session;
-use crate::model::Job;
 use crate::modules::registry::Registry;
+use crate::platform::untrusted::Clipped;
+use crate::protocol::job::Job;
 use crate::protocol::messages::{Outgoing, RegisteredModule, SinkInfo};
-use crate::untrusted::Clipped;
 
 pub fn handle(
     session: &mut Session,

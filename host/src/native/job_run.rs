@@ -4,8 +4,8 @@
 //! would be the load the calibration measures), and, for interleaved builds, this
 //! build's turns (`interleave.rs`). A popup's run has none of it.
 
-use crate::interleave::{Gate, Interleaved};
-use crate::model::Job;
+use crate::platform::turns::{Gate, Interleaved};
+use crate::protocol::job::Job;
 
 pub struct JobRun {
     pub run_id: String,
@@ -47,8 +47,14 @@ pub fn of<'a>(job: &'a mut Option<JobRun>, run_id: &str) -> Option<&'a mut JobRu
 pub fn start(
     job: &mut Option<JobRun>,
     run_id: &str,
-) -> Result<(crate::machine::MachineRecord, Option<Interleaved>), crate::interleave::TurnError> {
-    use crate::machine::{record, MachineRecord, Moment};
+) -> Result<
+    (
+        crate::conditions::calibrate::MachineRecord,
+        Option<Interleaved>,
+    ),
+    crate::platform::turns::TurnError,
+> {
+    use crate::conditions::calibrate::{record, MachineRecord, Moment};
     let Some(j) = of(job, run_id) else {
         return Ok((record(run_id, Moment::Start), None));
     };
@@ -69,15 +75,19 @@ pub fn start(
 
 /// At `run-finished`: the end calibration, in this build's turn (its last), after
 /// which the build takes no more turns.
-pub fn end(job: &mut Option<JobRun>, run_id: &str) -> crate::machine::MachineRecord {
+pub fn end(job: &mut Option<JobRun>, run_id: &str) -> crate::conditions::calibrate::MachineRecord {
     let gate = of(job, run_id).and_then(|j| j.turns.as_mut().map(|(_, g)| g));
     let Some(gate) = gate else {
-        return crate::machine::record(run_id, crate::machine::Moment::End);
+        return crate::conditions::calibrate::record(
+            run_id,
+            crate::conditions::calibrate::Moment::End,
+        );
     };
     if let Err(e) = gate.take_next() {
         log::warn!("run {run_id}: no turn for the end calibration ({e}); taking it anyway");
     }
-    let machine = crate::machine::record(run_id, crate::machine::Moment::End);
+    let machine =
+        crate::conditions::calibrate::record(run_id, crate::conditions::calibrate::Moment::End);
     if let Err(e) = gate.finish() {
         log::warn!("run {run_id}: could not give up the turns: {e}");
     }

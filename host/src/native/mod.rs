@@ -14,14 +14,14 @@ mod tls_sinks;
 mod turn;
 mod workload_key;
 
-use crate::mode::Caller;
+use crate::platform::mode::Caller;
+use crate::platform::untrusted::Clipped;
+use crate::platform::{allowed_ids, logging, state};
 use crate::protocol::{
     parse_incoming, read_frame, write_frame, ErrorCode, FrameError, Incoming, MessageType, Outgoing,
 };
 use crate::sink::{Sink, SinkConfig, SinkEvent};
 use crate::store::{records::now, Record, Store};
-use crate::untrusted::Clipped;
-use crate::{allowed_ids, logging, state};
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -42,7 +42,7 @@ pub struct Session {
     /// The TLS listeners runs asked for, started at `run-started`.
     pub tls: tls_sinks::TlsSinks,
     /// The certificate and ports of the claimed job's TLS listeners, if it has any.
-    pub job_tls: Option<crate::model::JobTls>,
+    pub job_tls: Option<crate::protocol::job::JobTls>,
     /// The runs this session's `run-started` recorded: the only ones it takes samples
     /// for, each with what it has taken (`verify::fit`); an ended run stays, taking none.
     pub started: std::collections::HashMap<String, crate::verify::fit::RunBook>,
@@ -56,7 +56,7 @@ pub struct Session {
     /// Each running run's sampler and load (`run_conditions.rs`).
     pub conditions: std::collections::HashMap<String, run_conditions::RunConditions>,
     /// The claimed job's `--script` modules (names and paths), kept from the page.
-    pub job_modules: Vec<crate::model::JobModule>,
+    pub job_modules: Vec<crate::protocol::job::JobModule>,
     /// The state dir, where registered modules are listed (`modules::registry`).
     pub state_dir: Option<PathBuf>,
 }

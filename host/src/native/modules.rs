@@ -5,8 +5,8 @@
 //! the page (`sink::expected`).
 
 use super::Session;
+use crate::domain::run::RunInfo;
 use crate::domain::workload::{ModuleName, ModuleRef};
-use crate::model::RunInfo;
 use crate::modules::{self, registry::Registry, Loaded};
 use crate::protocol::{ErrorCode, MessageType, Outgoing};
 use crate::sink::expected::ModuleRun;

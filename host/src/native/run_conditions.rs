@@ -7,7 +7,7 @@
 use super::Session;
 use crate::conditions::{load::LoadProcess, Sampler};
 use crate::domain::conditions::{BlockConditions, Load};
-use crate::model::Plan;
+use crate::domain::plan::Plan;
 use crate::store::{records::now, ConditionsRecord, Record};
 
 pub struct RunConditions {

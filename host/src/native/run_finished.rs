@@ -1,10 +1,11 @@
 //! `run-finished`: record how the run ended.
 
 use super::{invalid_run_id, store_failed, unknown_run, Session};
-use crate::model::{valid_run_id, AutoStop, RunStatus};
+use crate::domain::plan::AutoStop;
+use crate::domain::run::{valid_run_id, RunStatus};
+use crate::platform::untrusted::Clipped;
 use crate::protocol::{MessageType, Outgoing};
 use crate::store::{records::now, Record};
-use crate::untrusted::Clipped;
 
 /// How the extension says a run ended.
 pub struct Ending {
@@ -129,9 +130,9 @@ fn ceilings_after(session: &Session, run_id: &str, stored: Option<&Stored>) -> O
 struct Stored {
     begun: bool,
     ended: bool,
-    plan: Option<crate::model::Plan>,
+    plan: Option<crate::domain::plan::Plan>,
     /// Each (arm, rep) the run stored a sample of, once however many named it.
-    measured: std::collections::HashSet<(crate::arm::Arm, u32)>,
+    measured: std::collections::HashSet<(crate::domain::arm::Arm, u32)>,
 }
 
 impl Stored {

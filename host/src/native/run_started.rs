@@ -2,11 +2,12 @@
 
 use super::tls_sinks::Source;
 use super::{invalid_run_id, store_failed, Session};
-use crate::arm::Transport;
-use crate::model::{valid_run_id, RunInfo, TransportCeiling};
+use crate::domain::arm::Transport;
+use crate::domain::ceiling::TransportCeiling;
+use crate::domain::run::{valid_run_id, RunInfo};
+use crate::domain::sink_url::SinkUrl;
 use crate::protocol::messages::PlannedArm;
 use crate::protocol::{ErrorCode, MessageType, Outgoing};
-use crate::sink::remote::SinkUrl;
 use crate::sink::remote_ledger::RemoteLedger;
 use crate::store::{records::now, Record, RunRecord};
 use std::collections::BTreeMap;
@@ -16,8 +17,11 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
     // or stored. Every run now is split into blocks (issue 36).
     run.plan
         .block_reps
-        .get_or_insert(crate::model::DEFAULT_BLOCK_REPS);
-    if let Err(e) = run.plan.validate() {
+        .get_or_insert(crate::domain::plan::DEFAULT_BLOCK_REPS);
+    if let Err(e) = run
+        .plan
+        .validate_within(&crate::platform::memory::plan_limits())
+    {
         return Outgoing::invalid_plan(&e, MessageType::RunStarted);
     }
     if !valid_run_id(&run.run_id) {
@@ -109,7 +113,7 @@ fn upload_urls(session: &Session, remote: Option<&RemoteLedger>) -> BTreeMap<Tra
 fn run_record(
     run: RunInfo,
     ceilings: &Ceilings,
-    interleaved: Option<crate::interleave::Interleaved>,
+    interleaved: Option<crate::platform::turns::Interleaved>,
 ) -> Record {
     let h1 = ceilings.h1.as_ref();
     Record::Run(RunRecord {
@@ -119,7 +123,7 @@ fn run_record(
         sink_ceiling_mbps: h1.map(|c| c.receive_mbps),
         sink_ceiling_range: h1.map(|c| c.receive_range),
         sink_hash_mbps: ceilings.hash_mbps,
-        cpu: crate::cpu::describe(),
+        cpu: crate::platform::cpu::describe(),
         transport_ceilings: ceilings.tls.clone(),
         interleaved,
     })
@@ -154,7 +158,7 @@ impl Ceilings {
 /// sink at `remote`. Measured before the first upload and again after the last.
 pub(super) fn ceilings(
     session: &Session,
-    plan: &crate::model::Plan,
+    plan: &crate::domain::plan::Plan,
     remote: Option<&SinkUrl>,
 ) -> Ceilings {
     let size = plan.size_bytes;
@@ -275,7 +279,7 @@ fn start_tls_sinks(session: &mut Session, transports: &[Transport]) -> Result<()
     }
     let source = match &session.job_tls {
         Some(job) => Source::Job(job),
-        None => Source::LocalCa(crate::local_ca::session_leaf()?),
+        None => Source::LocalCa(crate::platform::local_ca::session_leaf()?),
     };
     let (page_origin, store) = (session.sink.base_url(), session.store.clone());
     let ledger = session.sink.ledger().clone();

@@ -5,10 +5,11 @@
 //! host's judgement (`verify/`), never the page's word.
 
 use super::{invalid_run_id, store_failed, unknown_run, Session};
-use crate::model::{valid_run_id, Sample};
+use crate::domain::run::valid_run_id;
+use crate::domain::sample::Sample;
+use crate::platform::untrusted::Clipped;
 use crate::protocol::{ErrorCode, MessageType, Outgoing};
 use crate::store::Record;
-use crate::untrusted::Clipped;
 use crate::verify::fit::{only_known, Misfit};
 
 pub fn handle(session: &mut Session, run_id: String, samples: Vec<Sample>) -> Outgoing {

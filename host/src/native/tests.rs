@@ -25,7 +25,7 @@ fn session(dir: &std::path::Path) -> Session {
 
 /// The plan of the runs these tests start: 3-byte Blobs and 4 streams of 3 bytes, 8 reps;
 /// with the positive control, each attached and detached.
-fn plan(control: bool) -> crate::model::Plan {
+fn plan(control: bool) -> crate::domain::plan::Plan {
     serde_json::from_value(
         json!({"size_bytes": 3, "reps": 8, "warmup": 0, "bodies": ["Blob"],
         "control": control, "workloads": {"parallel": {"bytes": 3, "streams": [4]}}}),
@@ -420,8 +420,8 @@ fn run_lifecycle_is_recorded() {
     assert_eq!(
         moments,
         [
-            (crate::machine::Moment::Start, true),
-            (crate::machine::Moment::End, true)
+            (crate::conditions::calibrate::Moment::Start, true),
+            (crate::conditions::calibrate::Moment::End, true)
         ]
     );
     assert_eq!(r[3], json!({"type":"run-finished","run_id":"r1"}));
@@ -600,7 +600,7 @@ fn hello_offers_registered_modules_and_one_that_changed_is_recorded_with_its_new
     let file = dir.path().join("up.mjs");
     let v1 = "export const unobserved = 1;\nexport default async () => {};\n";
     std::fs::write(&file, v1).unwrap();
-    let name: crate::arm::ModuleName = "up".parse().unwrap();
+    let name: crate::domain::arm::ModuleName = "up".parse().unwrap();
     let registry = crate::modules::registry::Registry::in_dir(&state);
     let added = registry.add(&name, &file).unwrap();
     let v2 = format!("{v1}// v2\n");

@@ -5,9 +5,10 @@
 //! --local-https`, on any free port. The page is served by the h1 sink, so each TLS
 //! sink lets that origin call it.
 
-use crate::arm::Transport;
-use crate::local_tls::LocalCert;
-use crate::model::{JobTls, TransportCeiling};
+use crate::domain::arm::Transport;
+use crate::domain::ceiling::TransportCeiling;
+use crate::platform::local_tls::LocalCert;
+use crate::protocol::job::JobTls;
 use crate::sink::{Sink, SinkConfig};
 use std::collections::BTreeMap;
 

@@ -3,7 +3,7 @@
 //! answered at once.
 
 use super::{invalid_run_id, job_run, unknown_run, Session};
-use crate::model::valid_run_id;
+use crate::domain::run::valid_run_id;
 use crate::protocol::{ErrorCode, MessageType, Outgoing};
 
 pub fn handle(session: &mut Session, run_id: String) -> Outgoing {

@@ -3,7 +3,7 @@
 //! or logged.
 
 use super::{invalid_run_id, unknown_run, Session};
-use crate::model::valid_run_id;
+use crate::domain::run::valid_run_id;
 use crate::protocol::{ErrorCode, MessageType, Outgoing};
 
 pub fn handle(session: &mut Session, run_id: String, key: String) -> Outgoing {

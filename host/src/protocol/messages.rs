@@ -3,9 +3,11 @@
 
 use super::names::{InReplyTo, MessageType, ReplyType};
 use super::ErrorCode;
-use crate::model::{Job, RunInfo, RunStatus, Sample};
-use crate::plan_limits::PlanError;
-use crate::untrusted::Clipped;
+use crate::domain::plan::PlanError;
+use crate::domain::run::{RunInfo, RunStatus};
+use crate::domain::sample::Sample;
+use crate::platform::untrusted::Clipped;
+use crate::protocol::job::Job;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use strum::IntoEnumIterator;
@@ -37,7 +39,7 @@ pub enum Incoming {
         observation: Option<Value>,
         /// Why an `--auto` run stopped adding reps.
         #[serde(default)]
-        auto_stop: Option<crate::model::AutoStop>,
+        auto_stop: Option<crate::domain::plan::AutoStop>,
     },
     Error {
         message: String,
@@ -106,7 +108,7 @@ pub enum Outgoing {
         /// How many uploads the run will measure, at most (progress bars).
         measured_uploads: u64,
         /// Where each of the plan's transports uploads: h1's sink and each TLS one.
-        upload_urls: std::collections::BTreeMap<crate::arm::Transport, String>,
+        upload_urls: std::collections::BTreeMap<crate::domain::arm::Transport, String>,
         /// Interleaved builds: ask for a `turn` before each rep.
         #[serde(skip_serializing_if = "std::ops::Not::not")]
         take_turns: bool,
@@ -124,7 +126,7 @@ pub enum Outgoing {
         /// How the host recorded the run's end: a page's "complete" with fewer samples
         /// than its plan needs is recorded incomplete (absent after a second end).
         #[serde(skip_serializing_if = "Option::is_none")]
-        status: Option<crate::model::RunStatus>,
+        status: Option<crate::domain::run::RunStatus>,
         /// The stored run's analysis, for the popup (absent after a second end).
         #[serde(skip_serializing_if = "Option::is_none")]
         analysis: Option<Box<crate::report::analysis::Analysis>>,
@@ -142,12 +144,12 @@ pub enum Outgoing {
         more: bool,
         /// Why it stops, when it does.
         #[serde(skip_serializing_if = "Option::is_none")]
-        stop: Option<crate::model::AutoStop>,
+        stop: Option<crate::domain::plan::AutoStop>,
         /// The same in words, or which comparisons are not settled yet.
         reason: String,
         /// Comparisons settled so far, of how many, and the seconds of budget left.
         #[serde(flatten)]
-        progress: crate::native::auto_check::AutoProgress,
+        progress: AutoProgress,
     },
     Error {
         #[serde(serialize_with = "ErrorCode::serialize_number")]
@@ -172,7 +174,7 @@ pub struct SinkInfo {
 /// One arm of the plan as the page runs it: the arm, typed, and its label.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PlannedArm {
-    pub arm: crate::arm::Arm,
+    pub arm: crate::domain::arm::Arm,
     pub label: String,
 }
 
@@ -378,8 +380,21 @@ fn unknown_body(text: &str) -> Option<PlanError> {
     bodies
         .iter()
         .filter_map(Value::as_str)
-        .find(|b| b.parse::<crate::arm::BodyKind>().is_err())
+        .find(|b| b.parse::<crate::domain::arm::BodyKind>().is_err())
         .map(|body| PlanError::UnknownBody { body: body.into() })
+}
+
+/// How far an auto-sampled run is, for the popup's and the terminal's progress.
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+pub struct AutoProgress {
+    /// Comparisons whose interval lies entirely inside or outside the horizon.
+    pub settled: usize,
+    /// Every comparison the run makes so far.
+    pub comparisons: usize,
+    /// Of the time budget, counted from the run's start.
+    pub seconds_left: u64,
+    /// The settled ones, so a verdict is seen as soon as it stands.
+    pub settled_verdicts: Vec<crate::stats::compare::Comparison>,
 }
 
 #[cfg(test)]

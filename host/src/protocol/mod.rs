@@ -3,6 +3,7 @@
 
 pub mod errors;
 pub mod framing;
+pub mod job;
 pub mod messages;
 pub mod names;
 

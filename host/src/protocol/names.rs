@@ -94,8 +94,10 @@ impl From<MessageType> for InReplyTo {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arm::Condition;
-    use crate::model::{AutoStop, RunStatus, SampleStatus};
+    use crate::domain::arm::Condition;
+    use crate::domain::plan::AutoStop;
+    use crate::domain::run::RunStatus;
+    use crate::domain::sample::SampleStatus;
     use crate::protocol::ErrorCode;
     use serde_json::{json, Value};
     use strum::IntoEnumIterator;

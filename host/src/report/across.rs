@@ -6,8 +6,8 @@
 
 use super::machine_check::{self, MachineCheck};
 use super::RunReport;
-use crate::arm::Arm;
-use crate::model::SampleStatus;
+use crate::domain::arm::Arm;
+use crate::domain::sample::{Observed, SampleStatus};
 use crate::stats::across_runs::{self, Across};
 use crate::stats::compare::Side;
 use crate::stats::Integrity;
@@ -50,9 +50,38 @@ pub struct Unmatched {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Difference {
-    pub what: String,
+    pub what: Fact,
     /// The value on each side, in `sides` order.
-    pub values: Vec<String>,
+    pub values: Vec<FactValue>,
+}
+
+/// What may differ between the sides besides the code under test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Fact {
+    #[serde(rename = "browser")]
+    Browser,
+    #[serde(rename = "OS")]
+    Os,
+    #[serde(rename = "CPU")]
+    Cpu,
+    #[serde(rename = "body size")]
+    BodySize,
+    #[serde(rename = "reps")]
+    Reps,
+    #[serde(rename = "observed")]
+    Observed,
+}
+
+/// One side's value of a `Fact`, as data (`export::compared` words it).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum FactValue {
+    Text(String),
+    Bytes(u64),
+    Count(u32),
+    Observed(Observed),
+    /// Not recorded (a run stored without its plan, or its CPU).
+    Missing,
 }
 
 fn speeds(r: &RunReport, arm: &Arm) -> Vec<f64> {
@@ -161,35 +190,46 @@ pub fn compare_sides(sides: &[Vec<RunReport>], horizon: f64) -> RunsCompared {
 }
 
 fn differences(reports: &[RunReport]) -> Vec<Difference> {
-    type Get = fn(&RunReport) -> String;
-    let facts: [(&str, Get); 6] = [
-        ("browser", |r| {
-            format!("{} {}", r.run.env.browser, r.run.env.browser_version)
+    type Get = fn(&RunReport) -> FactValue;
+    let facts: [(Fact, Get); 6] = [
+        (Fact::Browser, |r| {
+            FactValue::Text(format!(
+                "{} {}",
+                r.run.env.browser, r.run.env.browser_version
+            ))
         }),
-        ("OS", |r| r.run.env.os.clone()),
-        ("CPU", |r| r.run.cpu.clone().unwrap_or_default()),
-        ("body size", |r| {
+        (Fact::Os, |r| FactValue::Text(r.run.env.os.clone())),
+        (Fact::Cpu, |r| {
+            r.run
+                .cpu
+                .clone()
+                .map_or(FactValue::Missing, FactValue::Text)
+        }),
+        (Fact::BodySize, |r| {
             r.run
                 .plan
                 .as_ref()
-                .map_or(String::new(), |p| crate::units::human_bytes(p.size_bytes))
+                .map_or(FactValue::Missing, |p| FactValue::Bytes(p.size_bytes))
         }),
-        ("reps", |r| {
+        (Fact::Reps, |r| {
             r.run
                 .plan
                 .as_ref()
-                .map_or(String::new(), |p| p.reps.to_string())
+                .map_or(FactValue::Missing, |p| FactValue::Count(p.reps))
         }),
-        ("observed", |r| r.run.observed.to_string()),
+        (Fact::Observed, |r| FactValue::Observed(r.run.observed)),
     ];
     facts
         .iter()
         .filter_map(|(what, get)| {
-            let values: Vec<String> = reports.iter().map(get).collect();
-            values.iter().any(|v| v != &values[0]).then(|| Difference {
-                what: (*what).to_owned(),
-                values,
-            })
+            let values: Vec<FactValue> = reports.iter().map(get).collect();
+            values
+                .iter()
+                .any(|v| v != &values[0])
+                .then_some(Difference {
+                    what: *what,
+                    values,
+                })
         })
         .collect()
 }
@@ -197,7 +237,7 @@ fn differences(reports: &[RunReport]) -> Vec<Difference> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arm::BodyKind;
+    use crate::domain::arm::BodyKind;
     use crate::stats::compare::Verdict;
     use crate::store::tests_support::{report_of, run_record, sample};
     use crate::store::Record;
@@ -208,7 +248,7 @@ mod tests {
     fn body(body: BodyKind) -> Arm {
         Arm {
             api: None,
-            kind: crate::arm::ArmKind::Body { body },
+            kind: crate::domain::arm::ArmKind::Body { body },
             transport: None,
             condition: None,
             repeat: false,
@@ -300,7 +340,7 @@ mod tests {
         let mut rng = StdRng::seed_from_u64(4);
         let mut a = run("a", [2400.0, 2500.0, 3300.0], 6, &mut rng);
         let mut b = run("b", [1680.0, 2500.0, 3300.0], 6, &mut rng);
-        let calibrated = |start, end| crate::machine::Machine {
+        let calibrated = |start, end| crate::domain::machine::Machine {
             start_cpu_ms: Some(start),
             end_cpu_ms: Some(end),
         };
@@ -344,7 +384,7 @@ mod tests {
             }]
         );
         assert_eq!(c.differences.len(), 1);
-        assert_eq!(c.differences[0].what, "browser");
+        assert_eq!(c.differences[0].what, Fact::Browser);
         assert_eq!(c.arms.len(), 2);
     }
 }

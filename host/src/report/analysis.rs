@@ -5,7 +5,7 @@
 //! sentence crosses but the findings' messages, which `export/` writes.
 
 use super::RunReport;
-use crate::model::Observed;
+use crate::domain::sample::Observed;
 use crate::stats::compare::Comparison;
 use crate::stats::Integrity;
 use serde::Serialize;
@@ -107,7 +107,7 @@ pub fn of(report: &RunReport) -> Analysis {
 }
 
 fn arm_line(report: &RunReport, a: &crate::stats::ArmSummary) -> ArmLine {
-    let compared = |pick: fn(&Comparison) -> &crate::arm::Arm| {
+    let compared = |pick: fn(&Comparison) -> &crate::domain::arm::Arm| {
         report.comparisons.iter().find(move |c| pick(c) == &a.arm)
     };
     ArmLine {

@@ -2,7 +2,7 @@
 //! the warning every format shows when a budget ended it before they all settled.
 
 use super::{RunReport, Warning};
-use crate::model::AutoStop;
+use crate::domain::plan::AutoStop;
 use crate::stats::compare::Comparison;
 
 /// Every comparison an auto-sampled run must settle: arms against their baselines

@@ -5,16 +5,18 @@
 //! measured in more than one, with `Depends` when the conditions disagree.
 
 use super::RunMeta;
-use crate::arm::Arm;
+use crate::domain::arm::Arm;
 use crate::domain::conditions::{BlockConditions, Condition, MachineState};
-use crate::model::{Plan, Sample, SampleStatus};
+use crate::domain::plan::Plan;
+use crate::domain::sample::Sample;
+use crate::domain::sample::SampleStatus;
 use crate::stats::blocks::{across_conditions, compare_blocks, Paired};
 use crate::stats::compare::{self, Comparison, Side};
 use crate::stats::sequential::Looks;
 
 /// The condition a sample's block was measured in; None for a run stored before blocks
 /// or conditions.
-pub fn of_sample(run: &RunMeta, s: &crate::model::Sample) -> Option<Condition> {
+pub fn of_sample(run: &RunMeta, s: &crate::domain::sample::Sample) -> Option<Condition> {
     let plan = run.plan.as_ref().filter(|p| p.block_reps.is_some())?;
     (!run.blocks.is_empty()).then(|| condition_of(run, plan.block_of(s.rep)))
 }

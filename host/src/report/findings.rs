@@ -5,7 +5,7 @@
 //! rendered `message`.
 
 use super::ProtocolMismatch;
-use crate::model::AutoStop;
+use crate::domain::plan::AutoStop;
 use crate::stats::compare::Verdict;
 use serde::{Serialize, Serializer};
 use std::fmt;

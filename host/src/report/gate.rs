@@ -4,7 +4,7 @@
 
 use super::across::RunsCompared;
 use super::RunReport;
-use crate::arm::{Arm, ArmKind};
+use crate::domain::arm::{Arm, ArmKind};
 use crate::stats::compare::{Comparison, Verdict};
 
 /// One comparison at `bound` (the ratio below which an arm is "slower beyond"):

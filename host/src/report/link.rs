@@ -8,8 +8,8 @@
 
 use super::phases::ArmPhases;
 use super::{Note, RunMeta, RunReport};
-use crate::arm::Transport;
-use crate::model::TransportCeiling;
+use crate::domain::arm::Transport;
+use crate::domain::ceiling::TransportCeiling;
 use serde::Serialize;
 
 /// An arm whose bytes crossed the wire at this share of the link's ceiling or more ran
@@ -76,7 +76,7 @@ impl RunMeta {
 
     /// Whether the run's uploads crossed a real link to another machine's sink.
     pub fn is_remote(&self) -> bool {
-        self.sink == Some(crate::model::SinkChoice::Remote)
+        self.sink == Some(crate::domain::run::SinkChoice::Remote)
     }
 }
 
@@ -133,8 +133,9 @@ fn wire_rate(size_bytes: u64, phases: &ArmPhases) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arm::Arm;
-    use crate::model::{Sample, SinkChoice};
+    use crate::domain::arm::Arm;
+    use crate::domain::run::SinkChoice;
+    use crate::domain::sample::Sample;
     use crate::store::tests_support::{report_of, run_record, sample};
     use crate::store::{Record, RunRecord};
 

@@ -16,8 +16,9 @@ pub mod pooled;
 
 pub use findings::{Note, Warning};
 
-use crate::arm::{Arm, ArmKind, Condition, Transport};
-use crate::model::{Observed, RunState, RunStatus, Sample};
+use crate::domain::arm::{Arm, ArmKind, Condition, Transport};
+use crate::domain::run::{RunState, RunStatus};
+use crate::domain::sample::{Observed, Sample};
 use crate::stats::compare::{self, Comparison, Side};
 use crate::stats::{summarise, ArmSummary};
 use crate::store::{Record, StoreContents};
@@ -98,7 +99,7 @@ pub struct RunMeta {
     #[schemars(extend("pattern" = "^[A-Za-z0-9_-]{1,64}$"))]
     pub run_id: String,
     #[serde(flatten)]
-    pub env: crate::model::Environment,
+    pub env: crate::domain::sample::Environment,
     pub cpu: Option<String>,
     pub host_version: String,
     pub started_at: Option<String>,
@@ -108,40 +109,42 @@ pub struct RunMeta {
     pub reason: Option<String>,
     /// Why an `--auto` run stopped adding reps.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub auto_stop: Option<crate::model::AutoStop>,
+    pub auto_stop: Option<crate::domain::plan::AutoStop>,
     /// From every sample's evidence.
     pub observed: Observed,
     pub source: String,
-    pub plan: Option<crate::model::Plan>,
+    pub plan: Option<crate::domain::plan::Plan>,
     pub sink_ceiling_mbps: Option<f64>,
     pub sink_ceiling_range: Option<(f64, f64)>,
     pub sink_hash_mbps: Option<f64>,
     /// The TLS sinks' own ceilings, per transport, when the run used TLS transports.
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     #[schemars(schema_with = "ceilings_schema")]
-    pub transport_ceilings: std::collections::BTreeMap<Transport, crate::model::TransportCeiling>,
+    pub transport_ceilings:
+        std::collections::BTreeMap<Transport, crate::domain::ceiling::TransportCeiling>,
     /// The same ceilings measured again after the last upload (h1's under `h1`): the
     /// ceiling before and after the arms (`link.rs`).
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     #[schemars(schema_with = "after_schema")]
-    pub ceilings_after: std::collections::BTreeMap<Transport, crate::model::TransportCeiling>,
+    pub ceilings_after:
+        std::collections::BTreeMap<Transport, crate::domain::ceiling::TransportCeiling>,
     /// Where the uploads went: the host's own sink, or a remote one across a link.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub sink: Option<crate::model::SinkChoice>,
+    pub sink: Option<crate::domain::run::SinkChoice>,
     /// The machine calibration at the run's start and end (`machine.rs`), which
     /// `compare` checks before it sets two runs side by side.
-    #[serde(skip_serializing_if = "crate::machine::Machine::is_empty")]
-    pub machine: crate::machine::Machine,
+    #[serde(skip_serializing_if = "crate::domain::machine::Machine::is_empty")]
+    pub machine: crate::domain::machine::Machine,
     /// Each block of the run and what the machine did meanwhile (`conditions/`), in
     /// block order; empty for runs stored before conditions were recorded.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub blocks: Vec<crate::domain::conditions::BlockConditions>,
     /// The run took turns rep by rep with other builds' runs (`interleave.rs`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub interleaved: Option<crate::interleave::Interleaved>,
+    pub interleaved: Option<crate::platform::turns::Interleaved>,
     /// The run is one of a series of `run --runs N` (`series.rs`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub series: Option<crate::series::Series>,
+    pub series: Option<crate::domain::series::Series>,
 }
 
 /// `transport_ceilings`: an object keyed by transport name.
@@ -150,7 +153,7 @@ fn ceilings_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schem
         "description": "The TLS sinks' own ceilings, per transport, when the run used TLS transports.",
         "type": "object",
         "propertyNames": generator.subschema_for::<Transport>(),
-        "additionalProperties": generator.subschema_for::<crate::model::TransportCeiling>(),
+        "additionalProperties": generator.subschema_for::<crate::domain::ceiling::TransportCeiling>(),
     })
 }
 
@@ -160,7 +163,7 @@ fn after_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
         "description": "The sinks' (or a remote link's) ceilings measured again after the last upload, per transport.",
         "type": "object",
         "propertyNames": generator.subschema_for::<Transport>(),
-        "additionalProperties": generator.subschema_for::<crate::model::TransportCeiling>(),
+        "additionalProperties": generator.subschema_for::<crate::domain::ceiling::TransportCeiling>(),
     })
 }
 
@@ -186,7 +189,7 @@ struct Ended {
     status: RunStatus,
     reason: Option<String>,
     recorded_at: String,
-    auto_stop: Option<crate::model::AutoStop>,
+    auto_stop: Option<crate::domain::plan::AutoStop>,
 }
 
 #[derive(Default)]
@@ -194,10 +197,10 @@ struct Gathered {
     run: Option<crate::store::RunRecord>,
     end: Option<Ended>,
     samples: Vec<Sample>,
-    machine: crate::machine::Machine,
-    series: Option<crate::series::Series>,
+    machine: crate::domain::machine::Machine,
+    series: Option<crate::domain::series::Series>,
     blocks: Vec<crate::domain::conditions::BlockConditions>,
-    ceilings_after: std::collections::BTreeMap<Transport, crate::model::TransportCeiling>,
+    ceilings_after: std::collections::BTreeMap<Transport, crate::domain::ceiling::TransportCeiling>,
 }
 
 /// One run's records, grouped, with what lists and filters need (its `RunMeta`), and
@@ -371,7 +374,7 @@ fn meta_of(run_id: String, g: &Gathered) -> RunMeta {
     let first = g.samples.first();
     let started = g.run.as_ref();
     let info = started.map(|s| &s.run);
-    let none = crate::model::Environment::default();
+    let none = crate::domain::sample::Environment::default();
     RunMeta {
         env: info
             .map_or(&none, |i| &i.env)
@@ -523,7 +526,7 @@ fn verdicts(run: &RunMeta, summary: &[ArmSummary], samples: &[Sample]) -> Verdic
             summary,
             samples,
             horizon,
-            plan.and_then(crate::model::Plan::baseline_module),
+            plan.and_then(crate::domain::plan::Plan::baseline_module),
         )
     } else {
         Vec::new()
@@ -589,7 +592,7 @@ fn sink_checks(arm: &mut ArmSummary, median: f64, run: &RunMeta, warnings: &mut 
 /// before the sink reported its request time came from a sink that replied only after
 /// hashing: for those, a page time far above the sink's is the old flag.
 pub fn timing_disagrees(s: &Sample) -> bool {
-    if s.status != crate::model::SampleStatus::Ok {
+    if s.status != crate::domain::sample::SampleStatus::Ok {
         return false;
     }
     match (s.page_ms, s.sink_request_ms, s.sink_ms) {
@@ -701,7 +704,7 @@ fn compare_arms(
     summary: &[ArmSummary],
     samples: &[Sample],
     horizon: f64,
-    baseline_module: Option<&crate::arm::ModuleName>,
+    baseline_module: Option<&crate::domain::arm::ModuleName>,
 ) -> Vec<Comparison> {
     let module_baseline = summary.iter().map(|s| &s.arm).find(|a| {
         a.condition.is_none()
@@ -786,7 +789,7 @@ fn compare_transports(
 fn ok_speeds(samples: &[Sample], arm: &Arm) -> Vec<f64> {
     samples
         .iter()
-        .filter(|s| s.is_of(arm) && s.status == crate::model::SampleStatus::Ok)
+        .filter(|s| s.is_of(arm) && s.status == crate::domain::sample::SampleStatus::Ok)
         .filter_map(|s| s.mbps)
         .collect()
 }

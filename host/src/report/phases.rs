@@ -9,9 +9,9 @@
 //! that window the headers arrived is unknown: the phases take its middle and state
 //! half its width as their uncertainty.
 
-use crate::arm::Arm;
+use crate::domain::arm::Arm;
 use crate::domain::conditions::Condition;
-use crate::model::Sample;
+use crate::domain::sample::Sample;
 use crate::stats::median;
 use serde::Serialize;
 

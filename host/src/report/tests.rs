@@ -237,7 +237,7 @@ fn timed(s: &mut Sample, page_ms: f64, (first, last): (f64, f64), rt: Option<(f6
     s.page_ms = Some(page_ms);
     (s.sink_ms, s.sink_request_ms) = (Some(last - first), Some(last));
     s.timeline = Some(super::phases::tests::timeline(first, last));
-    s.page_timing = rt.map(|(start, response)| crate::page_timing::PageTiming {
+    s.page_timing = rt.map(|(start, response)| crate::domain::page_timing::PageTiming {
         request_start_ms: Some(start),
         response_start_ms: Some(response),
         response_end_ms: None,
@@ -285,7 +285,7 @@ fn the_popup_analysis_matches_the_shared_fixture() {
         samples.push(sample("r", "Uint8Array", rep, 100.0 + rep as f64));
         samples.push(sample("r", "Blob", rep, 800.0 + rep as f64));
         let mut stream = sample("r", "ReadableStream", rep, 0.0);
-        stream.status = crate::model::SampleStatus::Corrupted;
+        stream.status = crate::domain::sample::SampleStatus::Corrupted;
         stream.intact = false;
         stream.bytes_received = Some(23);
         stream.head = Some("[object ReadableStream]".into());
@@ -315,7 +315,7 @@ fn the_popup_analysis_matches_the_shared_fixture() {
 
 #[test]
 fn uploads_of_a_tls_arm_that_arrived_over_another_protocol_are_warned_of() {
-    use crate::arm::{Arm, Transport};
+    use crate::domain::arm::{Arm, Transport};
     let over = |rep, protocol: &str| {
         let mut s = sample("r", "Blob", rep, 500.0);
         s.protocol = Some(protocol.into());
@@ -347,8 +347,8 @@ fn uploads_of_a_tls_arm_that_arrived_over_another_protocol_are_warned_of() {
 
 #[test]
 fn an_arm_over_tls_is_held_against_its_own_sinks_ceiling() {
-    use crate::arm::{Arm, Transport};
-    use crate::model::TransportCeiling;
+    use crate::domain::arm::{Arm, Transport};
+    use crate::domain::ceiling::TransportCeiling;
     let over = |transport, rep| {
         let mut s = sample("r", "Uint8Array", rep, 800.0 + rep as f64);
         s.recorded_arm = Some(Arm {

@@ -8,12 +8,12 @@ use super::offer::Offer;
 use super::rate::{Cost, Limits};
 use super::user_agent::{self, Hints};
 use super::Ended;
-use crate::model::{RunInfo, RunStatus};
+use crate::domain::run::{RunInfo, RunStatus};
 use crate::native::Session;
+use crate::platform::untrusted::Clipped;
 use crate::protocol::{ErrorCode, Incoming, MessageType, Outgoing};
 use crate::sink::api::{Api, ApiReply, ApiRequest};
 use crate::store::{records::now, Record};
-use crate::untrusted::Clipped;
 use hyper::header::{HeaderMap, HOST, USER_AGENT};
 use hyper::Method;
 use serde::Deserialize;
@@ -35,7 +35,7 @@ pub struct State {
 /// A run a page started: the key its later messages must carry, and whether it ended.
 struct PageRun {
     key: String,
-    env: crate::model::Environment,
+    env: crate::domain::sample::Environment,
     ended: bool,
 }
 
@@ -182,7 +182,7 @@ fn start(state: &mut State, request: &ApiRequest) -> ApiReply {
         // The page reaches h1 by the name it loaded from (a phone: the LAN name).
         if let Some(host) = request.headers.get(HOST).and_then(|h| h.to_str().ok()) {
             upload_urls.insert(
-                crate::arm::Transport::H1,
+                crate::domain::arm::Transport::H1,
                 format!("http://{host}{}", state.session.sink.upload_path()),
             );
         }
@@ -229,7 +229,7 @@ fn run_info(state: &State, headers: &HeaderMap, page_hints: Option<Hints>) -> Ru
         Some(known) => known.or(&parsed),
         None => parsed,
     };
-    env.extension_version = crate::extension_files::version();
+    env.extension_version = crate::platform::extension_files::version();
     let mut extra = serde_json::Map::new();
     extra.insert("user_agent".into(), ua.into());
     if hints != Hints::default() {
@@ -243,12 +243,12 @@ fn run_info(state: &State, headers: &HeaderMap, page_hints: Option<Hints>) -> Ru
             .offer
             .run_id
             .clone()
-            .unwrap_or_else(crate::model::new_run_id),
+            .unwrap_or_else(crate::domain::run::new_run_id),
         env,
         plan: state.offer.plan.clone(),
         source: "serve".into(),
         started_at: Some(now()),
-        sink: Some(crate::model::SinkChoice::Local),
+        sink: Some(crate::domain::run::SinkChoice::Local),
         sink_url: None,
         extra,
     }
@@ -267,7 +267,7 @@ struct Keyed {
     #[serde(default)]
     reason: Option<String>,
     #[serde(default)]
-    auto_stop: Option<crate::model::AutoStop>,
+    auto_stop: Option<crate::domain::plan::AutoStop>,
 }
 
 /// How a page may say its run ended; stopped and timed-out are the host's to say.
@@ -344,9 +344,9 @@ fn run_message(state: &mut State, run_id: &str, what: MessageType, keyed: Keyed)
 /// says about itself there is not asked.
 fn samples_of(
     run_id: &str,
-    env: &crate::model::Environment,
+    env: &crate::domain::sample::Environment,
     samples: Vec<Value>,
-) -> Result<Vec<crate::model::Sample>, ApiReply> {
+) -> Result<Vec<crate::domain::sample::Sample>, ApiReply> {
     samples
         .into_iter()
         .map(|mut s| {

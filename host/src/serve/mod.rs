@@ -10,8 +10,9 @@ pub mod qr;
 pub mod rate;
 pub mod user_agent;
 
-use crate::model::{JobTls, RunStatus};
+use crate::domain::run::RunStatus;
 use crate::native::Session;
+use crate::protocol::job::JobTls;
 use crate::sink::{routes, Sink};
 use crate::store::Store;
 use std::net::SocketAddr;
@@ -71,7 +72,7 @@ impl Served {
             own_processes: crate::conditions::this_process(),
             conditions: Default::default(),
             job_modules: Vec::new(),
-            state_dir: crate::state::state_dir().ok(),
+            state_dir: crate::platform::state::state_dir().ok(),
         };
         let state = Arc::new(Mutex::new(api::State::new(session, config.offer, tx)));
         api.attach(&state);

@@ -1,7 +1,8 @@
 //! What `serve` offers a page: the one plan a page may start, and how it starts. A page
 //! never sends a plan; it can only take this offer.
 
-use crate::model::{Environment, Plan};
+use crate::domain::plan::Plan;
+use crate::domain::sample::Environment;
 use serde::Serialize;
 
 /// How the page starts the offered run.

@@ -6,7 +6,7 @@
 //! reads the same user agents the same way; `tests/fixtures/user-agents.json` holds both
 //! to it.
 
-use crate::model::Environment;
+use crate::domain::sample::Environment;
 use serde::Deserialize;
 
 struct Row {

@@ -5,7 +5,7 @@
 //! Node sink ceiling). The hash rate is a separate figure: it decides when the digest
 //! arrives, not how fast the upload was.
 
-use crate::model::TransportCeiling;
+use crate::domain::ceiling::TransportCeiling;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
@@ -58,7 +58,7 @@ pub fn measure(addr: SocketAddr, upload_path: &str, size: u64) -> std::io::Resul
 /// TLS and HTTP/2, as a browser reaches it), one warm-up then five timed rounds. It is
 /// what the link carried for a client that is not a browser: the write-up's lineup.
 pub fn measure_link(
-    url: &super::remote::SinkUrl,
+    url: &crate::domain::sink_url::SinkUrl,
     size: u64,
 ) -> Result<TransportCeiling, super::pinned::ReachError> {
     let (mut client, _) = Client::connect_sink(url)?;

@@ -7,8 +7,8 @@
 //! (rustls here, plain TCP there) differs.
 
 use super::probe::{runtime, Connection};
-use crate::arm::Transport;
-use crate::model::TransportCeiling;
+use crate::domain::arm::Transport;
+use crate::domain::ceiling::TransportCeiling;
 use std::sync::Arc;
 use tokio_rustls::rustls;
 

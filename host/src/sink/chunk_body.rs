@@ -2,8 +2,9 @@
 //! arrival timeline recorded frame by frame as for plain uploads.
 
 use super::reply::{json_error, Reply};
-use super::timeline::{Recorder, Timeline};
+use super::timeline::Recorder;
 use super::Shared;
+use crate::domain::timeline::Timeline;
 use http_body_util::BodyExt;
 use hyper::body::Incoming;
 use std::time::Instant;

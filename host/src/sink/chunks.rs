@@ -36,7 +36,7 @@ pub struct ChunkReport {
     pub order: Order,
     /// When the chunk's bytes arrived (`timeline.rs`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub timeline: Option<super::timeline::Timeline>,
+    pub timeline: Option<crate::domain::timeline::Timeline>,
 }
 
 /// Keys per run, and the next expected index per upload.

@@ -22,27 +22,10 @@ pub const BLOCK: usize = 1 << 20;
 pub const DEFAULT_CAPACITY: u64 = 256 << 20;
 
 pub fn default_capacity() -> u64 {
-    match physical_memory() {
+    match crate::platform::memory::physical_memory() {
         Some(ram) => DEFAULT_CAPACITY.min(ram / 4),
         None => DEFAULT_CAPACITY,
     }
-}
-
-#[cfg(unix)]
-pub fn physical_memory() -> Option<u64> {
-    // SAFETY: sysconf only reads system configuration.
-    let (pages, page) = unsafe {
-        (
-            libc::sysconf(libc::_SC_PHYS_PAGES),
-            libc::sysconf(libc::_SC_PAGESIZE),
-        )
-    };
-    (pages > 0 && page > 0).then(|| pages as u64 * page as u64)
-}
-
-#[cfg(not(unix))]
-pub fn physical_memory() -> Option<u64> {
-    None
 }
 
 /// A benchmark knob, never set in use: `UNOBSERVED_SIMULATE_HASH_MS_PER_MIB=3.5` makes

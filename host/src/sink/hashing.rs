@@ -22,7 +22,7 @@ pub struct BodyReport {
     pub hash_bound: bool,
     /// When the bytes arrived (`timeline.rs`); set by the receive loop, not the hasher.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub timeline: Option<super::timeline::Timeline>,
+    pub timeline: Option<crate::domain::timeline::Timeline>,
 }
 
 pub struct BodyDigest {

@@ -15,9 +15,9 @@
 //! it is in use.
 
 use super::chunks::{ChunkReport, Order};
-pub use super::upload_id::{BadUploadId, UploadId};
 use crate::domain::limits::INPUT;
-use crate::model::valid_run_id;
+use crate::domain::run::valid_run_id;
+use crate::domain::upload_id::{BadUploadId, UploadId};
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Mutex;
@@ -58,7 +58,7 @@ pub struct ChunkTally {
     digests: DigestChain,
     /// The chunk PUTs' arrival records on one axis, folded as they come (bounded:
     /// `timeline::combine`).
-    pub timeline: Option<super::timeline::Timeline>,
+    pub timeline: Option<crate::domain::timeline::Timeline>,
 }
 
 /// A running SHA-256, compared and shown (and serialised) by its digest so far.

@@ -28,7 +28,6 @@ pub mod pinned;
 mod probe;
 mod recording;
 pub mod refusals;
-pub mod remote;
 pub mod remote_ledger;
 pub mod reply;
 pub use reply::{EXPOSED_HEADERS, HEADER_BYTES, HEADER_HASH_BOUND, HEADER_SINK_MS};
@@ -36,7 +35,6 @@ pub mod routes;
 mod server;
 pub mod timeline;
 pub mod token;
-pub mod upload_id;
 
 use hosts::Scheme;
 use std::net::SocketAddr;
@@ -174,7 +172,7 @@ impl Sink {
             hosts: hosts::Hosts::new(
                 addr,
                 scheme,
-                &crate::net::interface_addresses(),
+                &crate::platform::net::interface_addresses(),
                 &config.public_hosts,
             ),
             refusals: Default::default(),
@@ -206,7 +204,11 @@ impl Sink {
 
     /// The path part of the upload URL (token included).
     pub fn upload_path(&self) -> String {
-        format!("{}{}", routes::UPLOAD_PREFIX, self.shared.token)
+        format!(
+            "{}{}",
+            crate::domain::sink_url::UPLOAD_PREFIX,
+            self.shared.token
+        )
     }
 
     /// The upload path for the host's own uploads (the ceiling): not rate-limited as a

@@ -8,12 +8,13 @@
 #![allow(clippy::result_large_err)]
 
 use super::handler::{declared_length, linger, read_body};
-use super::ledger::{Ledger, ModuleRefused, UploadId, UploadTag};
+use super::ledger::{Ledger, ModuleRefused, UploadTag};
 use super::reply::{empty, json, json_error, Reply};
 use super::routes::Route;
 use super::timeline::Recorder;
 use super::Shared;
-use crate::untrusted::Clipped;
+use crate::domain::upload_id::UploadId;
+use crate::platform::untrusted::Clipped;
 use hyper::body::Incoming;
 use hyper::{Method, Request, Response};
 use std::sync::Arc;

@@ -7,7 +7,8 @@
 //! Memory is bounded: at most MAX_PARTS parts per upload, each a few dozen bytes, and
 //! the requests' arrival records folded into one bounded timeline as they come.
 
-use super::timeline::{self, Timeline};
+use super::timeline;
+use crate::domain::timeline::Timeline;
 use serde::{Deserialize, Serialize};
 
 /// Requests one module upload may make. 16 MiB chunks of the largest plan (4 GiB) are

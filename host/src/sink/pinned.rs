@@ -37,8 +37,8 @@ impl Presented {
     }
 
     /// How a throwaway profile trusts it (`local_tls::Pins`, as for the local sink).
-    pub fn pins(&self) -> crate::local_tls::Pins {
-        crate::local_tls::Pins {
+    pub fn pins(&self) -> crate::platform::local_tls::Pins {
+        crate::platform::local_tls::Pins {
             spki_sha256_base64: self.spki_sha256_base64.clone(),
             cert_sha256_colons: self.cert.colons(),
         }

@@ -5,7 +5,7 @@
 //! certificate (`pinned.rs`); the connection is all they differ in.
 
 use super::pinned::{Presented, ReachError};
-use super::remote::SinkUrl;
+use crate::domain::sink_url::SinkUrl;
 use bytes::Bytes;
 use futures_util::stream;
 use http_body::Frame;
@@ -128,7 +128,7 @@ impl Connection {
         &mut self,
         path: &str,
         size: u64,
-    ) -> std::io::Result<crate::model::TransportCeiling> {
+    ) -> std::io::Result<crate::domain::ceiling::TransportCeiling> {
         let size = size.clamp(1, MAX_PROBE);
         let chunk = Bytes::from(super::ceiling::probe_bytes(size.min(4 << 20) as usize));
         let mut times = Vec::with_capacity(ROUNDS);
@@ -205,12 +205,15 @@ impl Client {
     /// http://, and for https:// over TLS that accepts only the pinned certificate,
     /// HTTP/2 when the sink offers it. Also what an https:// sink presented.
     pub fn connect_sink(url: &SinkUrl) -> Result<(Client, Option<Presented>), ReachError> {
-        let addr = url.socket_addrs()?.into_iter().next().ok_or_else(|| {
-            std::io::Error::new(
-                std::io::ErrorKind::NotFound,
-                format!("{} names no address", url.authority()),
-            )
-        })?;
+        let addr = crate::platform::net::resolve(url)?
+            .into_iter()
+            .next()
+            .ok_or_else(|| {
+                std::io::Error::new(
+                    std::io::ErrorKind::NotFound,
+                    format!("{} names no address", url.authority()),
+                )
+            })?;
         let Some(pin) = url.pin() else {
             return Ok((Client::connect_as(addr, url.authority().to_owned())?, None));
         };
@@ -239,7 +242,7 @@ impl Client {
         &mut self,
         path: &str,
         size: u64,
-    ) -> std::io::Result<crate::model::TransportCeiling> {
+    ) -> std::io::Result<crate::domain::ceiling::TransportCeiling> {
         self.rt.block_on(self.connection.ceiling(path, size))
     }
 }

@@ -5,8 +5,9 @@
 // allocation.
 #![allow(clippy::result_large_err)]
 
-use super::ledger::{DownloadRecord, Entry, Ledger, UploadId, UploadTag};
+use super::ledger::{DownloadRecord, Entry, Ledger, UploadTag};
 use super::Shared;
+use crate::domain::upload_id::UploadId;
 use std::sync::Arc;
 
 /// A reserved upload not yet settled. Dropped unsettled, it records what was counted as

@@ -7,23 +7,24 @@
 //! opens a run before its uploads (the sink keeps records only for runs opened so;
 //! `Ledger::open_run`), answering the room given.
 
-use super::ledger::{Claim, Ledger, Records, UploadId, UploadTag};
+use super::ledger::{Claim, Ledger, Records, UploadTag};
 use super::probe::Client;
-use super::remote::SinkUrl;
 use super::reply::{json, json_error, Reply};
 use super::routes::LEDGER_PREFIX;
+use crate::domain::sink_url::SinkUrl;
+use crate::domain::upload_id::UploadId;
 
 /// The sink's side of the route.
 pub fn answer(ledger: &Ledger, path_and_query: &str) -> Reply {
     let query = path_and_query.split_once('?').map_or("", |(_, q)| q);
     if let Some(run) = query.split('&').find_map(|kv| kv.strip_prefix("run=")) {
-        if query.split('&').any(|kv| kv == "forget=1") && crate::model::valid_run_id(run) {
+        if query.split('&').any(|kv| kv == "forget=1") && crate::domain::run::valid_run_id(run) {
             ledger.forget_run(run);
             return json(200, &serde_json::json!({ "forgot": run }));
         }
         let open = query.split('&').find_map(|kv| kv.strip_prefix("open="));
         if let Some(wanted) = open.and_then(|n| n.parse::<usize>().ok()) {
-            if !crate::model::valid_run_id(run) {
+            if !crate::domain::run::valid_run_id(run) {
                 return json_error(400, "run id must be 1-64 letters, digits, '-' or '_'");
             }
             return match ledger.open_run(run, wanted) {

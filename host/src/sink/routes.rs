@@ -72,7 +72,7 @@ impl Route<'_> {
     }
 }
 
-pub const UPLOAD_PREFIX: &str = "/upload/";
+use crate::domain::sink_url::UPLOAD_PREFIX;
 pub const LEDGER_PREFIX: &str = "/ledger/";
 pub const PAGE_PATH: &str = "/bench/index.html";
 pub const API_PREFIX: &str = "/serve/";

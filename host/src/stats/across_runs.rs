@@ -196,7 +196,7 @@ pub fn not_comparable(mut a: Across) -> Across {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arm::BodyKind;
+    use crate::domain::arm::BodyKind;
     use crate::stats::side::of_body;
 
     fn side() -> (Side, Side) {

@@ -35,7 +35,7 @@ pub fn inside(ratio: f64, lo: f64, hi: f64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arm::BodyKind;
+    use crate::domain::arm::BodyKind;
     use crate::stats::compare::{compare, Verdict, DEFAULT_HORIZON};
     use crate::stats::side::of_body;
 

@@ -250,7 +250,7 @@ fn u_distribution(m: usize, n: usize) -> Vec<i128> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arm::BodyKind;
+    use crate::domain::arm::BodyKind;
     use crate::stats::side::of_body;
 
     #[test]

@@ -1,7 +1,7 @@
 //! Whether an arm's bytes arrived as sent: the worst thing that happened to any of its
 //! uploads, typed, so reports and the popup branch on a kind and never on words.
 
-use crate::model::{Sample, SampleStatus};
+use crate::domain::sample::{Sample, SampleStatus};
 use serde::Serialize;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, strum::EnumDiscriminants)]
@@ -68,10 +68,10 @@ impl Integrity {
 
     /// Why this happened, for the findings the tool knows how to explain (its words:
     /// `export::words::integrity_why`).
-    pub fn why(&self, arm: &crate::arm::Arm) -> Option<IntegrityWhy> {
+    pub fn why(&self, arm: &crate::domain::arm::Arm) -> Option<IntegrityWhy> {
         let stream = arm.kind
-            == (crate::arm::ArmKind::Body {
-                body: crate::arm::BodyKind::ReadableStream,
+            == (crate::domain::arm::ArmKind::Body {
+                body: crate::domain::arm::BodyKind::ReadableStream,
             });
         let stream_over_http1 = stream && arm.travels_over().protocol() == "http/1.1";
         match self {

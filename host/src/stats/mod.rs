@@ -12,7 +12,7 @@ pub mod side;
 #[cfg(test)]
 mod simulation;
 
-use crate::model::{Sample, SampleStatus};
+use crate::domain::sample::{Sample, SampleStatus};
 pub use integrity::Integrity;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -53,7 +53,7 @@ pub struct ArmSummary {
     /// The arm, typed: what every rule about it matches on; written with its label.
     #[serde(serialize_with = "side::labelled")]
     #[schemars(with = "side::Labelled")]
-    pub arm: crate::arm::Arm,
+    pub arm: crate::domain::arm::Arm,
     pub n: usize,
     pub median_mbps: Option<f64>,
     pub min_mbps: Option<f64>,
@@ -89,7 +89,7 @@ impl ArmSummary {
 /// Arms in the order they first appear in the samples (the plan's order), joined on the
 /// typed arm; the label is only what the summary shows.
 pub fn summarise(samples: &[Sample]) -> Vec<ArmSummary> {
-    let mut order: Vec<crate::arm::Arm> = Vec::new();
+    let mut order: Vec<crate::domain::arm::Arm> = Vec::new();
     for s in samples {
         if !order.iter().any(|a| s.is_of(a)) {
             order.push(s.arm());
@@ -104,7 +104,7 @@ pub fn summarise(samples: &[Sample]) -> Vec<ArmSummary> {
         .collect()
 }
 
-fn summarise_arm(arm: crate::arm::Arm, samples: Vec<&Sample>) -> ArmSummary {
+fn summarise_arm(arm: crate::domain::arm::Arm, samples: Vec<&Sample>) -> ArmSummary {
     let mbps = sorted(
         &samples
             .iter()
@@ -145,7 +145,7 @@ fn summarise_arm(arm: crate::arm::Arm, samples: Vec<&Sample>) -> ArmSummary {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arm::{BodyKind, Transport};
+    use crate::domain::arm::{BodyKind, Transport};
     use crate::store::tests_support::sample;
 
     /// The page's medians (extension/lib/stats.js) use the same fixture.
@@ -200,7 +200,7 @@ mod tests {
                 BodyKind::Blob,
                 BodyKind::ReadableStream
             ]
-            .map(|body| crate::arm::ArmKind::Body { body })
+            .map(|body| crate::domain::arm::ArmKind::Body { body })
         );
         assert_eq!(
             (
@@ -239,7 +239,7 @@ mod tests {
             integrity.to_string(),
             "unsupported: TypeError: Failed to fetch"
         );
-        let over = |body: &str, transport| crate::arm::Arm {
+        let over = |body: &str, transport| crate::domain::arm::Arm {
             transport,
             ..sample("r", body, 0, 0.0).arm()
         };

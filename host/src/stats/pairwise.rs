@@ -105,7 +105,7 @@ pub fn median_difference(x: &[f64], y: &[f64]) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arm::BodyKind;
+    use crate::domain::arm::BodyKind;
     use crate::stats::compare::{compare, judge, mann_whitney_rank, Comparison, Verdict, ALPHA};
     use crate::stats::side::of_body;
     use rand::rngs::StdRng;

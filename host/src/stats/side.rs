@@ -3,7 +3,7 @@
 //! words ("Blob", "Blob in 20261130-…") are made only where a side is shown, and in
 //! JSON each arm carries its label beside its fields, derived from the type.
 
-use crate::arm::Arm;
+use crate::domain::arm::Arm;
 use serde::{Serialize, Serializer};
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -60,11 +60,11 @@ pub fn labelled<S: Serializer>(arm: &Arm, s: S) -> Result<S::Ok, S::Error> {
 }
 
 /// A plain body kind of the run itself (tests and benchmarks).
-pub fn of_body(body: crate::arm::BodyKind) -> Side {
+pub fn of_body(body: crate::domain::arm::BodyKind) -> Side {
     Side::Arm {
         arm: Arm {
             api: None,
-            kind: crate::arm::ArmKind::Body { body },
+            kind: crate::domain::arm::ArmKind::Body { body },
             transport: None,
             condition: None,
             repeat: false,
@@ -75,7 +75,7 @@ pub fn of_body(body: crate::arm::BodyKind) -> Side {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arm::{ArmKind, BodyKind};
+    use crate::domain::arm::{ArmKind, BodyKind};
 
     #[test]
     fn an_arm_is_written_with_its_label_beside_its_fields() {
@@ -84,7 +84,7 @@ mod tests {
             kind: ArmKind::Body {
                 body: BodyKind::Blob,
             },
-            transport: Some(crate::arm::Transport::H2),
+            transport: Some(crate::domain::arm::Transport::H2),
             condition: None,
             repeat: false,
         };

@@ -6,7 +6,7 @@
 
 use super::compare::{compare, Comparison, DEFAULT_HORIZON};
 use super::side::of_body;
-use crate::arm::BodyKind;
+use crate::domain::arm::BodyKind;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 

@@ -11,8 +11,8 @@ mod tail;
 pub use records::{ConditionsRecord, Record, RunRecord};
 pub use tail::{LineTail, StoreTail};
 
-use crate::state;
-use crate::untrusted::Clipped;
+use crate::platform::state;
+use crate::platform::untrusted::Clipped;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};

@@ -1,7 +1,9 @@
 //! The kinds of line in the store. Each is self-describing through `"kind"`.
 
-use crate::arm::Transport;
-use crate::model::{RunInfo, RunStatus, Sample, TransportCeiling};
+use crate::domain::arm::Transport;
+use crate::domain::ceiling::TransportCeiling;
+use crate::domain::run::{RunInfo, RunStatus};
+use crate::domain::sample::Sample;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -26,12 +28,12 @@ pub enum Record {
         observation: Option<serde_json::Value>,
         /// Why an `--auto` run stopped adding reps.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        auto_stop: Option<crate::model::AutoStop>,
+        auto_stop: Option<crate::domain::plan::AutoStop>,
     },
     /// A machine calibration of a run, at its start or end (`machine.rs`).
-    Machine(crate::machine::MachineRecord),
+    Machine(crate::domain::machine::MachineRecord),
     /// A finished run of `run --runs N` and its place in the series (`series.rs`).
-    Series(crate::series::SeriesRecord),
+    Series(crate::domain::series::SeriesRecord),
     /// What the machine did during one block of a run (`conditions/`), stored as the
     /// block ends.
     Conditions(ConditionsRecord),
@@ -104,7 +106,7 @@ pub struct RunRecord {
     pub transport_ceilings: BTreeMap<Transport, TransportCeiling>,
     /// The run took turns rep by rep with other builds' runs (`interleave.rs`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub interleaved: Option<crate::interleave::Interleaved>,
+    pub interleaved: Option<crate::platform::turns::Interleaved>,
 }
 
 impl RunRecord {

@@ -27,7 +27,7 @@ impl LineTail {
 
     /// New complete lines, newline-terminated; empty when there are none yet.
     pub fn poll(&mut self) -> io::Result<Vec<u8>> {
-        let mut file = match crate::state::open_private_read(&self.path) {
+        let mut file = match crate::platform::state::open_private_read(&self.path) {
             Ok(f) => f,
             Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
             Err(e) => return Err(e),

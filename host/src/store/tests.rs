@@ -1,5 +1,7 @@
 use super::*;
-use crate::model::{Observation, Plan, RunInfo, RunStatus, Sample, SampleStatus};
+use crate::domain::plan::Plan;
+use crate::domain::run::{RunInfo, RunStatus};
+use crate::domain::sample::{Observation, Sample, SampleStatus};
 use std::fs::OpenOptions;
 
 pub(crate) fn sample(run_id: &str, body: &str, rep: u32, mbps: f64) -> Sample {
@@ -7,7 +9,7 @@ pub(crate) fn sample(run_id: &str, body: &str, rep: u32, mbps: f64) -> Sample {
         run_id: run_id.into(),
         body: body.into(),
         rep,
-        env: crate::model::Environment {
+        env: crate::domain::sample::Environment {
             browser: "Chromium".into(),
             browser_version: "156".into(),
             os: "Linux".into(),
@@ -51,7 +53,7 @@ pub(crate) fn run_record(run_id: &str) -> Record {
     Record::Run(records::RunRecord {
         run: RunInfo {
             run_id: run_id.into(),
-            env: crate::model::Environment {
+            env: crate::domain::sample::Environment {
                 browser: "Chromium".into(),
                 browser_version: "156".into(),
                 os: "Linux".into(),

@@ -5,10 +5,11 @@
 //! What does fit is stored with only the fields this host knows: the page's other
 //! fields are dropped, its label is the arm's, its error text is clipped.
 
-use crate::arm::Arm;
+use crate::domain::arm::Arm;
 use crate::domain::limits::INPUT;
-use crate::model::{Plan, Sample};
-use crate::untrusted::Clipped;
+use crate::domain::plan::Plan;
+use crate::domain::sample::Sample;
+use crate::platform::untrusted::Clipped;
 use std::collections::HashSet;
 
 /// What a run has taken so far, kept by the session from `run-started` on: the plan it

@@ -5,7 +5,7 @@
 //! are the sink's own record (`lookup.rs`); a sample with no record is never intact.
 
 use crate::domain::received::Receipt;
-use crate::model::{Sample, SampleStatus};
+use crate::domain::sample::{Sample, SampleStatus};
 
 /// The sample as the host stores it: status, `intact` and the throughput are derived
 /// here. A failure the page saw before anything arrived (fetch rejected, aborted, an

@@ -2,14 +2,15 @@
 //! body, an encrypted file's chunks, a download, or a parallel upload's streams.
 
 use super::PageClaim;
-use crate::arm::ArmKind;
+use crate::domain::arm::ArmKind;
 use crate::domain::limits::LIMITS;
 use crate::domain::received::PartsSummary;
 use crate::domain::received::{ChunkTally, Receipt, Received};
+use crate::domain::timeline::Timeline;
+use crate::domain::upload_id::UploadId;
 use crate::sink::expected::{self, ModuleRun, PartsCheck};
-use crate::sink::ledger::{Claim, DownloadRecord, Entry, Records, UploadId, UploadReport};
+use crate::sink::ledger::{Claim, DownloadRecord, Entry, Records, UploadReport};
 use crate::sink::parts::PartTally;
-use crate::sink::timeline::Timeline;
 
 /// What a sample found: the receipt, the received side (nothing unless found), and for
 /// a download the sent side, which is the sink's.

@@ -12,12 +12,12 @@ mod lookup;
 
 pub use judge::{judge, mbps};
 
-use crate::arm::ArmKind;
+use crate::domain::arm::ArmKind;
 use crate::domain::limits::INPUT;
 use crate::domain::received::{Receipt, Received};
-use crate::model::Sample;
+use crate::domain::sample::Sample;
+use crate::domain::timeline::Timeline;
 use crate::sink::ledger::{Ledger, Records};
-use crate::sink::timeline::Timeline;
 
 /// The samples of `run_id` as the host stores them. The caller has checked that the
 /// host started `run_id` and that every sample belongs to it. Each sample's ledger

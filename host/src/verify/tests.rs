@@ -1,5 +1,5 @@
 use super::*;
-use crate::model::SampleStatus;
+use crate::domain::sample::SampleStatus;
 use crate::sink::chunks::{ChunkReport, Order};
 use crate::sink::hashing::BodyDigest;
 use crate::sink::ledger::{Claim, Entry, UploadReport, UploadTag};
@@ -277,7 +277,7 @@ fn a_download_is_judged_against_what_the_sink_served() {
 }
 
 /// A timeline of `frames` 1-byte frames 1 ms apart, arriving at `clock` on the sink's.
-fn arrival(frames: u64, clock: f64) -> crate::sink::timeline::Timeline {
+fn arrival(frames: u64, clock: f64) -> crate::domain::timeline::Timeline {
     let start = std::time::Instant::now();
     let mut r = crate::sink::timeline::Recorder::new(start);
     for i in 1..=frames {

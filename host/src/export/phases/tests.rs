@@ -4,10 +4,11 @@
 
 use super::super::tests::{assert_same_content, assert_valid, report_of};
 use super::super::{document::SectionKind, exporter, Format};
-use crate::model::Sample;
-use crate::page_timing::PageTiming;
+use crate::domain::page_timing::PageTiming;
+use crate::domain::sample::Sample;
+use crate::domain::timeline::Timeline;
 use crate::report::RunReport;
-use crate::sink::timeline::{combine, Recorder, Timeline};
+use crate::sink::timeline::{combine, Recorder};
 use crate::store::tests_support::sample;
 use serde_json::json;
 use std::time::{Duration, Instant};

@@ -1,6 +1,6 @@
 use super::*;
-use crate::page_timing::PageTiming;
-use crate::sink::timeline::Timeline;
+use crate::domain::page_timing::PageTiming;
+use crate::domain::timeline::Timeline;
 
 pub(crate) fn timeline(first: f64, last: f64) -> Timeline {
     Timeline {

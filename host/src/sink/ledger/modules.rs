@@ -4,8 +4,8 @@
 
 use super::super::expected::ModuleRun;
 use super::super::parts::{PartRefused, PartTally, Protocol};
-use super::super::timeline::Timeline;
 use super::{Entry, Held, Ledger, UploadId, UploadTag};
+use crate::domain::timeline::Timeline;
 use std::collections::HashMap;
 
 /// Why a module upload's request was refused, each with its HTTP status.

@@ -2,7 +2,8 @@
 //! another, or parallel streams at once. The combined curve is the sum of theirs, its
 //! stalls the gaps when no request was receiving, and each request keeps its span.
 
-use super::{ms, Buckets, Span, Stalls, Timeline, MAX_POINTS, STALL_NS, VERSION};
+use super::{ms, Buckets, Stalls, Timeline, MAX_POINTS, STALL_NS, VERSION};
+use crate::domain::timeline::Span;
 
 fn ns(ms: f64) -> u64 {
     (ms.max(0.0) * 1e6).round() as u64

@@ -10,7 +10,7 @@
 //! t div builds; a build's steps are its run's start (the calibration and the sink's
 //! ceiling), each rep, and its end.
 
-use crate::state;
+use crate::platform::state;
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, Write};

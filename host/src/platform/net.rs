@@ -1,4 +1,13 @@
-//! This machine's network addresses, for the sink's printed URL and its Host check.
+//! This machine's network addresses, for the sink's printed URL and its Host check, and
+//! a remote sink's, resolved.
+
+/// Where a sink URL's server listens: its HOST:PORT resolved.
+pub fn resolve(
+    url: &crate::domain::sink_url::SinkUrl,
+) -> std::io::Result<Vec<std::net::SocketAddr>> {
+    use std::net::ToSocketAddrs;
+    Ok(url.host_port().to_socket_addrs()?.collect())
+}
 
 /// Every address of every interface, link-local ones included; none if they cannot be read.
 pub fn interface_addresses() -> Vec<std::net::IpAddr> {

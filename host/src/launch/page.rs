@@ -5,7 +5,9 @@
 
 use super::browsers::Launchable;
 use super::display::Display;
-use crate::model::{Environment, JobTls, Plan};
+use crate::domain::plan::Plan;
+use crate::domain::sample::Environment;
+use crate::protocol::job::JobTls;
 use crate::serve::{Offer, ServeConfig, Served, Start};
 use crate::store::Store;
 use anyhow::Result;

@@ -3,48 +3,30 @@
 //! vocabulary and numbers as data: tests/fixtures/plan-limits.json, and the module
 //! extension/lib/plan-limits.js generated beside it (see the test below).
 
-use crate::arm::{Api, BodyKind, ModuleName, Transport};
-pub use crate::domain::limits::{Between, Bounds, Limits, LIMITS};
-use crate::model::Plan;
-use crate::units::human_bytes;
+use crate::domain::arm::{Api, BodyKind, ModuleName, Transport};
+use crate::domain::limits::{Between, Bounds, Limits, LIMITS};
+use crate::domain::plan::{AutoBudget, Plan};
 
 /// The budget of an auto-sampled run when none is given (the popup's Options and
 /// `unobserved run` without --reps): about a minute of measuring, and reps only as a
 /// backstop.
-pub const AUTO_DEFAULT: crate::model::AutoBudget = crate::model::AutoBudget {
+pub const AUTO_DEFAULT: AutoBudget = AutoBudget {
     max_reps: LIMITS.reps.max,
     max_seconds: 60,
 };
 
-impl Limits {
-    /// LIMITS on this machine: a body is also never over an eighth of its memory.
-    pub fn here() -> Limits {
-        let mut limits = LIMITS;
-        if let Some(ram) = crate::sink::hash_queue::physical_memory() {
-            limits.size_bytes.max = limits.size_bytes.max.min(ram / 8);
-        }
-        limits
-    }
-}
-
 /// Which of a plan's sizes a size error is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::Display)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SizeOf {
-    #[strum(to_string = "body size")]
     Body,
-    #[strum(to_string = "encrypted file size")]
     EncryptedFile,
-    #[strum(to_string = "download size")]
     Download,
-    #[strum(to_string = "parallel upload size")]
     Parallel,
 }
 
 /// Why a plan cannot run: one variant per rule. `kind()` is what travels in an error
 /// reply (error 16, `invalid-plan`), so callers match kinds, never words.
-#[derive(
-    Debug, Clone, PartialEq, thiserror::Error, strum::IntoStaticStr, strum::EnumDiscriminants,
-)]
+#[derive(Debug, Clone, PartialEq, strum::IntoStaticStr, strum::EnumDiscriminants)]
 #[strum(serialize_all = "kebab-case")]
 #[strum_discriminants(
     name(PlanErrorKind),
@@ -52,68 +34,91 @@ pub enum SizeOf {
     strum(serialize_all = "kebab-case")
 )]
 pub enum PlanError {
-    #[error("a {what} of {bytes} bytes is too small to time: use at least {}", human_bytes(*min))]
-    SizeTooSmall { what: SizeOf, bytes: u64, min: u64 },
-    #[error("a {what} of {} is more than a browser tab can be asked to hold here: at most {} ({}, and an eighth of this machine's memory, since the page keeps the bytes, the body and the browser's copy)", human_bytes(*bytes), human_bytes(*max), human_bytes(LIMITS.size_bytes.max))]
-    SizeTooLarge { what: SizeOf, bytes: u64, max: u64 },
-    #[error("reps must be {limit}, not {reps}")]
-    RepsOutOfRange { reps: u32, limit: Bounds<u32> },
-    #[error("warm-up uploads must be {limit}, not {warmup}")]
-    WarmupOutOfRange { warmup: u32, limit: Bounds<u32> },
-    #[error("the plan has no arms: give body kinds or workloads")]
+    SizeTooSmall {
+        what: SizeOf,
+        bytes: u64,
+        min: u64,
+    },
+    SizeTooLarge {
+        what: SizeOf,
+        bytes: u64,
+        max: u64,
+    },
+    RepsOutOfRange {
+        reps: u32,
+        limit: Bounds<u32>,
+    },
+    WarmupOutOfRange {
+        warmup: u32,
+        limit: Bounds<u32>,
+    },
     NoArms,
-    #[error("unknown body kind {body:?}; the kinds are {}", body_kinds())]
-    UnknownBody { body: String },
-    #[error("body kind {body} is named twice")]
-    RepeatedBody { body: BodyKind },
-    #[error("transport {transport} is named twice")]
-    RepeatedTransport { transport: Transport },
-    #[error("TLS transports (h1-tls, h2) apply to body kinds, and workloads always travel over h1: give body kinds")]
+    UnknownBody {
+        body: String,
+    },
+    RepeatedBody {
+        body: BodyKind,
+    },
+    RepeatedTransport {
+        transport: Transport,
+    },
     TlsWithoutBodies,
-    #[error("the negative control repeats a body kind, and the plan has none (e.g. Uint8Array)")]
     NegativeControlWithoutBodies,
-    #[error("an encrypted workload needs at least one chunk size")]
     NoChunkSizes,
-    #[error("chunks of {} cannot be used: each must be between {} and {}, since the sink holds one chunk in memory to decrypt it", human_bytes(*bytes), human_bytes(limit.min), human_bytes(limit.max))]
-    ChunkSizeOutOfRange { bytes: u64, limit: Bounds<u64> },
-    #[error("a parallel workload needs at least one number of streams")]
+    ChunkSizeOutOfRange {
+        bytes: u64,
+        limit: Bounds<u64>,
+    },
     NoStreams,
-    #[error("parallel uploads must number {limit}, not {streams}")]
-    StreamsOutOfRange { streams: u32, limit: Bounds<u32> },
-    #[error("a horizon of {horizon} must lie strictly between {} and {}", limit.above, limit.below)]
-    HorizonOutOfRange { horizon: f64, limit: Between },
-    #[error("an auto budget's reps must be {limit}, not {max_reps}")]
-    AutoRepsOutOfRange { max_reps: u32, limit: Bounds<u32> },
-    #[error("an auto budget's seconds must be {limit}, not {max_seconds}")]
+    StreamsOutOfRange {
+        streams: u32,
+        limit: Bounds<u32>,
+    },
+    HorizonOutOfRange {
+        horizon: f64,
+        limit: Between,
+    },
+    AutoRepsOutOfRange {
+        max_reps: u32,
+        limit: Bounds<u32>,
+    },
     AutoSecondsOutOfRange {
         max_seconds: u64,
         limit: Bounds<u64>,
     },
-    #[error("reps per block must be {limit}, not {block_reps}")]
-    BlockRepsOutOfRange { block_reps: u32, limit: Bounds<u32> },
-    #[error("load {load:?} is named twice")]
+    BlockRepsOutOfRange {
+        block_reps: u32,
+        limit: Bounds<u32>,
+    },
     RepeatedLoad {
         load: crate::domain::conditions::Load,
     },
-    #[error(
-        "the CPU load (--load cpu) is generated on Linux and other Unixes only, not on this OS"
-    )]
     LoadNotOnThisOs,
-    #[error("API {api} is named twice")]
-    RepeatedApi { api: crate::arm::Api },
-    #[error("XHR arms upload body kinds XMLHttpRequest sends as bytes (Uint8Array, ArrayBuffer, Blob), and the plan has none")]
+    RepeatedApi {
+        api: Api,
+    },
     XhrWithoutBodies,
-    #[error("module {name} is named twice")]
-    RepeatedModule { name: ModuleName },
-    #[error("a run may have at most {max} workload modules, not {modules}")]
-    TooManyModules { modules: usize, max: usize },
-    #[error("{name} is the name of a built-in arm; give the module another name")]
-    ModuleNameTaken { name: ModuleName },
-    #[error("the baseline {name} is none of the plan's modules")]
-    BaselineNotAModule { name: ModuleName },
-    #[error("a module upload's timeout must be from 1 to {max} seconds, not {secs}")]
-    ModuleTimeoutOutOfRange { secs: u32, max: u32 },
+    RepeatedModule {
+        name: ModuleName,
+    },
+    TooManyModules {
+        modules: usize,
+        max: usize,
+    },
+    ModuleNameTaken {
+        name: ModuleName,
+    },
+    BaselineNotAModule {
+        name: ModuleName,
+    },
+    ModuleTimeoutOutOfRange {
+        secs: u32,
+        max: u32,
+    },
 }
+
+/// Its words are export's (`export/plan_error.rs`).
+impl std::error::Error for PlanError {}
 
 /// Reps per block: at least one; at most a run's whole reps.
 pub const BLOCK_REPS: Bounds<u32> = Bounds { min: 1, max: 1000 };
@@ -129,11 +134,8 @@ impl PlanError {
 }
 
 impl Plan {
-    /// Whether this plan can run here: every rule, in one place, for every source.
-    pub fn validate(&self) -> Result<(), PlanError> {
-        self.validate_within(&Limits::here())
-    }
-
+    /// Whether this plan can run within `limits` (`platform::memory::plan_limits()` on
+    /// this machine): every rule, in one place, for every source.
     pub fn validate_within(&self, limits: &Limits) -> Result<(), PlanError> {
         check_size(SizeOf::Body, self.size_bytes, limits)?;
         if !limits.reps.contains(self.reps) {
@@ -302,14 +304,6 @@ fn check_size(what: SizeOf, bytes: u64, limits: &Limits) -> Result<(), PlanError
         return Err(PlanError::SizeTooLarge { what, bytes, max });
     }
     Ok(())
-}
-
-fn body_kinds() -> String {
-    use strum::IntoEnumIterator;
-    BodyKind::iter()
-        .map(<&str>::from)
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// The first item that appears again later.

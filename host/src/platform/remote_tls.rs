@@ -98,8 +98,8 @@ pub fn kept_for(state_dir: &Path, names: &[String]) -> Result<(SinkCert, Origin)
         }
     }
     let (cert_pem, key_pem, not_after) = generate(&all)?;
-    crate::state::ensure_private_dir(state_dir)?;
-    crate::state::ensure_private_dir(&dir)?;
+    crate::platform::state::ensure_private_dir(state_dir)?;
+    crate::platform::state::ensure_private_dir(&dir)?;
     write_private(&key_path, &key_pem)?;
     write_private(&cert_path, &cert_pem)?;
     let made = Made {
@@ -118,7 +118,8 @@ pub fn kept_for(state_dir: &Path, names: &[String]) -> Result<(SinkCert, Origin)
 }
 
 fn read_kept(cert: &Path, key: &Path, made: &Path) -> Option<(SinkCert, Made)> {
-    let read = |p: &Path| std::io::read_to_string(crate::state::open_private_read(p).ok()?).ok();
+    let read =
+        |p: &Path| std::io::read_to_string(crate::platform::state::open_private_read(p).ok()?).ok();
     let cert_pem = read(cert)?;
     let made: Made = serde_json::from_str(&read(made)?).ok()?;
     let pin = pin_of_pem(cert_pem.as_bytes()).ok()?;
@@ -140,7 +141,7 @@ fn generate(names: &[String]) -> Result<(String, String, chrono::NaiveDate)> {
         .distinguished_name
         .push(DnType::CommonName, "unobserved sink");
     params.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth];
-    crate::local_tls::set_validity(&mut params, 1, VALID_DAYS);
+    crate::platform::local_tls::set_validity(&mut params, 1, VALID_DAYS);
     let cert = params.self_signed(&key)?;
     let not_after = chrono::Utc::now().date_naive() + chrono::Days::new(VALID_DAYS);
     Ok((cert.pem(), key.serialize_pem(), not_after))

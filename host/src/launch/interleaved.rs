@@ -1,11 +1,11 @@
 //! `unobserved run --browser-path A --browser-path B`: the builds run at once, each in
 //! its own throwaway profile, with its own host and run, taking turns rep by rep
-//! (`crate::interleave`). Everything is prepared before anything is launched (and the
+//! (`crate::platform::turns`). Everything is prepared before anything is launched (and the
 //! machine calibrated before any browser starts); a build whose browser breaks is
 //! marked done in the turns, so the others go on alone.
 
 use super::{follow, outcome, prepare, spawn, stop, Followed, RunOptions, RunOutcome};
-use crate::interleave::{mark_done, Gate, Interleaved, JobTurns};
+use crate::platform::turns::{mark_done, Gate, Interleaved, JobTurns};
 use anyhow::{Context, Result};
 
 /// Each build's outcome, in the order given.
@@ -22,7 +22,7 @@ async fn run_async(mut opts: Vec<RunOptions>) -> Result<Vec<Result<RunOutcome>>>
         .tempdir()
         .context("cannot make the folder for the builds' turns")?;
     Gate::create(turns_dir.path())?;
-    let group = crate::model::new_run_id();
+    let group = crate::domain::run::new_run_id();
     let builds = opts.len() as u32;
     for (position, o) in opts.iter_mut().enumerate() {
         o.turns = Some(JobTurns {

@@ -9,18 +9,21 @@ pub mod auto_progress;
 pub mod browsers;
 pub mod display;
 pub mod interleaved;
-pub mod launch;
 pub mod page;
 pub mod process;
+pub mod profile;
 pub mod signals;
 pub mod watchdog;
 pub mod webkit;
 
-use crate::model::{Job, JobTls, Plan, RunStatus, TlsListener};
+use crate::domain::plan::Plan;
+use crate::domain::run::RunStatus;
+use crate::domain::sink_url::SinkUrl;
+use crate::native;
+use crate::platform::{extension_files, state};
+use crate::protocol::job::{Job, JobTls, TlsListener};
 use crate::report::{self, RunReport};
-use crate::sink::remote::SinkUrl;
 use crate::store::{Record, Store, StoreTail};
-use crate::{extension_files, native, state};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
@@ -39,11 +42,11 @@ pub struct RunOptions {
     pub keep_profile: bool,
     pub sink_url: Option<SinkUrl>,
     /// How the profile trusts an https:// sink_url's pinned certificate.
-    pub sink_trust: Option<crate::local_tls::Pins>,
+    pub sink_trust: Option<crate::platform::local_tls::Pins>,
     /// Interleaved builds: this run's turns (`interleave.rs`); set by `interleaved`.
-    pub turns: Option<crate::interleave::JobTurns>,
+    pub turns: Option<crate::platform::turns::JobTurns>,
     /// The plan's `--script` modules: where the host reads each.
-    pub modules: Vec<crate::model::JobModule>,
+    pub modules: Vec<crate::protocol::job::JobModule>,
 }
 
 /// Why a run did not produce a result. Each maps to its own exit code.
@@ -136,7 +139,7 @@ struct Prepared {
     run_id: String,
     job_path: PathBuf,
     log_path: PathBuf,
-    launch: launch::Launch,
+    launch: profile::Launch,
     launch_command: Vec<String>,
     /// A browser without native messaging: the run's own `serve` session it opens.
     _page: Option<page::PageSession>,
@@ -149,7 +152,7 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         .prefix("unobserved-run-")
         .tempdir()?;
     let (ws, browser_tmp) = workspace_in(tmp.path())?;
-    let run_id = crate::model::new_run_id();
+    let run_id = crate::domain::run::new_run_id();
     // A remote sink serves the TLS transport itself (its URL's); the local TLS
     // listeners are for runs on the local sink.
     let tls = match opts.sink_url {
@@ -247,8 +250,8 @@ pub(crate) fn writable_store() -> Result<(PathBuf, Store)> {
 
 /// The throwaway profile, home and extension folders, and the browser's own temporary
 /// folder, all under `dir`.
-fn workspace_in(dir: &Path) -> Result<(launch::Workspace, PathBuf)> {
-    let ws = launch::Workspace {
+fn workspace_in(dir: &Path) -> Result<(profile::Workspace, PathBuf)> {
+    let ws = profile::Workspace {
         profile: dir.join("profile"),
         home: dir.join("home"),
         extension: dir.join("extension"),
@@ -292,7 +295,7 @@ fn write_job(opts: &RunOptions, run_id: &str, tls: Option<&JobTls>, dir: &Path) 
         tls: tls.cloned(),
         turns: opts.turns.clone(),
         // Now, before the browser starts: its start-up would be the load measured.
-        start_cpu_ms: Some(crate::machine::calibrate()),
+        start_cpu_ms: Some(crate::conditions::calibrate::calibrate()),
         module_files: opts.modules.clone(),
     };
     let job_path = dir.join("job.json");
@@ -306,35 +309,35 @@ fn launch_of(
     opts: &RunOptions,
     browser: &browsers::Launchable,
     program: &Path,
-    ws: &launch::Workspace,
-    tls: Option<&(JobTls, crate::local_tls::Pins)>,
+    ws: &profile::Workspace,
+    tls: Option<&(JobTls, crate::platform::local_tls::Pins)>,
     page: Option<&page::PageSession>,
-) -> Result<launch::Launch> {
+) -> Result<profile::Launch> {
     let host = std::env::current_exe().context("cannot find the unobserved binary itself")?;
     let as_root = process::running_as_root();
     let ports = |t: &JobTls| t.listeners.iter().map(|l| l.port).collect::<Vec<_>>();
     let trust = match (tls, &opts.sink_url, &opts.sink_trust) {
-        (Some((t, pins)), _, _) => Some(launch::Trust {
+        (Some((t, pins)), _, _) => Some(profile::Trust {
             pins,
-            places: crate::local_tls::loopback_places(&ports(t)),
+            places: crate::platform::local_tls::loopback_places(&ports(t)),
         }),
         // A pinned remote sink: the certificate it presented before launch, where it is.
-        (None, Some(url), Some(pins)) => Some(launch::Trust {
+        (None, Some(url), Some(pins)) => Some(profile::Trust {
             pins,
             places: vec![(url.host().to_owned(), url.port())],
         }),
         _ => None,
     };
-    let launch = launch::prepare(
+    let launch = profile::prepare(
         browser,
         program,
         ws,
         &host,
-        launch::Mode {
+        profile::Mode {
             headed: opts.headed,
             as_root,
             trust,
-            page: page.map(|p| launch::Page {
+            page: page.map(|p| profile::Page {
                 url: &p.url,
                 display: p.display.name(),
             }),
@@ -556,12 +559,12 @@ fn ws_copy_extension(from: &std::path::Path, to: &std::path::Path) -> Result<()>
 /// A run over TLS transports gets a fresh certificate and a loopback port per TLS
 /// listener, chosen now because Firefox trusts a certificate per port and reads that
 /// at start. The host binds them when the run starts.
-fn local_tls_of(plan: &Plan) -> Result<Option<(JobTls, crate::local_tls::Pins)>> {
+fn local_tls_of(plan: &Plan) -> Result<Option<(JobTls, crate::platform::local_tls::Pins)>> {
     let tls: Vec<_> = plan.transports.iter().filter(|t| t.is_tls()).collect();
     if tls.is_empty() {
         return Ok(None);
     }
-    let (cert, pins) = crate::local_tls::LocalCert::generate()?;
+    let (cert, pins) = crate::platform::local_tls::LocalCert::generate()?;
     let mut listeners = Vec::new();
     // Every probe stays bound until all are chosen, so no two listeners get one port.
     let mut probes = Vec::new();
@@ -658,7 +661,7 @@ impl Progress {
         b.set_message(format!("rep {} {body}: {status}{settled}", rep + 1));
     }
     /// The host's rule applied to the stored run: settled comparisons, time left.
-    fn auto(&self, p: crate::native::auto_check::AutoProgress) {
+    fn auto(&self, p: crate::protocol::messages::AutoProgress) {
         let Some(b) = &self.bar else { return };
         b.set_position(b.length().unwrap_or(0).saturating_sub(p.seconds_left));
         let counts = Some((p.settled, p.comparisons));

@@ -51,7 +51,7 @@ pub fn main(pgid: i32, workspace: PathBuf, run_id: String) -> i32 {
 #[cfg(unix)]
 fn record_killed(run_id: &str) {
     use crate::store::{Record, Store};
-    let Ok(dir) = crate::state::state_dir() else {
+    let Ok(dir) = crate::platform::state::state_dir() else {
         return;
     };
     let store = Store::in_dir(&dir);
@@ -68,7 +68,7 @@ fn record_killed(run_id: &str) {
     if begun && !ended {
         let _ = store.append(&[Record::RunEnd {
             run_id: run_id.to_owned(),
-            status: crate::model::RunStatus::Stopped,
+            status: crate::domain::run::RunStatus::Stopped,
             reason: Some("`unobserved run` was killed (its watchdog ended the browser)".into()),
             recorded_at: crate::store::records::now(),
             observation: None,

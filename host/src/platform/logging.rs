@@ -3,9 +3,9 @@
 //! one bounded line, then written with one write per output: no output gets a write
 //! per fragment, and no record, however big its message, gets more than one line.
 
-use crate::log_file::RotatingLog;
-use crate::state;
-use crate::untrusted::write_clipped;
+use crate::platform::log_file::RotatingLog;
+use crate::platform::state;
+use crate::platform::untrusted::write_clipped;
 use log::{LevelFilter, Log, Metadata, Record};
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -49,7 +49,11 @@ pub fn init(state_dir: Option<&Path>, verbose: bool, quiet_stderr: bool) {
 /// A log file we cannot open is not fatal: stderr still has everything.
 fn open_file(dir: &Path) -> Option<RotatingLog> {
     state::ensure_private_dir(dir).ok()?;
-    RotatingLog::open(dir.join("unobserved.log"), crate::log_file::MAX_BYTES).ok()
+    RotatingLog::open(
+        dir.join("unobserved.log"),
+        crate::platform::log_file::MAX_BYTES,
+    )
+    .ok()
 }
 
 struct Logger {

@@ -3,7 +3,8 @@
 //! run with the same rule (`native::auto_check::decide`) for its progress: how many
 //! comparisons are settled, and the seconds of the budget left.
 
-use crate::native::auto_check::{self, AutoProgress};
+use crate::native::auto_check;
+use crate::protocol::messages::AutoProgress;
 use crate::store::Store;
 use std::time::{Duration, Instant};
 

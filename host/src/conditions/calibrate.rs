@@ -8,7 +8,6 @@
 //! Each round is long enough (~20 ms) to share the CPU with whatever else runs, and the
 //! median of the rounds is kept, not the best: the best would hide the load it measures.
 
-use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
 /// Bytes hashed per round, from a buffer of `BUFFER` hashed this many times.
@@ -16,55 +15,7 @@ const BUFFER: usize = 4 << 20;
 const PASSES: usize = 8;
 const ROUNDS: usize = 5;
 
-/// When in a run a calibration was taken.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema, Hash)]
-#[serde(rename_all = "lowercase")]
-pub enum Moment {
-    /// At `run-started`, before the sink's ceiling is measured.
-    Start,
-    /// At `run-finished`, after the last upload.
-    End,
-}
-
-/// One calibration of a run, as stored (`Record::Machine`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct MachineRecord {
-    pub run_id: String,
-    pub moment: Moment,
-    /// Median time of one round of the fixed task, in milliseconds.
-    pub cpu_ms: f64,
-    pub recorded_at: String,
-}
-
-/// A run's calibrations, as reports show them.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, schemars::JsonSchema)]
-pub struct Machine {
-    /// The fixed task's time at the run's start and end, in ms (None: not recorded,
-    /// as in runs stored before calibrations were).
-    pub start_cpu_ms: Option<f64>,
-    pub end_cpu_ms: Option<f64>,
-}
-
-impl Machine {
-    pub fn add(&mut self, r: &MachineRecord) {
-        match r.moment {
-            Moment::Start => self.start_cpu_ms = Some(r.cpu_ms),
-            Moment::End => self.end_cpu_ms = Some(r.cpu_ms),
-        }
-    }
-
-    /// The slower of the two: load at either end of the run counts against it.
-    pub fn slowest_ms(&self) -> Option<f64> {
-        match (self.start_cpu_ms, self.end_cpu_ms) {
-            (Some(a), Some(b)) => Some(a.max(b)),
-            (a, b) => a.or(b),
-        }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.start_cpu_ms.is_none() && self.end_cpu_ms.is_none()
-    }
-}
+pub use crate::domain::machine::{Machine, MachineRecord, Moment};
 
 /// Times the fixed task now: the median round, in milliseconds.
 pub fn calibrate() -> f64 {

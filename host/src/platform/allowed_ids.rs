@@ -1,7 +1,7 @@
 //! Which extensions may start the host: the ids the extension ships with, plus any
 //! store-assigned ids the user added with `unobserved install --extension-id`.
 
-use crate::extension_files::{CHROMIUM_ID, GECKO_ID};
+use crate::platform::extension_files::{CHROMIUM_ID, GECKO_ID};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 

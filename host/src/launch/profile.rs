@@ -32,7 +32,7 @@ pub struct Page<'a> {
 /// Trust one certificate (the run's own, or a pinned remote sink's) at these host
 /// names and ports, in this profile only.
 pub struct Trust<'a> {
-    pub pins: &'a crate::local_tls::Pins,
+    pub pins: &'a crate::platform::local_tls::Pins,
     pub places: Vec<(String, u16)>,
 }
 
@@ -102,7 +102,7 @@ pub fn prepare(
             if let Some(t) = &trust {
                 std::fs::write(
                     ws.profile.join("cert_override.txt"),
-                    crate::local_tls::firefox_overrides(t.pins, &t.places),
+                    crate::platform::local_tls::firefox_overrides(t.pins, &t.places),
                 )?;
             }
             env.push(("MOZ_CRASHREPORTER_DISABLE".into(), "1".into()));
@@ -160,7 +160,7 @@ fn firefox_args(ws: &Workspace, headed: bool) -> Vec<String> {
 fn install_xpi(ws: &Workspace) -> Result<()> {
     let dir = ws.profile.join("extensions");
     std::fs::create_dir_all(&dir)?;
-    crate::extension_files::zip_dir(&ws.extension, &dir.join(format!("{GECKO_ID}.xpi")))?;
+    crate::platform::extension_files::zip_dir(&ws.extension, &dir.join(format!("{GECKO_ID}.xpi")))?;
     std::fs::write(ws.profile.join("user.js"), include_str!("firefox-prefs.js"))?;
     Ok(())
 }
@@ -168,7 +168,7 @@ fn install_xpi(ws: &Workspace) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run::browsers::by_key;
+    use crate::launch::browsers::by_key;
 
     fn workspace(dir: &Path) -> Workspace {
         let ws = Workspace {
@@ -228,7 +228,8 @@ mod tests {
     fn firefox_gets_the_xpi_prefs_and_manifest_in_home() {
         let dir = tempfile::tempdir().unwrap();
         let ws = workspace(dir.path());
-        crate::extension_files::write_package(&ws.extension, Family::Firefox, false).unwrap();
+        crate::platform::extension_files::write_package(&ws.extension, Family::Firefox, false)
+            .unwrap();
         let l = prepare(
             by_key("firefox").unwrap(),
             Path::new("/b"),

@@ -3,7 +3,7 @@
 //! Chromium enforces on roots: tests/local_https.rs), its key owner-only in the state dir. Each
 //! native session mints a fresh three-day leaf from it for its TLS sinks.
 
-use crate::local_tls::{leaf_params, set_validity, LocalCert};
+use crate::platform::local_tls::{leaf_params, set_validity, LocalCert};
 use anyhow::{Context, Result};
 use rcgen::{
     BasicConstraints, CertificateParams, CidrSubnet, DnType, GeneralSubtree, IsCa, Issuer, KeyPair,
@@ -66,7 +66,7 @@ pub fn sign_leaf(ca: &LocalCert, params: CertificateParams) -> Result<LocalCert>
 /// This session's leaf for the TLS sinks, from the installed CA; the error says how to
 /// install one.
 pub fn session_leaf() -> Result<LocalCert, String> {
-    let state_dir = crate::state::state_dir().map_err(|e| e.to_string())?;
+    let state_dir = crate::platform::state::state_dir().map_err(|e| e.to_string())?;
     let read = |p: PathBuf| std::fs::read_to_string(&p).map_err(|e| (p, e));
     let ca = match (read(cert_path(&state_dir)), read(key_path(&state_dir))) {
         (Ok(cert_pem), Ok(key_pem)) => LocalCert { cert_pem, key_pem },

@@ -2,13 +2,14 @@
 //! one pins the sink's certificate in its fragment (`#sha256=<hex>`, `domain::pin`),
 //! which a browser never sends: the host accepts that certificate and no other.
 
-use super::routes::UPLOAD_PREFIX;
-use crate::arm::Transport;
+use crate::domain::arm::Transport;
 use crate::domain::pin::CertPin;
 use hyper::http::uri::Scheme;
 use hyper::Uri;
 use serde::{Deserialize, Serialize};
-use std::net::{SocketAddr, ToSocketAddrs};
+
+/// The path every upload URL starts with, before the session's token.
+pub const UPLOAD_PREFIX: &str = "/upload/";
 
 /// http(s)://HOST:PORT/upload/TOKEN, parsed once by hyper's `Uri` (already a dependency,
 /// so no `url` crate), and for https the pinned certificate. The job hands it to the
@@ -131,13 +132,12 @@ impl SinkUrl {
         path.rsplit_once(UPLOAD_PREFIX).map_or("", |(_, t)| t)
     }
 
-    /// Where it listens: the URL's port, or its scheme's when it names none.
-    pub fn socket_addrs(&self) -> std::io::Result<Vec<SocketAddr>> {
+    /// Where it listens, as a resolver takes it: HOST:PORT, the URL's port or its
+    /// scheme's when it names none (`platform::net::resolve`).
+    pub fn host_port(&self) -> String {
         // The host keeps an IPv6 literal's brackets, which "[::1]:80" wants.
         let host = self.uri.host().unwrap_or_default();
-        Ok(format!("{host}:{}", self.port())
-            .to_socket_addrs()?
-            .collect())
+        format!("{host}:{}", self.port())
     }
 }
 
@@ -169,7 +169,7 @@ impl TryFrom<String> for SinkUrl {
 #[cfg(test)]
 mod tests {
     use super::SinkUrl;
-    use crate::arm::Transport;
+    use crate::domain::arm::Transport;
 
     const PIN: &str = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
 
@@ -240,7 +240,7 @@ mod tests {
 
     #[test]
     fn it_resolves_with_or_without_a_port() {
-        let at = |text: &str| url(text).socket_addrs().unwrap();
+        let at = |text: &str| crate::platform::net::resolve(&url(text)).unwrap();
         assert_eq!(
             at("http://127.0.0.1:5000/upload/t"),
             ["127.0.0.1:5000".parse().unwrap()]

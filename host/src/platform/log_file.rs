@@ -4,7 +4,7 @@
 //! line at a time: rotation falls between lines, never inside one, and no line is
 //! longer than the cap (so one line can never rotate the history away).
 
-use crate::state;
+use crate::platform::state;
 use std::fs::File;
 use std::io::Write;
 use std::path::PathBuf;

@@ -19,7 +19,7 @@ impl Signal {
     }
 
     pub fn exit_code(self) -> i32 {
-        use crate::exit;
+        use crate::platform::exit;
         match self {
             Signal::Interrupt => exit::SIGINT,
             Signal::Terminate => exit::SIGTERM,
