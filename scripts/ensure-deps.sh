@@ -14,6 +14,8 @@ have() { command -v "$1" >/dev/null 2>&1; }
 [ -x /usr/lib/chromium/chromium ] || have chromium || packages+=(chromium)
 have curl || packages+=(curl)
 have hostname || packages+=(hostname)
+# The emulated gigabit LAN (host/tests/browsers_lan.rs): ip netns, veth and tc.
+{ have ip && have tc; } || packages+=(iproute2)
 if [ "$want" = all ]; then
   have firefox-esr || have firefox || packages+=(firefox-esr)
   # install --local-https trusts its CA with NSS's certutil (tests/local_https.rs).

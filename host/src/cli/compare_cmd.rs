@@ -15,22 +15,27 @@ use std::io::IsTerminal;
 
 pub fn execute(a: CompareArgs) -> Result<i32> {
     let store = Store::in_dir(&state::state_dir()?);
-    let stored = report::read_runs(&store, a.format.points())
-        .with_context(|| format!("cannot read {}", store.path().display()))?;
-    let mut runs: Vec<Option<report::StoredRun>> = stored.into_iter().map(Some).collect();
+    let cannot_read = || format!("cannot read {}", store.path().display());
+    let metas = report::read_metas(&store).with_context(cannot_read)?;
     let sides: Vec<Vec<usize>> = a
         .runs
         .iter()
-        .map(|side| pick_side(&runs, side))
+        .map(|side| pick_side(&metas, side))
         .collect::<Result<_>>()?;
-    check_distinct(&sides, &runs)?;
-    // Only the runs compared are analysed.
-    let mut analysed: std::collections::HashMap<usize, RunReport> = Default::default();
-    for &i in sides.iter().flatten() {
-        if let Some(run) = runs[i].take() {
-            analysed.insert(i, run.analyse());
-        }
-    }
+    check_distinct(&sides, &metas)?;
+    // Only the runs compared are read whole, and analysed.
+    let named: Vec<report::RunMeta> = sides.iter().flatten().map(|&i| metas[i].clone()).collect();
+    let analysed: std::collections::HashMap<String, RunReport> =
+        report::read_these(&store, &named, a.format.points())
+            .with_context(cannot_read)?
+            .into_iter()
+            .map(|run| (run.meta.run_id.clone(), run.analyse()))
+            .collect();
+    let analysed: std::collections::HashMap<usize, &RunReport> = sides
+        .iter()
+        .flatten()
+        .filter_map(|&i| Some((i, analysed.get(&metas[i].run_id)?)))
+        .collect();
     let picked: Vec<Vec<RunReport>> = sides
         .iter()
         .map(|side| side.iter().map(|i| analysed[i].clone()).collect())
@@ -89,11 +94,11 @@ pub(super) fn gate_code(gate: Gate, pct: f64, baseline: &str, machine: &str) -> 
 }
 
 /// A run on two sides, or twice on one, would be compared with itself.
-fn check_distinct(sides: &[Vec<usize>], runs: &[Option<report::StoredRun>]) -> Result<()> {
+fn check_distinct(sides: &[Vec<usize>], runs: &[report::RunMeta]) -> Result<()> {
     let mut seen = std::collections::HashSet::new();
     for &i in sides.iter().flatten() {
         if !seen.insert(i) {
-            let id = runs[i].as_ref().map_or("?", |r| r.meta.run_id.as_str());
+            let id = &runs[i].run_id;
             return Err(usage(format!(
                 "run {id} is named twice: each run goes on one side, once"
             )));
@@ -104,7 +109,7 @@ fn check_distinct(sides: &[Vec<usize>], runs: &[Option<report::StoredRun>]) -> R
 
 /// Each argument is a side: one run, several of one build joined by commas, or a whole
 /// series of `run --runs N` (`series:…`).
-fn pick_side(runs: &[Option<report::StoredRun>], side: &str) -> Result<Vec<usize>> {
+fn pick_side(runs: &[report::RunMeta], side: &str) -> Result<Vec<usize>> {
     let Some(spec) = side.strip_prefix("series:") else {
         return side
             .split(',')
@@ -112,10 +117,7 @@ fn pick_side(runs: &[Option<report::StoredRun>], side: &str) -> Result<Vec<usize
             .collect();
     };
     let pick = SeriesPick::parse(spec).map_err(usage)?;
-    let tags: Vec<Option<&Series>> = runs
-        .iter()
-        .map(|r| r.as_ref().and_then(|r| r.meta.series.as_ref()))
-        .collect();
+    let tags: Vec<Option<&Series>> = runs.iter().map(|r| r.series.as_ref()).collect();
     let found = pick.runs_in(&tags);
     if found.is_empty() {
         return Err(usage(format!(
@@ -126,7 +128,7 @@ fn pick_side(runs: &[Option<report::StoredRun>], side: &str) -> Result<Vec<usize
 }
 
 /// A run id, `last`, or `last~N`: its index in the store's runs.
-fn pick_run(runs: &[Option<report::StoredRun>], which: &str) -> Result<usize> {
+fn pick_run(runs: &[report::RunMeta], which: &str) -> Result<usize> {
     let back = match which {
         "last" => Some(0),
         w => w
@@ -142,9 +144,7 @@ fn pick_run(runs: &[Option<report::StoredRun>], which: &str) -> Result<usize> {
     };
     let found = match back {
         Some(n) => runs.len().checked_sub(n + 1),
-        None => runs
-            .iter()
-            .position(|r| r.as_ref().is_some_and(|r| r.meta.run_id == which)),
+        None => runs.iter().position(|r| r.run_id == which),
     };
     found.ok_or_else(|| {
         usage(format!(

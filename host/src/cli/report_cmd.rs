@@ -17,24 +17,29 @@ pub fn execute(a: ReportArgs) -> Result<i32> {
         }
     }
     let store = Store::in_dir(&state::state_dir()?);
-    let stored = report::read_runs(&store, a.format.points())
-        .with_context(|| format!("cannot read {}", store.path().display()))?;
+    let cannot_read = || format!("cannot read {}", store.path().display());
+    let metas = report::read_metas(&store).with_context(cannot_read)?;
     let filter = Filter {
         run: a.run.clone(),
         browser: a.browser.clone(),
         since: a.since.clone(),
     };
-    // Runs are selected before they are analysed: a list needs no statistics, and one
-    // huge run elsewhere in the store costs a report of another run nothing.
-    let mut runs = report::select(stored, &filter);
+    // Runs are selected from their `RunMeta`s before any sample is read whole: a list
+    // needs none, and one huge run elsewhere in the store costs a report of another
+    // run only the skipping of its lines.
+    let mut metas = report::select(metas, &filter);
     if let Some(n) = a.limit {
-        runs.drain(..runs.len().saturating_sub(n));
+        metas.drain(..metas.len().saturating_sub(n));
     }
     if a.list {
-        print!("{}", list(runs.iter().map(|r| &r.meta)));
+        print!("{}", list(metas.iter()));
         return Ok(super::exit::OK);
     }
-    let runs: Vec<report::RunReport> = runs.into_iter().map(report::StoredRun::analyse).collect();
+    let runs: Vec<report::RunReport> = report::read_these(&store, &metas, a.format.points())
+        .with_context(cannot_read)?
+        .into_iter()
+        .map(report::StoredRun::analyse)
+        .collect();
     if runs.is_empty() {
         bail!(
             "no runs match in {} (run `unobserved run` or click Run in the extension first)",

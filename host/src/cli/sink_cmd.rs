@@ -113,7 +113,7 @@ fn say_how_to_trust(cert: &SinkCert) {
         eprintln!("certificate: {}", path.display());
     }
     eprintln!("its SHA-256 fingerprint: {}", cert.pin.colons());
-    eprintln!("the URL pins it: `unobserved run --sink-url URL` trusts it in its throwaway profile; your own browser must trust it once (docs/real-link.md)");
+    eprintln!("the URL pins it: `unobserved run --sink-url URL` trusts it in its throwaway profile; your own browser must trust it once (docs/real-links.md)");
 }
 
 /// Names a client can reach the sink by: --public-host, the listen address, or for an

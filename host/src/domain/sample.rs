@@ -232,10 +232,34 @@ impl Observed {
     /// A run was observed if any sample saw a watcher; unobserved only if every sample
     /// positively saw none.
     pub fn of_run(samples: &[Sample]) -> Observed {
-        let each: Vec<Observed> = samples.iter().map(|s| s.observed.verdict()).collect();
-        if each.contains(&Observed::Yes) {
+        let mut tally = ObservedTally::default();
+        samples.iter().for_each(|s| tally.add(&s.observed));
+        tally.verdict()
+    }
+}
+
+/// `Observed::of_run` one sample at a time, for a reader that does not keep them.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ObservedTally {
+    samples: usize,
+    yes: usize,
+    no: usize,
+}
+
+impl ObservedTally {
+    pub fn add(&mut self, o: &Observation) {
+        self.samples += 1;
+        match o.verdict() {
+            Observed::Yes => self.yes += 1,
+            Observed::No => self.no += 1,
+            Observed::Unknown => {}
+        }
+    }
+
+    pub fn verdict(&self) -> Observed {
+        if self.yes > 0 {
             Observed::Yes
-        } else if !each.is_empty() && each.iter().all(|v| *v == Observed::No) {
+        } else if self.samples > 0 && self.no == self.samples {
             Observed::No
         } else {
             Observed::Unknown

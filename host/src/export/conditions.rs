@@ -192,6 +192,19 @@ pub mod tests {
     use crate::report::{Note, Warning};
     use serde_json::{json, Value};
 
+    /// A run whose conditions disagree: every format's cell names both parts
+    /// (`ratio_cell`).
+    #[test]
+    fn a_depends_cell_names_both_parts() {
+        use crate::report::conditions::tests::{busy, run};
+        let r = run("a", busy(), true);
+        let cell = crate::export::words::comparison(&r.comparisons[0]);
+        assert!(
+            cell.starts_with("depends: 0.69x") && cell.contains("slower when quiet; 1.57x"),
+            "{cell}"
+        );
+    }
+
     fn state(others: f64, all_busy: f64, io: Option<f64>, mem: Option<f64>) -> MachineState {
         MachineState {
             seconds: 12.5,

@@ -197,6 +197,9 @@ struct Gathered {
     run: Option<crate::store::RunRecord>,
     end: Option<Ended>,
     samples: Vec<Sample>,
+    /// The first sample's environment (a run record of an old extension lacks one).
+    first_env: Option<crate::domain::sample::Environment>,
+    observed: crate::domain::sample::ObservedTally,
     machine: crate::domain::machine::Machine,
     series: Option<crate::domain::series::Series>,
     blocks: Vec<crate::domain::conditions::BlockConditions>,
@@ -248,16 +251,32 @@ impl Grouping {
         let Some(id) = record.run_id().map(str::to_owned) else {
             return;
         };
-        if !self.by_id.contains_key(&id) {
-            self.order.push(id.clone());
-        }
         if let (TimelinePoints::Drop, Record::Sample(s)) = (self.points, &mut record) {
             if let Some(t) = &mut s.timeline {
                 t.points = Default::default();
             }
         }
-        let g = self.by_id.entry(id).or_default();
-        gather(g, record);
+        gather(self.run(id), record);
+    }
+
+    /// A line as a reader picked it: a sample's head counts for its run's `RunMeta`
+    /// and is not kept.
+    pub fn add_parsed(&mut self, parsed: crate::store::Parsed) {
+        match parsed {
+            crate::store::Parsed::Record(r) => self.add(r),
+            crate::store::Parsed::Head(h) => {
+                let g = self.run(h.run_id.clone());
+                g.first_env.get_or_insert_with(|| h.env());
+                g.observed.add(&h.observed);
+            }
+        }
+    }
+
+    fn run(&mut self, id: String) -> &mut Gathered {
+        if !self.by_id.contains_key(&id) {
+            self.order.push(id.clone());
+        }
+        self.by_id.entry(id).or_default()
     }
 
     pub fn finish(mut self) -> Vec<StoredRun> {
@@ -284,13 +303,26 @@ pub fn stored_runs(contents: StoreContents) -> Vec<StoredRun> {
     grouping.finish()
 }
 
-/// The store's runs, grouped as the lines are read (never all records at once).
-pub fn read_runs(
+/// The store's runs as lists and filters see them, oldest first: each run's `RunMeta`,
+/// from its samples' heads only. No sample is kept, and none is parsed whole: a list
+/// costs the store's runs, not its samples.
+pub fn read_metas(store: &crate::store::Store) -> std::io::Result<Vec<RunMeta>> {
+    let mut grouping = Grouping::new(TimelinePoints::Drop);
+    let every = crate::store::Pick::Heads(crate::store::Runs::All);
+    store.scan_picked(every, |_, parsed| grouping.add_parsed(parsed))?;
+    Ok(grouping.finish().into_iter().map(|r| r.meta).collect())
+}
+
+/// The runs `metas` names, read whole, in the store's order: every other run's lines
+/// are skipped after their run id, so a report of one run costs that run.
+pub fn read_these(
     store: &crate::store::Store,
+    metas: &[RunMeta],
     points: TimelinePoints,
 ) -> std::io::Result<Vec<StoredRun>> {
+    let ids: std::collections::HashSet<&str> = metas.iter().map(|m| m.run_id.as_str()).collect();
     let mut grouping = Grouping::new(points);
-    store.scan(|_, record| grouping.add(record))?;
+    store.scan_runs(&|id| ids.contains(id), |_, record| grouping.add(record))?;
     Ok(grouping.finish())
 }
 
@@ -308,7 +340,8 @@ pub fn load(
     filter: &Filter,
     points: TimelinePoints,
 ) -> std::io::Result<Vec<RunReport>> {
-    Ok(select(read_runs(store, points)?, filter)
+    let selected = select(read_metas(store)?, filter);
+    Ok(read_these(store, &selected, points)?
         .into_iter()
         .map(StoredRun::analyse)
         .collect())
@@ -337,6 +370,8 @@ fn gather(g: &mut Gathered, record: Record) {
     match record {
         Record::Run(r) => g.run = Some(r),
         Record::Sample(mut s) => {
+            g.first_env.get_or_insert_with(|| s.env.clone());
+            g.observed.add(&s.observed);
             // The arm is derived once here, so no rule downstream re-derives it.
             s.recorded_arm = Some(s.arm());
             g.samples.push(s)
@@ -371,14 +406,13 @@ fn gather(g: &mut Gathered, record: Record) {
 }
 
 fn meta_of(run_id: String, g: &Gathered) -> RunMeta {
-    let first = g.samples.first();
     let started = g.run.as_ref();
     let info = started.map(|s| &s.run);
     let none = crate::domain::sample::Environment::default();
     RunMeta {
         env: info
             .map_or(&none, |i| &i.env)
-            .or(first.map_or(&none, |s| &s.env)),
+            .or(g.first_env.as_ref().unwrap_or(&none)),
         cpu: started.and_then(|s| s.cpu.clone()),
         host_version: started.map(|s| s.host_version.clone()).unwrap_or_default(),
         started_at: started.map(|s| {
@@ -394,7 +428,7 @@ fn meta_of(run_id: String, g: &Gathered) -> RunMeta {
             .map_or(RunState::Running, |e| RunState::Ended(e.status)),
         reason: g.end.as_ref().and_then(|e| e.reason.clone()),
         auto_stop: g.end.as_ref().and_then(|e| e.auto_stop),
-        observed: Observed::of_run(&g.samples),
+        observed: g.observed.verdict(),
         source: info.map(|i| i.source.clone()).unwrap_or_default(),
         plan: info.map(|i| i.plan.clone()),
         sink_ceiling_mbps: started.and_then(|s| s.sink_ceiling_mbps),
@@ -813,6 +847,12 @@ pub struct Filter {
     pub browser: Option<String>,
     /// RFC 3339 timestamp or date (YYYY-MM-DD); runs started before it are left out.
     pub since: Option<String>,
+}
+
+impl AsRef<RunMeta> for RunMeta {
+    fn as_ref(&self) -> &RunMeta {
+        self
+    }
 }
 
 impl AsRef<RunMeta> for StoredRun {

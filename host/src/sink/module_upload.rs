@@ -141,10 +141,15 @@ async fn receive(
             &format!("upload stopped after {} bytes: {why}", got.bytes),
         );
     }
+    answer_part(via, offset, got.bytes, after)
+}
+
+/// A part's answer at its last byte: its offset and size (PUT), or tus's new offset (PATCH).
+fn answer_part(via: Via, offset: u64, bytes: u64, after: u64) -> Reply {
     match via {
         Via::Put => json(
             200,
-            &serde_json::json!({ "offset": offset, "bytes": got.bytes }),
+            &serde_json::json!({ "offset": offset, "bytes": bytes }),
         ),
         Via::Patch => tus_reply(204)
             .header("upload-offset", after)

@@ -8,7 +8,7 @@
 pub mod records;
 mod tail;
 
-pub use records::{ConditionsRecord, Record, RunRecord};
+pub use records::{ConditionsRecord, Parsed, Pick, Record, RunRecord, Runs, SampleHead};
 pub use tail::{LineTail, StoreTail};
 
 use crate::platform::state;
@@ -111,10 +111,24 @@ impl Store {
         self.scan_of(Some(run_id), each)
     }
 
-    fn scan_of(
+    /// `scan`, handing over the records of the runs `wanted` names only.
+    pub fn scan_runs(
         &self,
-        only: Option<&str>,
-        each: impl FnMut(usize, Record),
+        wanted: &dyn Fn(&str) -> bool,
+        mut each: impl FnMut(usize, Record),
+    ) -> io::Result<Vec<StoreWarning>> {
+        self.scan_picked(Pick::Records(Runs::Only(wanted)), |n, parsed| {
+            if let Parsed::Record(r) = parsed {
+                each(n, r)
+            }
+        })
+    }
+
+    /// Every line as `pick` wants it, with its line number; the warnings.
+    pub fn scan_picked(
+        &self,
+        pick: Pick,
+        each: impl FnMut(usize, Parsed),
     ) -> io::Result<Vec<StoreWarning>> {
         match state::open_private_read(&self.path) {
             // Never past the file's length: a device in its place (say /dev/full, which
@@ -122,11 +136,28 @@ impl Store {
             Ok(f) => {
                 let len = f.metadata()?.len();
                 let reader = BufReader::with_capacity(1 << 16, f.take(len));
-                Ok(scan_lines(reader, 0, &self.path, only, each))
+                Ok(scan_lines(reader, 0, &self.path, pick, each))
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Vec::new()),
             Err(e) => Err(e),
         }
+    }
+
+    fn scan_of(
+        &self,
+        only: Option<&str>,
+        mut each: impl FnMut(usize, Record),
+    ) -> io::Result<Vec<StoreWarning>> {
+        let wanted = |id: &str| only.is_none_or(|o| o == id);
+        let runs = match only {
+            None => Runs::All,
+            Some(_) => Runs::Only(&wanted),
+        };
+        self.scan_picked(Pick::Records(runs), |n, parsed| {
+            if let Parsed::Record(r) = parsed {
+                each(n, r)
+            }
+        })
     }
 }
 
@@ -153,9 +184,17 @@ fn append_locked(file: &mut File, mut buf: Vec<u8>) -> io::Result<()> {
 /// Parses lines from `reader`, numbering them from `first_line + 1`.
 pub fn parse_lines(reader: impl BufRead, first_line: usize, path: &Path) -> StoreContents {
     let mut out = StoreContents::default();
-    out.warnings = scan_lines(reader, first_line, path, None, |n, r| {
-        out.records.push((n, r))
-    });
+    out.warnings = scan_lines(
+        reader,
+        first_line,
+        path,
+        Pick::Records(Runs::All),
+        |n, r| {
+            if let Parsed::Record(r) = r {
+                out.records.push((n, r))
+            }
+        },
+    );
     out
 }
 
@@ -164,8 +203,8 @@ fn scan_lines(
     reader: impl BufRead,
     first_line: usize,
     path: &Path,
-    only: Option<&str>,
-    mut each: impl FnMut(usize, Record),
+    pick: Pick,
+    mut each: impl FnMut(usize, Parsed),
 ) -> Vec<StoreWarning> {
     let mut warnings = Vec::new();
     let mut lines = reader.split(b'\n').enumerate().peekable();
@@ -187,7 +226,7 @@ fn scan_lines(
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        match records::parse_of(&line, only) {
+        match records::parse_picked(&line, pick) {
             Ok(Some(r)) => each(number, r),
             Ok(None) => {}
             Err(e) => warnings.push(StoreWarning {

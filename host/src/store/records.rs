@@ -129,12 +129,68 @@ impl RunRecord {
 /// One stored line. Samples, nearly every line of a store, are read straight into
 /// their type: the tagged enum would first buffer each line as a generic tree.
 pub fn parse(line: &[u8]) -> serde_json::Result<Record> {
-    Ok(parse_of(line, None)?.expect("every record is kept without a run filter"))
+    match parse_picked(line, Pick::Records(Runs::All))? {
+        Some(Parsed::Record(r)) => Ok(r),
+        _ => unreachable!("every line is wanted whole"),
+    }
 }
 
-/// `parse`, or None without parsing further when `only` names another run than the
-/// line's (lines of no run, such as sink events, are another run's too).
-pub fn parse_of(line: &[u8], only: Option<&str>) -> serde_json::Result<Option<Record>> {
+/// Which runs' lines a reader parses; a line of no run (a sink event) is wanted only
+/// when every run is.
+#[derive(Clone, Copy)]
+pub enum Runs<'a> {
+    All,
+    Only(&'a dyn Fn(&str) -> bool),
+}
+
+/// Which lines a reader parses, and how much of each.
+#[derive(Clone, Copy)]
+pub enum Pick<'a> {
+    /// The runs' lines, whole.
+    Records(Runs<'a>),
+    /// The runs' lines, a sample's as its `SampleHead` only: what lists and filters
+    /// need, without its measurements, timeline or stored extras.
+    Heads(Runs<'a>),
+}
+
+/// A line as a `Pick` read it. (Handed on one at a time, never stored: not boxed.)
+#[allow(clippy::large_enum_variant)]
+pub enum Parsed {
+    Record(Record),
+    Head(SampleHead),
+}
+
+/// What a run's list line needs of each sample: its run, environment and observation.
+/// Every other field is skipped unread into memory.
+#[derive(Debug, Clone, Deserialize)]
+pub struct SampleHead {
+    pub run_id: String,
+    #[serde(default)]
+    browser: String,
+    #[serde(default)]
+    browser_version: String,
+    #[serde(default)]
+    os: String,
+    #[serde(default)]
+    extension_version: String,
+    #[serde(default)]
+    pub observed: crate::domain::sample::Observation,
+}
+
+impl SampleHead {
+    pub fn env(&self) -> crate::domain::sample::Environment {
+        crate::domain::sample::Environment {
+            browser: self.browser.clone(),
+            browser_version: self.browser_version.clone(),
+            os: self.os.clone(),
+            extension_version: self.extension_version.clone(),
+        }
+    }
+}
+
+/// One line as `pick` wants it, or None when it wants none of it. Only the line's kind
+/// and run id are read before that is decided.
+pub fn parse_picked(line: &[u8], pick: Pick) -> serde_json::Result<Option<Parsed>> {
     #[derive(Deserialize)]
     struct Peek<'a> {
         #[serde(borrow)]
@@ -143,20 +199,32 @@ pub fn parse_of(line: &[u8], only: Option<&str>) -> serde_json::Result<Option<Re
         run_id: Option<std::borrow::Cow<'a, str>>,
     }
     let peek = serde_json::from_slice::<Peek>(line)?;
-    if only.is_some_and(|wanted| peek.run_id.as_deref() != Some(wanted)) {
+    let (Pick::Records(runs) | Pick::Heads(runs)) = pick;
+    let wanted = match (runs, peek.run_id.as_deref()) {
+        (Runs::All, _) => true,
+        (Runs::Only(wanted), Some(id)) => wanted(id),
+        (Runs::Only(_), None) => false,
+    };
+    if !wanted {
         return Ok(None);
     }
-    if peek.kind.as_deref() == Some("sample") {
-        let mut s: Sample = serde_json::from_slice(line)?;
-        // The tag is the record's, not one of the sample's extra fields. An emptied map
-        // still holds its node (about 600 bytes): a store of 200k samples kept 120 MB.
-        s.extra.remove("kind");
-        if s.extra.is_empty() {
-            s.extra = serde_json::Map::new();
-        }
-        return Ok(Some(Record::Sample(s)));
+    let sample = peek.kind.as_deref() == Some("sample");
+    match pick {
+        Pick::Heads(_) if sample => serde_json::from_slice(line).map(|h| Some(Parsed::Head(h))),
+        _ if sample => Ok(Some(Parsed::Record(Record::Sample(sample_of(line)?)))),
+        _ => serde_json::from_slice(line).map(|r| Some(Parsed::Record(r))),
     }
-    serde_json::from_slice(line).map(Some)
+}
+
+fn sample_of(line: &[u8]) -> serde_json::Result<Sample> {
+    let mut s: Sample = serde_json::from_slice(line)?;
+    // The tag is the record's, not one of the sample's extra fields. An emptied map
+    // still holds its node (about 600 bytes): a store of 200k samples kept 120 MB.
+    s.extra.remove("kind");
+    if s.extra.is_empty() {
+        s.extra = serde_json::Map::new();
+    }
+    Ok(s)
 }
 
 pub fn now() -> String {

@@ -5,6 +5,7 @@
 
 pub mod runs;
 pub mod serve;
+pub mod store_lines;
 
 use serde_json::Value;
 use std::io::{Read, Write};
