@@ -5,7 +5,7 @@ import globals from 'globals';
 
 export default [
   // firefox-prefs.js is a Firefox prefs file (user_pref(...) lines), not a script.
-  { ignores: ['node_modules/**', 'target/**', 'fuzz/**', 'dist/**', 'examples/workloads/dist/**', 'host/src/run/firefox-prefs.js',
+  { ignores: ['node_modules/**', 'target/**', 'fuzz/**', 'dist/**', 'examples/workloads/dist/**', 'host/src/launch/firefox-prefs.js',
     // Third-party code as its authors ship it (extension/lib/vendor/*/README.md).
     'extension/lib/vendor/**'] },
   js.configs.recommended,

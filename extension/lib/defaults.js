@@ -3,7 +3,7 @@ import { PLAN_LIMITS } from './plan-limits.js';
 import { parseSinkUrl, sinkTransport } from './sink-url.js';
 
 export const HOST_NAME = 'org.unobserved.host';
-// The body kinds and every plan limit come from the host's core (host/src/plan_limits.rs)
+// The body kinds and every plan limit come from the host's core (host/src/domain/plan/validate.rs)
 // as data, so the options page refuses exactly what the host and the CLI refuse. Body
 // kind names are part of the data format: the host, the store and the reports use these.
 export const BODY_KINDS = PLAN_LIMITS.body_kinds;

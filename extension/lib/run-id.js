@@ -1,4 +1,4 @@
-// A run's id, by the host's rule (host/src/model.rs, run_id_at): the UTC second the run
+// A run's id, by the host's rule (host/src/domain/run.rs, run_id_at): the UTC second the run
 // started and 16 random bits in 4 hex digits, "20261201-143042-ad76".
 // tests/fixtures/run-ids.json holds both to the same cases.
 

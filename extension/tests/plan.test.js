@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { buildSteps, stepsForRep } from '../lib/plan.js';
 
-// The arms exactly as the host hands them over (host/src/model.rs checks this file).
+// The arms exactly as the host hands them over (host/src/domain/plan.rs checks this file).
 const fixture = JSON.parse(readFileSync(new URL('../../tests/fixtures/plan-counts.json', import.meta.url), 'utf8'));
 const body = (name) => ({ arm: { kind: 'body', body: name }, label: name });
 const ABCD = ['A', 'B', 'C', 'D'].map(body);

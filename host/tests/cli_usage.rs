@@ -64,6 +64,16 @@ fn every_usage_error_exits_2_before_any_browser_starts() {
         // --runs repeats one build: with a second --browser-path the builds take turns.
         &["run", "--runs", "2", "--browser-path", "/bin/true"],
         &["run", "--bodies", "Foo"],
+        // WebKit builds cannot take turns: refused, not called interleaved (issue 38).
+        &[
+            "run",
+            "--browser",
+            "webkit",
+            "--browser-path",
+            "/nonexistent/webkit-a",
+            "--browser-path",
+            "/nonexistent/webkit-b",
+        ],
         &["run", "--browser", "firefox", "--control"],
         &["run", "--size", "100GiB"],
         &["run", "--size", "1"],

@@ -13,7 +13,7 @@ mkdir -p "$profile"
 firefox=$("$bin" __find-browser firefox)
 # Test hygiene only: the throwaway prefs that stop first-run pages and background
 # traffic, minus the ones that would install the add-on for us (the test does that).
-grep -v -E 'xpinstall|Scopes' "$repo/host/src/run/firefox-prefs.js" >"$profile/user.js"
+grep -v -E 'xpinstall|Scopes' "$repo/host/src/launch/firefox-prefs.js" >"$profile/user.js"
 
 # README step 1: the host. Step 2: the package.
 "$bin" install --browser firefox >"$work/install.log" 2>&1 || fail "install: $(cat "$work/install.log")"

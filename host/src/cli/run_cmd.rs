@@ -367,6 +367,15 @@ fn targets_of(a: &RunArgs) -> Result<Vec<Target>> {
     }
     match (a.browser.as_slice(), a.browser_path.as_slice()) {
         (browsers, []) => Ok(browsers.iter().map(|b| (b.clone(), None)).collect()),
+        // WebKit runs through a served page that does not wait for its turn: two builds
+        // would upload at once, so they are refused rather than called interleaved.
+        ([browser], [_, _, ..])
+            if crate::launch::browsers::by_key(browser).is_some_and(|l| l.key == "webkit") =>
+        {
+            Err(usage(
+                "--browser webkit takes one --browser-path: WebKit builds cannot take turns rep by rep yet; run each build on its own",
+            ))
+        }
         ([browser], paths) => Ok(paths
             .iter()
             .map(|p| (browser.clone(), Some(p.clone())))
