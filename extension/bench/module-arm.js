@@ -53,7 +53,9 @@ export async function loadModules(arms, { base, token, runId }) {
   for (const { arm } of arms.filter(({ arm }) => arm.kind === 'module')) {
     if (loaded.has(arm.name)) continue;
     try {
-      const mod = await import(`${base}/module/${token}/${runId}/${encodeURIComponent(arm.name)}`);
+      // Literal path: on an extension page (not the sink's origin) this file is absent.
+      const { importModule } = await import('./module-import.js');
+      const mod = await importModule(`${base}/module/${token}/${runId}/${encodeURIComponent(arm.name)}`);
       if (mod.unobserved !== CONTRACT) throw new Error(`it speaks contract ${mod.unobserved}; this page speaks ${CONTRACT} (export const unobserved = ${CONTRACT})`);
       if (typeof mod.default !== 'function') throw new Error('its default export is not a function (export default async function upload(ctx) {…})');
       loaded.set(arm.name, { run: mod.default });

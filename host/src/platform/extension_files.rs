@@ -70,11 +70,16 @@ fn shipped(path: &str) -> bool {
         || path.ends_with(".md"))
 }
 
+/// Files the sink serves to the benchmark page on its own origin but no browser package
+/// carries: the import of a user's workload module from the sink (stores refuse packages
+/// that load code from elsewhere; an extension page could not run it anyway).
+const SINK_ONLY: &[&str] = &["bench/module-import.js"];
+
 /// Every shipped file as (relative path, bytes), in a stable order.
 pub fn files() -> Vec<(String, &'static [u8])> {
     let mut out = Vec::new();
     collect(&TREE, &mut out);
-    out.retain(|(p, _)| shipped(p));
+    out.retain(|(p, _)| shipped(p) && !SINK_ONLY.contains(&p.as_str()));
     out.sort_by(|a, b| a.0.cmp(&b.0));
     out
 }
@@ -219,6 +224,15 @@ mod tests {
                 .all(|n| !n.starts_with("tests/") && !n.contains("/.") && !n.ends_with(".md")),
             "{names:?}"
         );
+    }
+
+    #[test]
+    fn the_module_import_is_served_by_the_sink_and_in_no_package() {
+        let names: Vec<_> = files().into_iter().map(|(p, _)| p).collect();
+        for path in SINK_ONLY {
+            assert!(!names.contains(&path.to_string()), "{path} is packaged");
+            assert!(web_file(path).is_some(), "the sink cannot serve {path}");
+        }
     }
 
     fn source_manifest() -> serde_json::Value {
