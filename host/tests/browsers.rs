@@ -585,8 +585,8 @@ fn uploads_to_a_remote_sink_are_verified_and_stored_locally() {
     assert_eq!(named, 4, "the remote sink took every upload:\n{log}");
     assert_eq!(
         received.len(),
-        4 + 6,
-        "and the host's ceiling rounds (a warm-up and five) before them:\n{log}"
+        4 + 6 + 6,
+        "and the host's ceiling rounds (a warm-up and five) before and after them:\n{log}"
     );
 }
 
