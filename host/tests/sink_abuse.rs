@@ -186,6 +186,16 @@ fn a_hundred_thousand_refused_requests_grow_the_log_by_less_than_64_kib() {
     assert!(grown < 64 << 10, "the log grew by {grown} bytes");
 }
 
+/// A connection to `addr` from 127.0.0.2, a peer other than the test's own uploads.
+fn from_peer(addr: std::net::SocketAddr) -> Option<TcpStream> {
+    use socket2::{Domain, Socket, Type};
+    let socket = Socket::new(Domain::IPV4, Type::STREAM, None).ok()?;
+    let peer: std::net::SocketAddr = "127.0.0.2:0".parse().unwrap();
+    socket.bind(&peer.into()).ok()?;
+    socket.connect(&addr.into()).ok()?;
+    Some(socket.into())
+}
+
 #[test]
 fn a_peer_holding_every_slot_with_idle_connections_cannot_lock_out_a_real_upload() {
     let sink = Sink::start(SinkConfig::default()).unwrap();
@@ -193,18 +203,18 @@ fn a_peer_holding_every_slot_with_idle_connections_cannot_lock_out_a_real_upload
     let stop = std::sync::atomic::AtomicBool::new(false);
     let holding = std::sync::Barrier::new(2);
     std::thread::scope(|s| {
-        // 256 idle connections (the cap), each reopened as soon as the sink closes it.
+        // 256 idle connections (the cap), each reopened as soon as the sink closes it, from
+        // another loopback address than the real upload's: slots are fair per peer, so a
+        // peer can crowd out only itself (round_four covers the per-peer cap).
         s.spawn(|| {
-            let mut held: Vec<TcpStream> = (0..256)
-                .filter_map(|_| TcpStream::connect(addr).ok())
-                .collect();
+            let mut held: Vec<TcpStream> = (0..256).filter_map(|_| from_peer(addr)).collect();
             holding.wait();
             while !stop.load(std::sync::atomic::Ordering::Relaxed) {
                 for c in held.iter_mut() {
                     c.set_nonblocking(true).unwrap();
                     let closed = matches!(c.read(&mut [0u8; 1]), Ok(0) | Ok(_));
                     if closed {
-                        if let Ok(n) = TcpStream::connect(addr) {
+                        if let Some(n) = from_peer(addr) {
                             *c = n;
                         }
                     }
