@@ -188,12 +188,7 @@ fn a_hundred_thousand_refused_requests_grow_the_log_by_less_than_64_kib() {
 
 /// A connection to `addr` from 127.0.0.2, a peer other than the test's own uploads.
 fn from_peer(addr: std::net::SocketAddr) -> Option<TcpStream> {
-    use socket2::{Domain, Socket, Type};
-    let socket = Socket::new(Domain::IPV4, Type::STREAM, None).ok()?;
-    let peer: std::net::SocketAddr = "127.0.0.2:0".parse().unwrap();
-    socket.bind(&peer.into()).ok()?;
-    socket.connect(&addr.into()).ok()?;
-    Some(socket.into())
+    common::serve::try_connect_from(std::net::Ipv4Addr::new(127, 0, 0, 2), addr)
 }
 
 #[test]

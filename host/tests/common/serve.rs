@@ -128,12 +128,20 @@ pub fn request(
 /// A TCP connection to `addr` from the loopback address `from` (127.0.0.2 and up are
 /// other peers of a sink on 127.0.0.1, as other devices would be).
 pub fn connect_from(from: std::net::Ipv4Addr, addr: std::net::SocketAddr) -> std::net::TcpStream {
-    let socket = socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).unwrap();
+    try_connect_from(from, addr).expect("connects from another loopback address")
+}
+
+/// `connect_from`, or None when the connection cannot be made (a sink under pressure).
+pub fn try_connect_from(
+    from: std::net::Ipv4Addr,
+    addr: std::net::SocketAddr,
+) -> Option<std::net::TcpStream> {
+    let socket = socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).ok()?;
     socket
         .bind(&std::net::SocketAddr::from((from, 0)).into())
-        .unwrap();
-    socket.connect(&addr.into()).unwrap();
-    socket.into()
+        .ok()?;
+    socket.connect(&addr.into()).ok()?;
+    Some(socket.into())
 }
 
 /// `request` on a connection already made.
