@@ -1,5 +1,5 @@
 // The names that travel between the extension and the host, as constants: every host
-// message, every reply, sample status, run status, debugger condition, auto stop and
+// message, every reply, sample status, run status, debugger condition, auto stop, run end reason and
 // host error. The host's enums are the source (host/src/protocol/names.rs writes
 // tests/fixtures/names.json from them); extension/tests/names.test.js checks that each
 // group here holds exactly the fixture's names, so neither side can rename one alone.
@@ -66,6 +66,13 @@ export const AUTO_STOP = Object.freeze({
   settled: 'settled',
   budgetReps: 'budget-reps',
   budgetTime: 'budget-time',
+});
+
+/** Why a run ended, typed, where the host knows (a run end's `end_reason`). */
+export const END_REASON = Object.freeze({
+  sinkUnreachable: 'sink-unreachable',
+  sinkStalled: 'sink-stalled',
+  pageStalled: 'page-stalled',
 });
 
 /** The `name` of each numbered host error (PROTOCOL.md, error codes). */

@@ -2,6 +2,7 @@
 // called complete is shown as the host recorded it (incomplete when the store holds
 // fewer samples than the plan needs, PROTOCOL.md `run-finished`).
 import { POPUP_PHASE, RUN_STATUS } from './names.js';
+import { endReasonText } from './words.js';
 
 /** The popup's phase before the host answers: the page's own word. */
 export function endAsSaid(status, reason) {
@@ -13,6 +14,9 @@ export function endAsRecorded(status, reply) {
   const recorded = reply?.status;
   if (!recorded || recorded === status) return null;
   if (recorded === RUN_STATUS.complete) return { phase: POPUP_PHASE.done, error: null };
+  // The host's typed reason, where it has one (a remote sink that went away).
+  const why = endReasonText(reply.end_reason);
+  if (why) return { phase: POPUP_PHASE.error, error: `The host recorded this run as ${recorded}: ${why}.` };
   return {
     phase: POPUP_PHASE.error,
     error: `The host recorded this run as ${recorded}: it stored fewer samples than the plan needs.`,

@@ -2,6 +2,7 @@
 // popup, the summary tab and `serve`'s page write a figure as every report does.
 // tests/fixtures/formats.json is written from the host's functions and
 // extension/tests/words.test.js holds these to it, case by case.
+import { END_REASON } from './names.js';
 
 /**
  * `v.toFixed(digits)`, but an exact tie rounds to even, as Rust's formatting does
@@ -206,4 +207,16 @@ export function integrityWord(integrity) {
 export function integrityDetail(integrity) {
   if (integrity.status === 'corrupted') return `received ${integrity.bytes_received} bytes \`${integrity.head}\``;
   return integrity.error ?? null;
+}
+
+/** Why a run ended, by its typed `end_reason` (END_REASON), as the host words it. */
+const END_REASON_TEXT = Object.freeze({
+  [END_REASON.sinkUnreachable]: "the sink went away: a sample's record could not be claimed from it",
+  [END_REASON.sinkStalled]: "the sink stalled: it did not answer the host's own small upload",
+  [END_REASON.pageStalled]: "the page or its browser stalled: the sink answered the host's own small upload at once",
+});
+
+/** An end reason in words; null for none, or for a name this build does not know. */
+export function endReasonText(reason) {
+  return END_REASON_TEXT[reason] ?? null;
 }

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { endAsRecorded, endAsSaid } from '../lib/run-end.js';
-import { POPUP_PHASE, RUN_STATUS } from '../lib/names.js';
+import { END_REASON, POPUP_PHASE, RUN_STATUS } from '../lib/names.js';
+import { endReasonText } from '../lib/words.js';
 
 test('a run the page calls complete is shown done until the host says otherwise', () => {
   assert.deepEqual(endAsSaid(RUN_STATUS.complete, null), { phase: POPUP_PHASE.done, error: null });
@@ -14,4 +15,10 @@ test('the host recording a "complete" run as incomplete makes it an error in the
   const shown = endAsRecorded(RUN_STATUS.complete, { status: RUN_STATUS.incomplete });
   assert.equal(shown.phase, POPUP_PHASE.error);
   assert.ok(shown.error);
+});
+
+test("a run the host recorded failed for a typed reason says that reason, not a count", () => {
+  const shown = endAsRecorded(RUN_STATUS.complete, { status: RUN_STATUS.failed, end_reason: END_REASON.sinkUnreachable });
+  assert.equal(shown.phase, POPUP_PHASE.error);
+  assert.ok(shown.error.includes(endReasonText(END_REASON.sinkUnreachable)), shown.error);
 });

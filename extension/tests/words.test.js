@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { versus, versusParts } from '../lib/format.js';
-import { comparisonLine, comparisonParts, conditionPhrase, findingText, formatComparison, formatMbps, formatShare, formatSlowdown, integrityDetail, integrityWord, isConditionFinding, legendText, measuredIn, stateWords } from '../lib/words.js';
+import { comparisonLine, comparisonParts, conditionPhrase, endReasonText, findingText, formatComparison, formatMbps, formatShare, formatSlowdown, integrityDetail, integrityWord, isConditionFinding, legendText, measuredIn, stateWords } from '../lib/words.js';
 
 const FIXTURE = JSON.parse(readFileSync(new URL('../../tests/fixtures/formats.json', import.meta.url), 'utf8'));
 
@@ -69,4 +69,10 @@ test("each condition, the machine's state and the findings about them read as th
   // Any other finding is shown as the host wrote it.
   assert.equal(findingText({ kind: 'hash-bound', message: 'as written' }), 'as written');
   assert.equal(isConditionFinding({ kind: 'hash-bound' }), false);
+});
+
+test("a run's typed end reason reads as the host writes it", () => {
+  assert.ok(FIXTURE.end_reasons.length > 0);
+  for (const { end_reason: reason, text } of FIXTURE.end_reasons) assert.equal(endReasonText(reason), text);
+  assert.equal(endReasonText(undefined), null);
 });

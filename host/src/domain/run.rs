@@ -78,6 +78,52 @@ impl RunStatus {
     }
 }
 
+/// Why a run ended the way it did, when the host knows it better than a sentence:
+/// stored with the run's end (`end_reason`), shown by every exporter in its own words
+/// (`export::words::end_reason`), shared with the extension through the names fixture.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    strum::IntoStaticStr,
+    strum::EnumIter,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
+pub enum EndReason {
+    /// The remote sink could not be reached for a sample's record: it went away.
+    SinkUnreachable,
+    /// The run ran out of time, and the sink did not answer the host's own small upload
+    /// within `STALL_PROBE`: the sink (or the link to it) stalled.
+    SinkStalled,
+    /// The run ran out of time while the sink answered the host's own small upload at
+    /// once: the page or its browser stalled.
+    PageStalled,
+}
+
+impl EndReason {
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+
+    /// How a run that ran out of time is told apart: whether the sink answered the
+    /// host's own small upload within `STALL_PROBE`.
+    pub fn of_stall(sink_answered: bool) -> EndReason {
+        match sink_answered {
+            true => EndReason::PageStalled,
+            false => EndReason::SinkStalled,
+        }
+    }
+}
+
+/// How long a stalled run's sink gets to answer the host's own small upload.
+pub const STALL_PROBE: std::time::Duration = std::time::Duration::from_secs(3);
+
 /// A stored run: no end recorded yet, or how it ended. Written as one word
 /// ("running", "complete", "timed-out", …), as the JSON report has always had it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

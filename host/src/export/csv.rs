@@ -114,6 +114,8 @@ struct SampleRow<'a> {
     /// link's ceiling.
     #[serde(serialize_with = "shown")]
     ceiling_mbps: Option<f64>,
+    /// Why the run ended, typed, when the host knows (`domain::run::EndReason`).
+    run_end_reason: Option<crate::domain::run::EndReason>,
 }
 
 impl<'a> SampleRow<'a> {
@@ -167,6 +169,7 @@ impl<'a> SampleRow<'a> {
                 .run
                 .link(s.arm().travels_over())
                 .and_then(|l| l.carried_mbps()),
+            run_end_reason: r.run.end_reason,
         }
     }
 }
@@ -248,7 +251,9 @@ mod tests {
         assert_eq!(text.lines().count(), 1, "{text}");
         assert!(
             text.starts_with("run_id,browser,")
-                && text.ends_with(",stalled_ms,block,load,machine_condition,ceiling_mbps\n")
+                && text.ends_with(
+                    ",stalled_ms,block,load,machine_condition,ceiling_mbps,run_end_reason\n"
+                )
         );
     }
 

@@ -163,9 +163,10 @@ pub fn of(r: &RunReport) -> RunDocument {
         ),
         observed: m.observed,
         status: Cell::toned(
-            match &m.reason {
-                Some(reason) => format!("{} ({reason})", m.status),
-                None => m.status.to_string(),
+            match (m.end_reason, &m.reason) {
+                (Some(why), _) => format!("{} ({})", m.status, super::words::end_reason(why)),
+                (None, Some(reason)) => format!("{} ({reason})", m.status),
+                (None, None) => m.status.to_string(),
             },
             if m.status.is_complete() {
                 Tone::Good

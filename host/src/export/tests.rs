@@ -466,3 +466,48 @@ fn the_html_chart_marks_each_arms_own_sink_ceiling() {
     assert_eq!(ceiling_after("Uint8Array h1"), "1000.000");
     assert_eq!(ceiling_after("Uint8Array h2"), "5000.000");
 }
+
+/// A run that ended for a typed reason says so in every format: the words in table,
+/// Markdown and HTML, the name in JSON's `end_reason` and CSV's `run_end_reason`.
+#[test]
+fn a_typed_end_reason_is_in_every_format() {
+    use crate::domain::run::{EndReason, RunStatus};
+    use strum::IntoEnumIterator;
+    for reason in EndReason::iter() {
+        let records = vec![
+            run_record("r"),
+            Record::Sample(sample("r", "Blob", 0, 900.0)),
+            Record::RunEnd {
+                run_id: "r".into(),
+                status: RunStatus::Failed,
+                reason: Some("page text".into()),
+                end_reason: Some(reason),
+                recorded_at: crate::store::records::now(),
+                observation: None,
+                auto_stop: None,
+            },
+        ];
+        let reports = [crate::store::tests_support::report_of(records)];
+        let said = super::words::end_reason(reason);
+        for format in [Format::Table, Format::Markdown, Format::Html] {
+            let text = exporter(format, false).render(&reports);
+            assert!(
+                text.contains(&as_written(format, said)),
+                "{format:?}: {reason:?}\n{text}"
+            );
+        }
+        let json: serde_json::Value =
+            serde_json::from_str(&exporter(Format::Json, false).render(&reports)).unwrap();
+        assert_eq!(json["runs"][0]["run"]["end_reason"], reason.as_str());
+        let csv = exporter(Format::Csv, false).render(&reports);
+        let mut rows = ::csv::Reader::from_reader(csv.as_bytes());
+        let column = rows
+            .headers()
+            .unwrap()
+            .iter()
+            .position(|h| h == "run_end_reason")
+            .expect("a run_end_reason column");
+        let row = rows.records().next().unwrap().unwrap();
+        assert_eq!(&row[column], reason.as_str());
+    }
+}

@@ -5,6 +5,7 @@
 //! rule alone.
 
 use crate::domain::plan::AutoStop;
+use crate::domain::run::EndReason;
 use crate::report::chart_scale::Legend;
 use crate::stats::compare::{Comparison, Verdict};
 use crate::stats::integrity::IntegrityWhy;
@@ -171,6 +172,29 @@ pub fn auto_stop(stop: AutoStop) -> &'static str {
     }
 }
 
+/// Why a run ended, typed (`domain::run::EndReason`), in words.
+pub fn end_reason(reason: EndReason) -> &'static str {
+    match reason {
+        EndReason::SinkUnreachable => {
+            "the sink went away: a sample's record could not be claimed from it"
+        }
+        EndReason::SinkStalled => "the sink stalled: it did not answer the host's own small upload",
+        EndReason::PageStalled => {
+            "the page or its browser stalled: the sink answered the host's own small upload at once"
+        }
+    }
+}
+
+/// `end_reason`, naming the sink (its origin) where the sink is the one at fault.
+pub fn run_ended(reason: EndReason, sink: &str) -> String {
+    format!("{} (sink {sink})", end_reason(reason))
+}
+
+/// A run that ran out of time.
+pub fn timed_out(secs: u64) -> String {
+    format!("the run did not finish within {secs}s (use --timeout to allow more)")
+}
+
 /// "intact", or "corrupted: received 23 bytes `[object ReadableStream]`".
 impl std::fmt::Display for Integrity {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -187,6 +211,7 @@ mod tests {
     use crate::domain::arm::{Arm, ArmKind, BodyKind};
     use crate::stats::compare::Side;
     use serde_json::{json, Value};
+    use strum::IntoEnumIterator;
 
     fn side(body: BodyKind) -> Side {
         Side::Arm {
@@ -280,6 +305,9 @@ mod tests {
                 "integrity": i, "word": integrity_word(i), "detail": integrity_detail(i),
             })).collect::<Vec<_>>(),
             "conditions": crate::export::conditions::tests::shared_cases(),
+            "end_reasons": EndReason::iter()
+                .map(|r| json!({"end_reason": r, "text": end_reason(r)}))
+                .collect::<Vec<_>>(),
         })
     }
 

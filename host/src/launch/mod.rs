@@ -13,11 +13,13 @@ pub mod page;
 pub mod process;
 pub mod profile;
 pub mod signals;
+pub mod stall;
 pub mod watchdog;
 pub mod webkit;
 
 use crate::domain::plan::Plan;
-use crate::domain::run::RunStatus;
+use crate::domain::received::Receipt;
+use crate::domain::run::{EndReason, RunStatus};
 use crate::domain::sink_url::SinkUrl;
 use crate::native;
 use crate::platform::{extension_files, state};
@@ -62,6 +64,10 @@ pub enum RunError {
     Interrupted(signals::Signal),
     #[error("{0}")]
     TimedOut(String),
+    /// The run could not go on, for a reason the host names: its sink went away, or it
+    /// ran out of time and this side stalled.
+    #[error("{1}")]
+    Ended(EndReason, String),
 }
 
 impl RunError {
@@ -70,8 +76,21 @@ impl RunError {
         match self {
             RunError::Interrupted(_) => Some(RunStatus::Stopped),
             RunError::TimedOut(_) => Some(RunStatus::TimedOut),
-            RunError::Failed(_) => Some(RunStatus::Failed),
+            RunError::Failed(_) | RunError::Ended(EndReason::SinkUnreachable, _) => {
+                Some(RunStatus::Failed)
+            }
+            RunError::Ended(EndReason::SinkStalled | EndReason::PageStalled, _) => {
+                Some(RunStatus::TimedOut)
+            }
             RunError::BrowserMissing(_) | RunError::NoConnection(_) => None,
+        }
+    }
+
+    /// The typed reason stored with the run's end, where there is one.
+    fn end_reason(&self) -> Option<EndReason> {
+        match self {
+            RunError::Ended(reason, _) => Some(*reason),
+            _ => None,
         }
     }
 }
@@ -447,21 +466,9 @@ async fn follow(opts: &RunOptions, p: &Prepared, r: &mut Running) -> Followed {
                     Ok(records) => records,
                     Err(error) => break Followed::Broke { error: error.into(), connected },
                 };
-                let mut end = None;
-                for record in records {
-                    if record.run_id() != Some(p.run_id.as_str()) { continue; }
-                    match record {
-                        Record::Run(_) => { connected = true; progress.connected(); }
-                        Record::Sample(s) => {
-                            connected = true;
-                            progress.sample(&s.body, s.rep, s.status.as_str());
-                            if let Some(w) = &mut auto { w.saw(s.rep); }
-                        }
-                        Record::RunEnd { status, reason, .. } => end = Some(Followed::Ended { status, reason }),
-                        Record::Machine(_) | Record::Series(_) | Record::Conditions(_) | Record::CeilingAfter { .. } | Record::SinkEvent { .. } => {}
-                    }
-                }
-                if let Some(end) = end { break end; }
+                let mine = records.into_iter().filter(|r| r.run_id() == Some(p.run_id.as_str()));
+                let seen = Seen { opts, progress: &progress, auto: &mut auto, connected: &mut connected };
+                if let Some(end) = seen.all(mine) { break end; }
                 if let Some(now) = auto.as_mut().and_then(|w| w.poll(&p.store, &p.run_id)) {
                     progress.auto(now);
                 }
@@ -474,7 +481,7 @@ async fn follow(opts: &RunOptions, p: &Prepared, r: &mut Running) -> Followed {
                         opts.connect_timeout.as_secs(), log_tail(&p.log_path))), connected);
                 }
                 if started.elapsed() > total_timeout {
-                    break broke(RunError::TimedOut(format!("the run did not finish within {}s (use --timeout to allow more)", total_timeout.as_secs())), connected);
+                    break broke(timed_out(opts, total_timeout), connected);
                 }
             }
         }
@@ -486,6 +493,76 @@ async fn follow(opts: &RunOptions, p: &Prepared, r: &mut Running) -> Followed {
         record_end(&p.store, &p.run_id, *connected, error);
     }
     followed
+}
+
+/// What following a run does with the run's new records.
+struct Seen<'a> {
+    opts: &'a RunOptions,
+    progress: &'a Progress,
+    auto: &'a mut Option<auto_progress::Watch>,
+    connected: &'a mut bool,
+}
+
+impl Seen<'_> {
+    /// Progress shown for each record; the run's end, if one of them ends it.
+    fn all(self, records: impl Iterator<Item = Record>) -> Option<Followed> {
+        let mut end = None;
+        for record in records {
+            match record {
+                Record::Run(_) => {
+                    *self.connected = true;
+                    self.progress.connected();
+                }
+                Record::Sample(s) => {
+                    *self.connected = true;
+                    self.progress.sample(&s.body, s.rep, s.status.as_str());
+                    if let Some(w) = self.auto.as_mut() {
+                        w.saw(s.rep);
+                    }
+                    if s.receipt == Some(Receipt::SinkUnreachable) {
+                        end = Some(sink_gone(self.opts));
+                    }
+                }
+                Record::RunEnd { status, reason, .. } => {
+                    end = Some(Followed::Ended { status, reason })
+                }
+                Record::Machine(_)
+                | Record::Series(_)
+                | Record::Conditions(_)
+                | Record::CeilingAfter { .. }
+                | Record::SinkEvent { .. } => {}
+            }
+        }
+        end
+    }
+}
+
+/// A sample whose record its remote sink could not give: the sink went away, and the
+/// run ends here, every sample stored before kept.
+fn sink_gone(opts: &RunOptions) -> Followed {
+    let at = opts
+        .sink_url
+        .as_ref()
+        .map(SinkUrl::origin)
+        .unwrap_or_default();
+    let reason = EndReason::SinkUnreachable;
+    Followed::Broke {
+        error: RunError::Ended(reason, crate::export::words::run_ended(reason, &at)).into(),
+        connected: true,
+    }
+}
+
+/// The run ran out of time: on a remote sink, which side stalled (`stall.rs`).
+fn timed_out(opts: &RunOptions, limit: Duration) -> RunError {
+    let text = crate::export::words::timed_out(limit.as_secs());
+    match &opts.sink_url {
+        Some(url) => {
+            let side = stall::side(url);
+            let why = crate::export::words::run_ended(side, &url.origin());
+            RunError::Ended(side, format!("{text}: {why}"))
+        }
+        None => RunError::TimedOut(text),
+    }
 }
 
 /// Ends the browser, its watchdog and (unless kept) the workspace.
@@ -528,12 +605,14 @@ fn record_end(store: &Store, run_id: &str, begun_and_open: bool, error: &anyhow:
     if !begun_and_open {
         return;
     }
+    let run_error = error.downcast_ref::<RunError>();
     let reason = error.to_string();
     let reason = reason.lines().next().unwrap_or("").to_owned();
     let record = Record::RunEnd {
         run_id: run_id.to_owned(),
         status,
         reason: Some(reason),
+        end_reason: run_error.and_then(RunError::end_reason),
         recorded_at: crate::store::records::now(),
         observation: None,
         auto_stop: None,

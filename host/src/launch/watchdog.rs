@@ -70,6 +70,7 @@ fn record_killed(run_id: &str) {
             run_id: run_id.to_owned(),
             status: crate::domain::run::RunStatus::Stopped,
             reason: Some("`unobserved run` was killed (its watchdog ended the browser)".into()),
+            end_reason: None,
             recorded_at: crate::store::records::now(),
             observation: None,
             auto_stop: None,

@@ -2,7 +2,8 @@
 
 use super::{invalid_run_id, store_failed, unknown_run, Session};
 use crate::domain::plan::AutoStop;
-use crate::domain::run::{valid_run_id, RunStatus};
+use crate::domain::received::Receipt;
+use crate::domain::run::{valid_run_id, EndReason, RunStatus};
 use crate::platform::untrusted::Clipped;
 use crate::protocol::{MessageType, Outgoing};
 use crate::store::{records::now, Record};
@@ -41,17 +42,11 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
         return Outgoing::RunFinished {
             run_id,
             status: None,
+            end_reason: None,
             analysis: None,
         };
     }
-    let (status, reason) = match &stored {
-        Ok(stored) => stored.judge(status, reason),
-        Err(e) if status == RunStatus::Complete => (
-            RunStatus::Incomplete,
-            Some(format!("the page called the run complete, but the store could not be read to check it: {e}")),
-        ),
-        Err(_) => (status, reason),
-    };
+    let ((status, reason), end_reason) = judged(stored.as_ref(), status, reason);
     log::info!(
         "run {run_id} finished: {status:?} {:?}",
         reason.as_deref().map(Clipped)
@@ -60,6 +55,7 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
         run_id: run_id.clone(),
         status,
         reason,
+        end_reason,
         recorded_at: now(),
         observation,
         auto_stop,
@@ -72,10 +68,27 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
             Outgoing::RunFinished {
                 run_id,
                 status: Some(status),
+                end_reason,
                 analysis,
             }
         }
         Err(e) => store_failed(e, MessageType::RunFinished),
+    }
+}
+
+/// How the run ended as the host records it: the page's word held to the store.
+fn judged(
+    stored: Result<&Stored, &std::io::Error>,
+    status: RunStatus,
+    reason: Option<String>,
+) -> (Ended, Option<EndReason>) {
+    match stored {
+        Ok(stored) => stored.judge(status, reason),
+        Err(e) if status == RunStatus::Complete => ((
+            RunStatus::Incomplete,
+            Some(format!("the page called the run complete, but the store could not be read to check it: {e}")),
+        ), None),
+        Err(_) => ((status, reason), None),
     }
 }
 
@@ -126,6 +139,9 @@ fn ceilings_after(session: &Session, run_id: &str, stored: Option<&Stored>) -> O
     })
 }
 
+/// A run's status and the sentence that goes with it.
+type Ended = (RunStatus, Option<String>);
+
 /// What the store holds of the run: only its lines are parsed.
 struct Stored {
     begun: bool,
@@ -133,6 +149,8 @@ struct Stored {
     plan: Option<crate::domain::plan::Plan>,
     /// Each (arm, rep) the run stored a sample of, once however many named it.
     measured: std::collections::HashSet<(crate::domain::arm::Arm, u32)>,
+    /// A sample's record could not be claimed: its remote sink went away.
+    sink_unreachable: bool,
 }
 
 impl Stored {
@@ -142,6 +160,7 @@ impl Stored {
             ended: false,
             plan: None,
             measured: Default::default(),
+            sink_unreachable: false,
         };
         session.store.scan_run(run_id, |_, r| match r {
             Record::Run(r) => {
@@ -151,6 +170,7 @@ impl Stored {
             Record::RunEnd { .. } => stored.ended = true,
             Record::Sample(s) => {
                 stored.measured.insert((s.arm(), s.rep));
+                stored.sink_unreachable |= s.receipt == Some(Receipt::SinkUnreachable);
             }
             _ => {}
         })?;
@@ -162,7 +182,20 @@ impl Stored {
     /// the error it is stored as; the same rep twice counts once; an arm or rep outside
     /// the plan, which runs stored before samples were held to their plan may have, not
     /// at all): a page that ends early, or says so falsely, leaves the run incomplete.
-    fn judge(&self, status: RunStatus, reason: Option<String>) -> (RunStatus, Option<String>) {
+    /// A run whose remote sink went away (a sample's record could not be claimed) failed,
+    /// whatever the page says, and its end says why.
+    fn judge(&self, status: RunStatus, reason: Option<String>) -> (Ended, Option<EndReason>) {
+        if self.sink_unreachable {
+            let failed = (
+                RunStatus::Failed,
+                reason.filter(|_| status != RunStatus::Complete),
+            );
+            return (failed, Some(EndReason::SinkUnreachable));
+        }
+        (self.judge_count(status, reason), None)
+    }
+
+    fn judge_count(&self, status: RunStatus, reason: Option<String>) -> Ended {
         let Some(plan) = &self.plan else {
             return (status, reason);
         };

@@ -127,6 +127,9 @@ pub enum Outgoing {
         /// than its plan needs is recorded incomplete (absent after a second end).
         #[serde(skip_serializing_if = "Option::is_none")]
         status: Option<crate::domain::run::RunStatus>,
+        /// Why, typed, when the host knows (a remote sink that went away).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        end_reason: Option<crate::domain::run::EndReason>,
         /// The stored run's analysis, for the popup (absent after a second end).
         #[serde(skip_serializing_if = "Option::is_none")]
         analysis: Option<Box<crate::report::analysis::Analysis>>,

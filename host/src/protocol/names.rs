@@ -96,7 +96,7 @@ mod tests {
     use super::*;
     use crate::domain::arm::Condition;
     use crate::domain::plan::AutoStop;
-    use crate::domain::run::RunStatus;
+    use crate::domain::run::{EndReason, RunStatus};
     use crate::domain::sample::SampleStatus;
     use crate::protocol::ErrorCode;
     use serde_json::{json, Value};
@@ -125,6 +125,7 @@ mod tests {
             "run_statuses": names::<RunStatus>(),
             "conditions": names::<Condition>(),
             "auto_stops": names::<AutoStop>(),
+            "end_reasons": names::<EndReason>(),
             "host_errors": errors,
         })
     }

@@ -107,6 +107,10 @@ pub struct RunMeta {
     /// How the run ended, or Running when no end was recorded.
     pub status: RunState,
     pub reason: Option<String>,
+    /// Why it ended, typed, when the host knows: the sink went away, or which side
+    /// stalled when it ran out of time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end_reason: Option<crate::domain::run::EndReason>,
     /// Why an `--auto` run stopped adding reps.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub auto_stop: Option<crate::domain::plan::AutoStop>,
@@ -188,6 +192,7 @@ pub const TIMING_TOLERANCE: f64 = 0.2;
 struct Ended {
     status: RunStatus,
     reason: Option<String>,
+    end_reason: Option<crate::domain::run::EndReason>,
     recorded_at: String,
     auto_stop: Option<crate::domain::plan::AutoStop>,
 }
@@ -380,6 +385,7 @@ fn gather(g: &mut Gathered, record: Record) {
         Record::RunEnd {
             status,
             reason,
+            end_reason,
             recorded_at,
             auto_stop,
             ..
@@ -387,6 +393,7 @@ fn gather(g: &mut Gathered, record: Record) {
             g.end = Some(Ended {
                 status,
                 reason,
+                end_reason,
                 recorded_at,
                 auto_stop,
             })
@@ -427,6 +434,7 @@ fn meta_of(run_id: String, g: &Gathered) -> RunMeta {
             .as_ref()
             .map_or(RunState::Running, |e| RunState::Ended(e.status)),
         reason: g.end.as_ref().and_then(|e| e.reason.clone()),
+        end_reason: g.end.as_ref().and_then(|e| e.end_reason),
         auto_stop: g.end.as_ref().and_then(|e| e.auto_stop),
         observed: g.observed.verdict(),
         source: info.map(|i| i.source.clone()).unwrap_or_default(),

@@ -61,6 +61,7 @@ impl State {
                 run_id: run_id.clone(),
                 status,
                 reason: Some(reason.to_owned()),
+                end_reason: None,
                 recorded_at: now(),
                 observation: None,
                 auto_stop: None,

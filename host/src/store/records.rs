@@ -22,6 +22,9 @@ pub enum Record {
         status: RunStatus,
         #[serde(default)]
         reason: Option<String>,
+        /// Why, typed, when the host knows (the sink went away, which side stalled).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        end_reason: Option<crate::domain::run::EndReason>,
         recorded_at: String,
         /// `{"debugger_before": bool|null, "debugger_after": bool|null}` where known.
         #[serde(default, skip_serializing_if = "Option::is_none")]

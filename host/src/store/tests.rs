@@ -103,6 +103,7 @@ fn records_read_back_as_written() {
             run_id: "r1".into(),
             status: RunStatus::Complete,
             reason: None,
+            end_reason: None,
             recorded_at: records::now(),
             observation: None,
             auto_stop: None,

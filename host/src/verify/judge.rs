@@ -8,15 +8,15 @@ use crate::domain::received::Receipt;
 use crate::domain::sample::{Sample, SampleStatus};
 
 /// The sample as the host stores it: status, `intact` and the throughput are derived
-/// here. A failure the page saw before anything arrived (fetch rejected, aborted, an
-/// error) stays what the page said, and is never intact.
+/// here. A failure the page saw (fetch rejected, aborted, an error) is never intact, and
+/// its kind is held to the sink's record (`judge_failure`).
 pub fn judge(mut s: Sample) -> Sample {
-    let failed_early = matches!(
+    let failed = matches!(
         s.status,
         SampleStatus::Unsupported | SampleStatus::Aborted | SampleStatus::Error
     );
-    let status = if failed_early {
-        s.status
+    let status = if failed {
+        judge_failure(&s)
     } else {
         judge_figures(&s)
     };
@@ -32,6 +32,19 @@ pub fn judge(mut s: Sample) -> Sample {
     }
     s.status = status;
     s
+}
+
+/// A failure the page saw, believed only as far as the sink's record allows. Bytes the
+/// sink received under the upload's id mean it began and stopped part-way: aborted,
+/// with the sink's count, never "unsupported" (a ReadableStream over h2 that carried
+/// 12 of 16 MiB and then failed to fetch was stored so before). A sink that could not
+/// be asked says nothing of the browser: an error. Otherwise the page's word stands.
+fn judge_failure(s: &Sample) -> SampleStatus {
+    match (s.receipt, s.bytes_received) {
+        (Some(Receipt::SinkUnreachable), _) => SampleStatus::Error,
+        (Some(Receipt::Found), Some(arrived)) if arrived > 0 => SampleStatus::Aborted,
+        _ => s.status,
+    }
 }
 
 /// Ok when length and SHA-256 match (and, for encrypted chunks, every tag verified);
@@ -141,6 +154,26 @@ mod tests {
             (s.status, s.intact, s.mbps),
             (SampleStatus::Unsupported, false, None)
         );
+    }
+
+    /// The emulated link's failure: a ReadableStream over h2 that the page saw rejected
+    /// ("Failed to fetch") after the sink had 12,140,499 of its 16 MiB.
+    #[test]
+    fn a_failure_after_bytes_arrived_is_aborted_with_the_sinks_count() {
+        let cut = json!({"status": "unsupported", "error": "TypeError: Failed to fetch",
+            "bytes_sent": 16_777_216, "bytes_received": 12_140_499, "sha256_received": null,
+            "receipt": "found"});
+        let s = judge(claimed(cut));
+        assert_eq!(
+            (s.status, s.intact, s.bytes_received, s.mbps),
+            (SampleStatus::Aborted, false, Some(12_140_499), None)
+        );
+        let refused = json!({"status": "unsupported", "error": "TypeError",
+            "bytes_received": null, "sha256_received": null, "receipt": "found"});
+        assert_eq!(judge(claimed(refused)).status, SampleStatus::Unsupported);
+        let gone = json!({"status": "unsupported", "error": "TypeError: Failed to fetch",
+            "bytes_received": null, "sha256_received": null, "receipt": "sink-unreachable"});
+        assert_eq!(judge(claimed(gone)).status, SampleStatus::Error);
     }
 
     #[test]

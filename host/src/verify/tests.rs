@@ -141,6 +141,23 @@ fn a_cut_upload_stores_what_arrived() {
     );
 }
 
+/// The page saw its fetch rejected, but the sink's record holds what arrived before the
+/// cut: the upload was aborted part-way, with the sink's count; a rejection the sink saw
+/// nothing of stays the browser's refusal.
+#[test]
+fn a_rejected_upload_the_sink_saw_bytes_of_is_aborted_not_unsupported() {
+    let page_saw = json!({"status": "unsupported", "error": "TypeError: Failed to fetch",
+        "intact": false, "bytes_received": null, "sha256_received": null});
+    let l = ledger_with(&[("r1", "u1", Entry::Cut { bytes: 4 })]);
+    let s = one(&l, page_saw.clone());
+    assert_eq!(
+        (s.status, s.intact, s.bytes_received),
+        (SampleStatus::Aborted, false, Some(4))
+    );
+    let l = ledger_with(&[("r1", "u1", Entry::Cut { bytes: 0 })]);
+    assert_eq!(one(&l, page_saw).status, SampleStatus::Unsupported);
+}
+
 fn chunk(index: u64, plain: &[u8], tag_ok: bool, order: Order) -> ChunkReport {
     ChunkReport {
         index,
