@@ -66,6 +66,7 @@ fn exit_code(e: &anyhow::Error) -> i32 {
     match e.downcast_ref::<crate::launch::RunError>() {
         Some(crate::launch::RunError::BrowserMissing(_)) => exit::BROWSER_MISSING,
         Some(crate::launch::RunError::NoConnection(_)) => exit::NO_CONNECTION,
+        Some(crate::launch::RunError::StoreFailed(_)) => exit::STORE_FAILED,
         Some(crate::launch::RunError::Interrupted(signal)) => signal.exit_code(),
         _ => exit::FAILED,
     }

@@ -62,6 +62,9 @@ pub enum RunError {
     Interrupted(signals::Signal),
     #[error("{0}")]
     TimedOut(String),
+    /// Results could not be stored: found before launch, or reported by the host.
+    #[error("{0}")]
+    StoreFailed(String),
 }
 
 impl RunError {
@@ -70,7 +73,7 @@ impl RunError {
         match self {
             RunError::Interrupted(_) => Some(RunStatus::Stopped),
             RunError::TimedOut(_) => Some(RunStatus::TimedOut),
-            RunError::Failed(_) => Some(RunStatus::Failed),
+            RunError::Failed(_) | RunError::StoreFailed(_) => Some(RunStatus::Failed),
             RunError::BrowserMissing(_) | RunError::NoConnection(_) => None,
         }
     }
@@ -239,11 +242,11 @@ pub(crate) fn writable_store() -> Result<(PathBuf, Store)> {
     let state_dir = state::state_dir()?;
     state::ensure_private_dir(&state_dir)?;
     let store = Store::in_dir(&state_dir);
-    state::open_private_append(store.path()).with_context(|| {
-        format!(
-            "cannot write results to {} (set UNOBSERVED_STATE_DIR to a writable folder)",
+    state::open_private_append(store.path()).map_err(|e| {
+        RunError::StoreFailed(format!(
+            "cannot write results to {} (set UNOBSERVED_STATE_DIR to a writable folder): {e}",
             store.path().display()
-        )
+        ))
     })?;
     Ok((state_dir, store))
 }
@@ -499,7 +502,7 @@ impl<'a> Follow<'a> {
             self.progress.auto(now);
         }
         if let Some(error) = store_failure(&p.job_path) {
-            return Some(self.broke(RunError::Failed(format!(
+            return Some(self.broke(RunError::StoreFailed(format!(
                 "the host could not store results: {error}"
             ))));
         }
