@@ -274,8 +274,9 @@ fn differences(reports: &[RunReport]) -> Vec<Difference> {
 mod tests {
     use super::*;
     use crate::domain::arm::BodyKind;
+    use crate::report::tests_support::report_of;
     use crate::stats::compare::Verdict;
-    use crate::store::tests_support::{report_of, run_record, sample};
+    use crate::store::tests_support::{run_record, sample};
     use crate::store::Record;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
