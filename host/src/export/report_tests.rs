@@ -4,19 +4,13 @@
 
 use super::{csv::Csv, html::Html, markdown::Markdown, table::Table, Exporter, Format};
 use crate::report::runs;
-use crate::report::tests_support::contents;
+use crate::report::tests_support::{contents, sink_bound_run};
 use crate::store::tests_support::{run_record, sample};
 use crate::store::Record;
 
 #[test]
 fn the_sink_bound_badge_is_on_the_arms_own_row_in_every_format() {
-    let samples = vec![
-        sample("r", "Uint8Array", 0, 100.0),
-        sample("r", "Uint8Array", 1, 110.0),
-        sample("r", "Blob", 0, 700.0),
-        sample("r", "Blob", 1, 720.0),
-    ];
-    let report = runs(contents(Some(1000.0), samples)).pop().unwrap();
+    let report = sink_bound_run();
     // The badge on the Blob row itself, in every format (the warning paragraph also
     // says "sink-bound", so a bare contains() would pass without any badge).
     let table = Table { colour: false }.render(std::slice::from_ref(&report));

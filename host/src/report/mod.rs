@@ -917,7 +917,7 @@ mod tests;
 #[cfg(test)]
 pub(crate) mod tests_support {
     use crate::domain::sample::Sample;
-    use crate::store::tests_support::{contents_of, run_record};
+    use crate::store::tests_support::{contents_of, run_record, sample};
     use crate::store::{Record, StoreContents};
 
     /// The one run `records` hold, as every report computes it.
@@ -925,6 +925,17 @@ pub(crate) mod tests_support {
         super::runs(contents_of(records))
             .pop()
             .expect("the records hold a run")
+    }
+
+    /// Run "r" with Blob at 70% of a 1000 Mbps sink ceiling, Uint8Array far below it.
+    pub(crate) fn sink_bound_run() -> super::RunReport {
+        let samples = vec![
+            sample("r", "Uint8Array", 0, 100.0),
+            sample("r", "Uint8Array", 1, 110.0),
+            sample("r", "Blob", 0, 700.0),
+            sample("r", "Blob", 1, 720.0),
+        ];
+        super::runs(contents(Some(1000.0), samples)).pop().unwrap()
     }
 
     /// Run "r" (Firefox 153, a sink ceiling of `ceiling`) and these samples.

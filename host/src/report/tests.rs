@@ -1,17 +1,11 @@
-use super::tests_support::contents;
+use super::tests_support::{contents, sink_bound_run};
 use super::*;
 use crate::stats::compare::Verdict;
 use crate::store::tests_support::{run_record, sample};
 
 #[test]
 fn an_arm_at_70_percent_of_the_sink_ceiling_is_flagged() {
-    let samples = vec![
-        sample("r", "Uint8Array", 0, 100.0),
-        sample("r", "Uint8Array", 1, 110.0),
-        sample("r", "Blob", 0, 700.0),
-        sample("r", "Blob", 1, 720.0),
-    ];
-    let report = runs(contents(Some(1000.0), samples)).pop().unwrap();
+    let report = sink_bound_run();
     assert_eq!(
         report
             .summary
