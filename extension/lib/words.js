@@ -2,7 +2,8 @@
 // popup, the summary tab and `serve`'s page write a figure as every report does.
 // tests/fixtures/formats.json is written from the host's functions and
 // extension/tests/words.test.js holds these to it, case by case.
-import { END_REASON } from './names.js';
+
+import { AUTO_REASON, END_REASON } from './names.js';
 
 /**
  * `v.toFixed(digits)`, but an exact tie rounds to even, as Rust's formatting does
@@ -219,4 +220,24 @@ const END_REASON_TEXT = Object.freeze({
 /** An end reason in words; null for none, or for a name this build does not know. */
 export function endReasonText(reason) {
   return END_REASON_TEXT[reason] ?? null;
+}
+
+/** Why an auto-sampled run goes on or stops (domain::plan::AutoReason), in words. */
+const AUTO_REASON_WORDS = Object.freeze({
+  [AUTO_REASON.settled]: () => 'every comparison is settled',
+  [AUTO_REASON.budgetReps]: () => 'the rep budget was spent',
+  [AUTO_REASON.budgetTime]: () => 'the time budget was spent',
+  [AUTO_REASON.nothingToCompare]: () => 'nothing settled to compare yet',
+  [AUTO_REASON.notSettled]: (r) => `not settled: ${r.unsettled.map((a) => a.label).join(', ')}`,
+  [AUTO_REASON.checkFailed]: (r) => `auto-check failed: ${r.error}`,
+});
+
+/** "every comparison is settled", "not settled: Blob, Uint8Array h2". */
+export function autoReasonWords(reason) {
+  return AUTO_REASON_WORDS[reason.kind]?.(reason) ?? reason.kind;
+}
+
+/** The end reason of an auto-sampled run whose every step ran: "auto: every comparison is settled after 12 samples"; null without one. */
+export function autoDoneReason(reason, samples) {
+  return reason ? `auto: ${autoReasonWords(reason)} after ${samples} samples` : null;
 }

@@ -18,6 +18,7 @@ const GROUPS = [
   ['CONDITION', 'conditions'],
   ['AUTO_STOP', 'auto_stops'],
   ['END_REASON', 'end_reasons'],
+  ['AUTO_REASON', 'auto_reasons'],
 ];
 
 const camel = (name) => name.replace(/-(.)/g, (_, c) => c.toUpperCase());

@@ -5,7 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { versus, versusParts } from '../lib/format.js';
-import { comparisonLine, comparisonParts, conditionPhrase, endReasonText, findingText, formatComparison, formatMbps, formatShare, formatSlowdown, integrityDetail, integrityWord, isConditionFinding, legendText, measuredIn, stateWords } from '../lib/words.js';
+import { AUTO_REASON } from '../lib/names.js';
+import { autoDoneReason, autoReasonWords, comparisonLine, comparisonParts, conditionPhrase, endReasonText, findingText, formatComparison, formatMbps, formatShare, formatSlowdown, integrityDetail, integrityWord, isConditionFinding, legendText, measuredIn, stateWords } from '../lib/words.js';
 
 const FIXTURE = JSON.parse(readFileSync(new URL('../../tests/fixtures/formats.json', import.meta.url), 'utf8'));
 
@@ -75,4 +76,14 @@ test("a run's typed end reason reads as the host writes it", () => {
   assert.ok(FIXTURE.end_reasons.length > 0);
   for (const { end_reason: reason, text } of FIXTURE.end_reasons) assert.equal(endReasonText(reason), text);
   assert.equal(endReasonText(undefined), null);
+});
+
+test("why an auto-sampled run goes on or stops reads as the host writes it, every kind", () => {
+  const kinds = FIXTURE.auto_reasons.map(({ reason }) => reason.kind);
+  assert.deepEqual([...kinds].sort(), Object.values(AUTO_REASON).sort(), 'one case of every kind');
+  for (const { reason, text, done } of FIXTURE.auto_reasons) {
+    assert.equal(autoReasonWords(reason), text);
+    assert.equal(autoDoneReason(reason, 12), done);
+  }
+  assert.equal(autoDoneReason(null, 12), null, 'a run without auto sampling has no end reason');
 });

@@ -36,7 +36,7 @@ pub(super) fn report_of(samples: Vec<Sample>) -> RunReport {
         s.sink_request_ms = Some(0.5);
         Record::Sample(s)
     }));
-    crate::store::tests_support::report_of(records)
+    crate::report::tests_support::report_of(records)
 }
 
 fn control_run() -> RunReport {
@@ -487,7 +487,7 @@ fn a_typed_end_reason_is_in_every_format() {
                 auto_stop: None,
             },
         ];
-        let reports = [crate::store::tests_support::report_of(records)];
+        let reports = [crate::report::tests_support::report_of(records)];
         let said = super::words::end_reason(reason);
         for format in [Format::Table, Format::Markdown, Format::Html] {
             let text = exporter(format, false).render(&reports);

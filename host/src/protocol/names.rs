@@ -126,6 +126,7 @@ mod tests {
             "conditions": names::<Condition>(),
             "auto_stops": names::<AutoStop>(),
             "end_reasons": names::<EndReason>(),
+            "auto_reasons": names::<crate::domain::plan::AutoReasonKind>(),
             "host_errors": errors,
         })
     }
