@@ -185,18 +185,7 @@ fn reported(state: &std::path::Path, run: &str) -> Value {
 
 /// Another `serve` on the state dir `state`, started and serving (its URL printed).
 fn serve_beside(state: &std::path::Path) -> std::process::Child {
-    use std::io::BufRead;
-    let mut child = std::process::Command::new(common::BIN)
-        .args(["serve", "--size", "1KiB", "--reps", "1", "--warmup", "0"])
-        .env("UNOBSERVED_STATE_DIR", state)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut url = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut url)
-        .unwrap();
+    let (child, _, url) = common::serve::spawn(state, &["--size", "1KiB", "--reps", "1"], &[]);
     assert!(url.starts_with("http://"), "{url:?}");
     child
 }

@@ -3,7 +3,6 @@ use crate::domain::plan::Plan;
 use crate::domain::run::{RunInfo, RunStatus};
 use crate::domain::sample::{Observation, Sample, SampleStatus};
 use std::fs::OpenOptions;
-use std::io::Write as _;
 
 pub(crate) fn sample(run_id: &str, body: &str, rep: u32, mbps: f64) -> Sample {
     Sample {
