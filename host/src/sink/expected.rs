@@ -38,6 +38,11 @@ impl ModuleRun {
     pub fn new(bytes: u64) -> ModuleRun {
         let mut seed = [0u8; 16];
         getrandom::fill(&mut seed).expect("the OS has randomness");
+        ModuleRun::with_seed(seed, bytes)
+    }
+
+    /// A run's with a seed chosen already (tests name theirs).
+    pub fn with_seed(seed: [u8; 16], bytes: u64) -> ModuleRun {
         let run = ModuleRun {
             seed,
             bytes,
