@@ -54,6 +54,7 @@ fn end_interrupted(store: &Store) {
             run_id,
             status: RunStatus::Interrupted,
             reason: None,
+            end_reason: None,
             recorded_at: now(),
             observation: None,
             auto_stop: None,
