@@ -291,10 +291,7 @@ pub mod tests {
             blob_rows[1][2],
             crate::export::words::mbps(quiet.median_mbps)
         );
-        assert!(
-            blob_rows[0].iter().any(|c| *c == "depends vs Uint8Array"),
-            "{cells:?}"
-        );
+        assert!(blob_rows[0].contains(&"depends vs Uint8Array"), "{cells:?}");
         assert!(
             blob_rows[2]
                 .iter()
