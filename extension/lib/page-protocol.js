@@ -26,7 +26,7 @@ export const PAGE = Object.freeze({
   autoCheck: 'auto-check',
   /** `{ request_id }`: an interleaved build waits for its turn before a rep; answered by turnGiven. */
   turn: 'turn',
-  /** `{ auto_reason }`: every step ran. */
+  /** `{ auto_reason }`: every step ran (the last auto-decision's typed `reason`, or null). */
   done: 'done',
   /** `{ error }`: the page could not go on. */
   failed: 'failed',
@@ -38,7 +38,7 @@ export const EXTENSION = Object.freeze({
   plan: 'plan',
   /** `{ request_id, ok, error? }`. */
   conditionSet: 'condition-set',
-  /** `{ request_id, more, reason, progress: { settled, comparisons, seconds_left } }`. */
+  /** `{ request_id, more, reason: { kind, … }, progress: { settled, comparisons, seconds_left } }`. */
   autoDecision: 'auto-decision',
   /** `{ request_id, ok, error? }`: this build's turn has come (or could not). */
   turnGiven: 'turn-given',
