@@ -258,7 +258,7 @@ pub mod tests {
                 s.sink_request_ms = Some(if busy { 60.0 } else { 90.0 });
             }
         }
-        crate::store::tests_support::report_of(records)
+        crate::report::tests_support::report_of(records)
     }
 
     /// Issue 36: a run measured in two conditions shows no median, range or browser
