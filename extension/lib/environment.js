@@ -69,7 +69,13 @@ export async function describeBrowser(api) {
   return facts;
 }
 
-/** A browser family word for fixes ("restart Chrome"). */
+/**
+ * The Chromium family, by the names browsers give themselves: the installer's table
+ * (installer/src/browsers.rs) is the source, through tests/fixtures/browser-families.json.
+ */
+export const CHROMIUM_FAMILY = Object.freeze(['Chrome', 'Chromium', 'Edge', 'Brave', 'Opera', 'Vivaldi']);
+
+/** Whether this browser is of the Chromium family (its fixes: "restart Chrome", the debugger control). */
 export function isChromiumFamily(browser) {
-  return ['Chrome', 'Chromium', 'Edge', 'Brave', 'Opera', 'Vivaldi'].includes(browser);
+  return CHROMIUM_FAMILY.includes(browser);
 }

@@ -1,6 +1,6 @@
 // The names that travel between the extension and the host, as constants: every host
-// message, every reply, sample status, run status, debugger condition, auto stop and
-// host error. The host's enums are the source (host/src/protocol/names.rs writes
+// message, every reply, sample status, run status, debugger condition, auto stop, auto
+// reason and host error. The host's enums are the source (host/src/protocol/names.rs writes
 // tests/fixtures/names.json from them); extension/tests/names.test.js checks that each
 // group here holds exactly the fixture's names, so neither side can rename one alone.
 // POPUP_PHASE is the extension's own (the popup's state), not the host's.
@@ -66,6 +66,16 @@ export const AUTO_STOP = Object.freeze({
   settled: 'settled',
   budgetReps: 'budget-reps',
   budgetTime: 'budget-time',
+});
+
+/** Why an auto-sampled run goes on or stops (`auto-decision`'s `reason.kind`; `check-failed` is the page's own). */
+export const AUTO_REASON = Object.freeze({
+  settled: 'settled',
+  budgetReps: 'budget-reps',
+  budgetTime: 'budget-time',
+  nothingToCompare: 'nothing-to-compare',
+  notSettled: 'not-settled',
+  checkFailed: 'check-failed',
 });
 
 /** The `name` of each numbered host error (PROTOCOL.md, error codes). */

@@ -32,7 +32,7 @@ export const PAGE = Object.freeze({
    * its new self is handed the plan with `resume`.
    */
   newPage: 'new-page',
-  /** `{ auto_reason }`: every step ran. */
+  /** `{ auto_reason }`: every step ran (the last auto-decision's typed `reason`, or null). */
   done: 'done',
   /** `{ error }`: the page could not go on. */
   failed: 'failed',
@@ -47,7 +47,7 @@ export const EXTENSION = Object.freeze({
   plan: 'plan',
   /** `{ request_id, ok, error? }`. */
   conditionSet: 'condition-set',
-  /** `{ request_id, more, reason, progress: { settled, comparisons, seconds_left } }`. */
+  /** `{ request_id, more, reason: { kind, … }, progress: { settled, comparisons, seconds_left } }`. */
   autoDecision: 'auto-decision',
   /** `{ request_id, ok, error? }`: a fresh page may take over the run. */
   newPageGranted: 'new-page-granted',

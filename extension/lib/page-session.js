@@ -5,12 +5,9 @@
 // or the HTTP of `unobserved serve` (bench/host-channel.js). Both send the same names
 // with the same fields, pass on the host's auto progress, and end a run the same way.
 import { EXTENSION, PAGE } from './page-protocol.js';
-import { HOST_MESSAGE, RUN_STATUS } from './names.js';
+import { AUTO_REASON, HOST_MESSAGE, RUN_STATUS } from './names.js';
+import { autoDoneReason } from './words.js';
 
-/** How a run that ran every step ended, in words the store keeps with it. */
-export function doneReason(autoReason, samples) {
-  return autoReason ? `auto: ${autoReason} after ${samples} samples` : null;
-}
 
 /** `{ ok: true }`, or `{ ok: false, error }` when `work` throws. */
 async function settle(work) {
@@ -22,7 +19,7 @@ async function settle(work) {
   }
 }
 
-/** The host's auto-decision as the page hears it: go on or not, why, and the progress. */
+/** The host's auto-decision as the page hears it: go on or not, why (typed), and the progress. */
 function autoReply(decision) {
   const { more, reason, settled, comparisons, seconds_left: secondsLeft, settled_verdicts: verdicts } = decision;
   return { more, reason, progress: { settled, comparisons, seconds_left: secondsLeft, settled_verdicts: verdicts ?? [] } };
@@ -65,7 +62,7 @@ const PAGE_TO_HOST = Object.freeze({
       answer = autoReply(decision);
       await s.hooks.autoProgress?.({ reps_done: msg.reps_done, ...answer.progress });
     } catch (e) {
-      answer = { more: false, reason: `auto-check failed: ${e.message}` };
+      answer = { more: false, reason: { kind: AUTO_REASON.checkFailed, error: e.message } };
     }
     reply({ type: EXTENSION.autoDecision, request_id: msg.request_id, ...answer });
   },
@@ -82,7 +79,7 @@ const PAGE_TO_HOST = Object.freeze({
     reply({ type: EXTENSION.newPageGranted, request_id: msg.request_id, ...answer });
   },
   async [PAGE.done](s, msg) {
-    await s.end(RUN_STATUS.complete, doneReason(msg.auto_reason, s.samples));
+    await s.end(RUN_STATUS.complete, autoDoneReason(msg.auto_reason, s.samples));
   },
   async [PAGE.failed](s, msg) {
     await s.end(RUN_STATUS.failed, msg.error);

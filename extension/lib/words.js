@@ -3,6 +3,8 @@
 // tests/fixtures/formats.json is written from the host's functions and
 // extension/tests/words.test.js holds these to it, case by case.
 
+import { AUTO_REASON } from './names.js';
+
 /**
  * `v.toFixed(digits)`, but an exact tie rounds to even, as Rust's formatting does
  * (toFixed rounds it up): 100.5 -> "100", 0.125 -> "0.12".
@@ -206,4 +208,24 @@ export function integrityWord(integrity) {
 export function integrityDetail(integrity) {
   if (integrity.status === 'corrupted') return `received ${integrity.bytes_received} bytes \`${integrity.head}\``;
   return integrity.error ?? null;
+}
+
+/** Why an auto-sampled run goes on or stops (domain::plan::AutoReason), in words. */
+const AUTO_REASON_WORDS = Object.freeze({
+  [AUTO_REASON.settled]: () => 'every comparison is settled',
+  [AUTO_REASON.budgetReps]: () => 'the rep budget was spent',
+  [AUTO_REASON.budgetTime]: () => 'the time budget was spent',
+  [AUTO_REASON.nothingToCompare]: () => 'nothing settled to compare yet',
+  [AUTO_REASON.notSettled]: (r) => `not settled: ${r.unsettled.map((a) => a.label).join(', ')}`,
+  [AUTO_REASON.checkFailed]: (r) => `auto-check failed: ${r.error}`,
+});
+
+/** "every comparison is settled", "not settled: Blob, Uint8Array h2". */
+export function autoReasonWords(reason) {
+  return AUTO_REASON_WORDS[reason.kind]?.(reason) ?? reason.kind;
+}
+
+/** The end reason of an auto-sampled run whose every step ran: "auto: every comparison is settled after 12 samples"; null without one. */
+export function autoDoneReason(reason, samples) {
+  return reason ? `auto: ${autoReasonWords(reason)} after ${samples} samples` : null;
 }

@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { parseUserAgent } from '../lib/environment.js';
+import { CHROMIUM_FAMILY, isChromiumFamily, parseUserAgent } from '../lib/environment.js';
 
 const FIXTURE = JSON.parse(readFileSync(new URL('../../tests/fixtures/user-agents.json', import.meta.url)));
+const FAMILIES = JSON.parse(readFileSync(new URL('../../tests/fixtures/browser-families.json', import.meta.url)));
 
 test('the shared user agents read as the fixture says (the host reads them so too)', () => {
   for (const { ua, brands, want } of FIXTURE.cases) {
@@ -30,4 +31,13 @@ test('Chrome, Chromium and Brave share a UA; brands tell them apart', () => {
   assert.equal(parseUserAgent(UAS.chrome, { brands: [{ brand: 'Google Chrome' }, { brand: 'Chromium' }] }).browser, 'Chrome');
   assert.equal(parseUserAgent(UAS.chrome, { brands: [{ brand: 'Chromium' }] }).browser, 'Chromium');
   assert.equal(parseUserAgent(UAS.chrome, { isBrave: true }).browser, 'Brave');
+});
+
+test("the Chromium family is the installer's: every browser it knows, by the name it gives itself", () => {
+  assert.ok(FAMILIES.browsers.some((b) => b.family === 'firefox'), 'the fixture has both families');
+  for (const { key, calls_itself: name, family } of FAMILIES.browsers) {
+    assert.equal(isChromiumFamily(name), family === 'chromium', `${key} (${name})`);
+  }
+  const chromium = new Set(FAMILIES.browsers.filter((b) => b.family === 'chromium').map((b) => b.calls_itself));
+  assert.deepEqual([...CHROMIUM_FAMILY].sort(), [...chromium].sort(), 'no name the installer does not know');
 });

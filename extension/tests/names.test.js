@@ -17,6 +17,7 @@ const GROUPS = [
   ['RUN_STATUS', 'run_statuses'],
   ['CONDITION', 'conditions'],
   ['AUTO_STOP', 'auto_stops'],
+  ['AUTO_REASON', 'auto_reasons'],
 ];
 
 const camel = (name) => name.replace(/-(.)/g, (_, c) => c.toUpperCase());

@@ -6,15 +6,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { EXTENSION, PAGE } from '../lib/page-protocol.js';
-import { HOST_MESSAGE, HOST_REPLY, RUN_STATUS } from '../lib/names.js';
-import { doneReason } from '../lib/page-session.js';
+import { AUTO_REASON, HOST_MESSAGE, HOST_REPLY, RUN_STATUS } from '../lib/names.js';
+import { autoDoneReason } from '../lib/words.js';
 
 const NAMES = JSON.parse(readFileSync(new URL('../../tests/fixtures/names.json', import.meta.url), 'utf8'));
 const RUN_ID = '20261201-120000-abcd';
 const TOKEN = 'ab'.repeat(16);
 const ARMS = [{ arm: { kind: 'body', body: 'Blob' }, label: 'Blob' }];
 const PLAN = { size_bytes: 1024, reps: 1, warmup: 0, bodies: ['Blob'], auto: { max_reps: 3, max_seconds: 60 } };
-const DECISION = { more: false, stop: 'settled', reason: 'every comparison is settled', settled: 1, comparisons: 1, seconds_left: 41, settled_verdicts: [] };
+const DECISION = { more: false, stop: 'settled', reason: { kind: AUTO_REASON.settled }, settled: 1, comparisons: 1, seconds_left: 41, settled_verdicts: [] };
 const STEP = { label: 'Blob', arm: ARMS[0].arm, rep: 0, phase: 'measure' };
 const sample = (rep) => ({ body: 'Blob', arm: ARMS[0].arm, rep, upload_id: `u${rep}`, bytes_sent: 1024, sha256_sent: 'ab', page_ms: 1, status: 'ok' });
 
@@ -128,7 +128,7 @@ test('the native port and serve\'s HTTP carry one page conversation alike', asyn
   assert.deepEqual(http.sent.map(comparable), native.sent.map(comparable));
   // `done` is worded the same on both, and the host's auto stop is passed on.
   const end = http.sent.at(-1).fields;
-  assert.deepEqual([end.status, end.reason, end.auto_stop], [RUN_STATUS.complete, doneReason(DECISION.reason, 2), DECISION.stop]);
+  assert.deepEqual([end.status, end.reason, end.auto_stop], [RUN_STATUS.complete, autoDoneReason(DECISION.reason, 2), DECISION.stop]);
   // The page hears the same: the plan, then the auto decision with the host's progress.
   assert.deepEqual(http.toPage.map((m) => m.type), [EXTENSION.plan, EXTENSION.autoDecision]);
   assert.deepEqual(http.toPage.map((m) => m.type), native.toPage.map((m) => m.type));

@@ -5,7 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { versus, versusParts } from '../lib/format.js';
-import { comparisonLine, comparisonParts, conditionPhrase, findingText, formatComparison, formatMbps, formatShare, formatSlowdown, integrityDetail, integrityWord, isConditionFinding, legendText, measuredIn, stateWords } from '../lib/words.js';
+import { AUTO_REASON } from '../lib/names.js';
+import { autoDoneReason, autoReasonWords, comparisonLine, comparisonParts, conditionPhrase, findingText, formatComparison, formatMbps, formatShare, formatSlowdown, integrityDetail, integrityWord, isConditionFinding, legendText, measuredIn, stateWords } from '../lib/words.js';
 
 const FIXTURE = JSON.parse(readFileSync(new URL('../../tests/fixtures/formats.json', import.meta.url), 'utf8'));
 
@@ -69,4 +70,14 @@ test("each condition, the machine's state and the findings about them read as th
   // Any other finding is shown as the host wrote it.
   assert.equal(findingText({ kind: 'hash-bound', message: 'as written' }), 'as written');
   assert.equal(isConditionFinding({ kind: 'hash-bound' }), false);
+});
+
+test("why an auto-sampled run goes on or stops reads as the host writes it, every kind", () => {
+  const kinds = FIXTURE.auto_reasons.map(({ reason }) => reason.kind);
+  assert.deepEqual([...kinds].sort(), Object.values(AUTO_REASON).sort(), 'one case of every kind');
+  for (const { reason, text, done } of FIXTURE.auto_reasons) {
+    assert.equal(autoReasonWords(reason), text);
+    assert.equal(autoDoneReason(reason, 12), done);
+  }
+  assert.equal(autoDoneReason(null, 12), null, 'a run without auto sampling has no end reason');
 });

@@ -700,9 +700,12 @@ fn a_missing_browser_is_a_clear_error_with_its_own_exit_code() {
         .env("UNOBSERVED_STATE_DIR", tempfile::tempdir().unwrap().path())
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(3));
-    assert!(String::from_utf8_lossy(&out.stderr)
-        .contains("/nonexistent/chromium is not an executable file"));
+    assert_eq!(
+        out.status.code(),
+        Some(unobserved::platform::exit::BROWSER_MISSING),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// `--auto` with one arm has nothing to compare, so only a budget can end it: what ended

@@ -327,11 +327,11 @@ fn an_unwritable_store_fails_the_cli_before_any_browser_starts() {
         .env("UNOBSERVED_STATE_DIR", dir.path())
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("cannot write results to") && err.contains("UNOBSERVED_STATE_DIR"),
-        "{err}"
+    assert_eq!(
+        out.status.code(),
+        Some(unobserved::platform::exit::STORE_FAILED),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
     );
     assert!(!mark.exists(), "a browser was started");
 }
@@ -347,12 +347,14 @@ fn a_full_disk_is_a_clear_error_from_the_host() {
         &[(unobserved::store::FULL_DISK_FAULT, "1")],
     );
     let reply = host.send(&json!({"type":"run-started","run":{"run_id":"full","plan":{"size_bytes":1024,"reps":1,"warmup":0,"bodies":["Blob"]}}}));
-    assert_eq!(reply["code"], 10, "{reply}");
-    let text = reply["message"].as_str().unwrap();
-    assert!(
-        text.contains("nothing was written") && text.contains("No space left on device"),
-        "{text}"
+    assert_eq!(
+        (&reply["code"], &reply["name"], &reply["kind"]),
+        (&json!(10), &json!("store-failed"), &json!("disk-full")),
+        "{reply}"
     );
+    // Nothing partial: the store holds no line, whole or torn.
+    let stored = std::fs::read(dir.path().join("results.jsonl")).unwrap_or_default();
+    assert!(stored.is_empty(), "{}", String::from_utf8_lossy(&stored));
 }
 
 /// The state dir is never a way to reach other files: a symlinked store is not written
@@ -520,11 +522,12 @@ fn a_full_disk_stops_the_cli_with_the_reason() {
         .env(unobserved::store::FULL_DISK_FAULT, "1")
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        err.contains("could not store results") && err.contains("No space left on device"),
-        "{err}"
+    // Its own exit code: not a timeout, not a missing connection, not a plain failure.
+    assert_eq!(
+        out.status.code(),
+        Some(unobserved::platform::exit::STORE_FAILED),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
     );
     assert!(
         t.elapsed() < Duration::from_secs(100),

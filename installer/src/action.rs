@@ -113,6 +113,33 @@ impl fmt::Display for Report {
 
 /// The line for `a`: its verb as done, its verb in a dry run, and the rest.
 fn words(a: &Action) -> (&'static str, &'static str, String) {
+    let (done, planned) = verbs(a);
+    (done, planned, rest(a))
+}
+
+/// The verb of `a` as done and as planned in a dry run.
+fn verbs(a: &Action) -> (&'static str, &'static str) {
+    match a {
+        Action::CopiedBinary { .. } => ("copied   ", "would copy"),
+        Action::BackedUp { .. } | Action::BackedUpKey { .. } => ("backed up", "would back up"),
+        Action::WroteFile { .. } => ("wrote    ", "would write"),
+        Action::Unchanged { .. } => ("unchanged", "unchanged"),
+        Action::SetKey { .. } => ("registry ", "would set"),
+        Action::Trusted { .. } => ("trusted  ", "would trust"),
+        Action::Untrusted { .. } => ("untrusted", "would untrust"),
+        Action::RemovedFile { .. } => ("removed", "would remove"),
+        Action::RestoredBackup { .. }
+        | Action::RestoredLink { .. }
+        | Action::RestoredKey { .. } => ("restored", "would restore"),
+        Action::DeletedKey { .. } => ("deleted", "would delete"),
+        Action::Kept { .. } | Action::KeptKey { .. } => ("left     ", "would leave"),
+        Action::NotRestored { .. } => ("did not restore", "would not restore"),
+        Action::NothingInstalled => ("nothing to remove:", "nothing to remove:"),
+    }
+}
+
+/// What `a` acted on, after the verb.
+fn rest(a: &Action) -> String {
     let key = |r: &RegistryWrite| format!("{}\\{}", r.hive, r.key);
     let who = |path: &PathBuf, b: &[String]| match b {
         [] => format!("{} (allowed ids)", path.display()),
@@ -120,74 +147,34 @@ fn words(a: &Action) -> (&'static str, &'static str, String) {
     };
     let forced = " (replaced with --force)";
     match a {
-        Action::CopiedBinary { from, to } => (
-            "copied   ",
-            "would copy",
-            format!("{} -> {}", from.display(), to.display()),
-        ),
-        Action::BackedUp { path } => (
-            "backed up",
-            "would back up",
-            format!("{}{forced}", path.display()),
-        ),
-        Action::WroteFile { path, browsers } => ("wrote    ", "would write", who(path, browsers)),
-        Action::Unchanged { path, browsers } => ("unchanged", "unchanged", who(path, browsers)),
-        Action::BackedUpKey { key: r, old } => (
-            "backed up",
-            "would back up",
-            format!("{} = {old}{forced}", key(r)),
-        ),
-        Action::SetKey { key: r } => (
-            "registry ",
-            "would set",
-            format!("{} = {}", key(r), r.value),
-        ),
-        Action::Trusted { trust: t } => (
-            "trusted  ",
-            "would trust",
-            format!(
-                "{} as {:?} in {}",
-                t.cert_path.display(),
-                t.nickname,
-                t.nssdb.display()
-            ),
-        ),
-        Action::Untrusted { trust: t } => (
-            "untrusted",
-            "would untrust",
-            format!("{:?} from {}", t.nickname, t.nssdb.display()),
-        ),
-        Action::RemovedFile { path } => ("removed", "would remove", path.display().to_string()),
-        Action::RestoredBackup { path } => {
-            ("restored", "would restore", path.display().to_string())
+        Action::CopiedBinary { from, to } => format!("{} -> {}", from.display(), to.display()),
+        Action::BackedUp { path } => format!("{}{forced}", path.display()),
+        Action::WroteFile { path, browsers } | Action::Unchanged { path, browsers } => {
+            who(path, browsers)
         }
-        Action::RestoredLink { path, target } => (
-            "restored",
-            "would restore",
-            format!("{} (a link to {})", path.display(), target.display()),
+        Action::BackedUpKey { key: r, old } => format!("{} = {old}{forced}", key(r)),
+        Action::SetKey { key: r } => format!("{} = {}", key(r), r.value),
+        Action::Trusted { trust: t } => format!(
+            "{} as {:?} in {}",
+            t.cert_path.display(),
+            t.nickname,
+            t.nssdb.display()
         ),
-        Action::RestoredKey { key: r, old } => {
-            ("restored", "would restore", format!("{} = {old}", key(r)))
+        Action::Untrusted { trust: t } => format!("{:?} from {}", t.nickname, t.nssdb.display()),
+        Action::RemovedFile { path } | Action::RestoredBackup { path } => {
+            path.display().to_string()
         }
-        Action::DeletedKey { key: r } => ("deleted", "would delete", key(r)),
-        Action::Kept { path, why } => (
-            "left     ",
-            "would leave",
-            format!("{} ({why})", path.display()),
-        ),
-        Action::KeptKey { key: r, why } => {
-            ("left     ", "would leave", format!("{} ({why})", key(r)))
+        Action::RestoredLink { path, target } => {
+            format!("{} (a link to {})", path.display(), target.display())
         }
-        Action::NotRestored { backup, why } => (
-            "did not restore",
-            "would not restore",
-            format!("{} ({why}); {}", backup.original().display(), was(backup)),
-        ),
-        Action::NothingInstalled => (
-            "nothing to remove:",
-            "nothing to remove:",
-            "unobserved is not installed here".into(),
-        ),
+        Action::RestoredKey { key: r, old } => format!("{} = {old}", key(r)),
+        Action::DeletedKey { key: r } => key(r),
+        Action::Kept { path, why } => format!("{} ({why})", path.display()),
+        Action::KeptKey { key: r, why } => format!("{} ({why})", key(r)),
+        Action::NotRestored { backup, why } => {
+            format!("{} ({why}); {}", backup.original().display(), was(backup))
+        }
+        Action::NothingInstalled => "unobserved is not installed here".into(),
     }
 }
 

@@ -40,6 +40,10 @@ pub struct Browser {
     pub key: &'static str,
     pub name: &'static str,
     pub family: Family,
+    /// The name it gives a page or an extension (the user agent, `getBrowserInfo`), as
+    /// `extension/lib/environment.js` reads it; `tests/fixtures/browser-families.json`
+    /// holds the extension's family rule to this table.
+    pub calls_itself: &'static str,
     /// Relative to $HOME.
     pub linux_user: &'static str,
     pub linux_system: &'static str,
@@ -57,6 +61,7 @@ pub const BROWSERS: &[Browser] = &[
         key: "chrome",
         name: "Google Chrome",
         family: Family::Chromium,
+        calls_itself: "Chrome",
         linux_user: ".config/google-chrome/NativeMessagingHosts",
         linux_system: "/etc/opt/chrome/native-messaging-hosts",
         mac_user: "Library/Application Support/Google/Chrome/NativeMessagingHosts",
@@ -68,6 +73,7 @@ pub const BROWSERS: &[Browser] = &[
         key: "chrome-beta",
         name: "Google Chrome Beta",
         family: Family::Chromium,
+        calls_itself: "Chrome",
         linux_user: ".config/google-chrome-beta/NativeMessagingHosts",
         linux_system: "/etc/opt/chrome/native-messaging-hosts",
         mac_user: "Library/Application Support/Google/Chrome Beta/NativeMessagingHosts",
@@ -79,6 +85,7 @@ pub const BROWSERS: &[Browser] = &[
         key: "chrome-dev",
         name: "Google Chrome Dev",
         family: Family::Chromium,
+        calls_itself: "Chrome",
         linux_user: ".config/google-chrome-unstable/NativeMessagingHosts",
         linux_system: "/etc/opt/chrome/native-messaging-hosts",
         mac_user: "Library/Application Support/Google/Chrome Dev/NativeMessagingHosts",
@@ -90,6 +97,7 @@ pub const BROWSERS: &[Browser] = &[
         key: "chromium",
         name: "Chromium",
         family: Family::Chromium,
+        calls_itself: "Chromium",
         linux_user: ".config/chromium/NativeMessagingHosts",
         linux_system: "/etc/chromium/native-messaging-hosts",
         mac_user: "Library/Application Support/Chromium/NativeMessagingHosts",
@@ -101,6 +109,7 @@ pub const BROWSERS: &[Browser] = &[
         key: "edge",
         name: "Microsoft Edge",
         family: Family::Chromium,
+        calls_itself: "Edge",
         linux_user: ".config/microsoft-edge/NativeMessagingHosts",
         linux_system: "/etc/opt/edge/native-messaging-hosts",
         mac_user: "Library/Application Support/Microsoft Edge/NativeMessagingHosts",
@@ -112,6 +121,7 @@ pub const BROWSERS: &[Browser] = &[
         key: "brave",
         name: "Brave",
         family: Family::Chromium,
+        calls_itself: "Brave",
         linux_user: ".config/BraveSoftware/Brave-Browser/NativeMessagingHosts",
         linux_system: "/etc/opt/chrome/native-messaging-hosts",
         mac_user: "Library/Application Support/BraveSoftware/Brave-Browser/NativeMessagingHosts",
@@ -126,6 +136,7 @@ pub const BROWSERS: &[Browser] = &[
         key: "vivaldi",
         name: "Vivaldi",
         family: Family::Chromium,
+        calls_itself: "Vivaldi",
         linux_user: ".config/vivaldi/NativeMessagingHosts",
         linux_system: "/etc/opt/vivaldi/native-messaging-hosts",
         mac_user: "Library/Application Support/Vivaldi/NativeMessagingHosts",
@@ -140,6 +151,7 @@ pub const BROWSERS: &[Browser] = &[
         key: "opera",
         name: "Opera",
         family: Family::Chromium,
+        calls_itself: "Opera",
         linux_user: ".config/opera/NativeMessagingHosts",
         linux_system: "/etc/opt/chrome/native-messaging-hosts",
         mac_user: "Library/Application Support/com.operasoftware.Opera/NativeMessagingHosts",
@@ -151,6 +163,7 @@ pub const BROWSERS: &[Browser] = &[
         key: "firefox",
         name: "Firefox",
         family: Family::Firefox,
+        calls_itself: "Firefox",
         linux_user: ".mozilla/native-messaging-hosts",
         linux_system: "/usr/lib/mozilla/native-messaging-hosts",
         mac_user: "Library/Application Support/Mozilla/NativeMessagingHosts",
@@ -162,6 +175,7 @@ pub const BROWSERS: &[Browser] = &[
         key: "librewolf",
         name: "LibreWolf",
         family: Family::Firefox,
+        calls_itself: "LibreWolf",
         linux_user: ".librewolf/native-messaging-hosts",
         linux_system: "/usr/lib/librewolf/native-messaging-hosts",
         mac_user: "Library/Application Support/LibreWolf/NativeMessagingHosts",
@@ -176,6 +190,7 @@ pub const BROWSERS: &[Browser] = &[
         key: "waterfox",
         name: "Waterfox",
         family: Family::Firefox,
+        calls_itself: "Waterfox",
         linux_user: ".waterfox/native-messaging-hosts",
         linux_system: "/usr/lib/waterfox/native-messaging-hosts",
         mac_user: "Library/Application Support/Waterfox/NativeMessagingHosts",
@@ -195,6 +210,33 @@ pub fn by_key(key: &str) -> Option<&'static Browser> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each browser's name as the extension reads it, and its family: the extension's
+    /// `isChromiumFamily` is held to this by `extension/tests/environment.test.js`.
+    #[test]
+    fn the_families_fixture_holds_this_table() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/fixtures/browser-families.json"
+        );
+        let rows: Vec<serde_json::Value> = BROWSERS
+            .iter()
+            .map(|b| serde_json::json!({"key": b.key, "calls_itself": b.calls_itself, "family": b.family}))
+            .collect();
+        let data = serde_json::json!({
+            "about": "Written from installer/src/browsers.rs (UNOBSERVED_WRITE_FIXTURES=1 cargo test -p unobserved-installer families); extension/lib/environment.js's isChromiumFamily holds to it.",
+            "browsers": rows,
+        });
+        if std::env::var_os("UNOBSERVED_WRITE_FIXTURES").is_some() {
+            std::fs::write(path, serde_json::to_string_pretty(&data).unwrap() + "\n").unwrap();
+        }
+        let fixture: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        assert_eq!(
+            fixture, data,
+            "UNOBSERVED_WRITE_FIXTURES=1 cargo test -p unobserved-installer families rewrites it"
+        );
+    }
 
     #[test]
     fn the_table_names_every_browser_once_with_folders_of_its_own() {

@@ -12,6 +12,7 @@ connect · 5 --fail-on found a sample of a kind it names · 6 compare --fail-if-
 found an arm slower beyond its bound · 7 compare --fail-if-slower could not tell (the
 machine ran at another speed in one run, or an interval reaches past the bound) · 8
 compare found a workload module of one name with different code (SHA-256) in two runs ·
+9 results could not be stored (the store is not writable, or the disk is full) ·
 129/130/143 stopped by
 SIGHUP/SIGINT/SIGTERM (the run is recorded as stopped and the browser is ended).
 

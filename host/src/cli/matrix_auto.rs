@@ -66,7 +66,8 @@ pub fn stop_after(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::tests_support::{report_of, run_record, sample};
+    use crate::report::tests_support::report_of;
+    use crate::store::tests_support::{run_record, sample};
     use crate::store::Record;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};

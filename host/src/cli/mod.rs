@@ -35,18 +35,8 @@ fn find_browser(name: &str) -> anyhow::Result<i32> {
     }
 }
 
-pub fn main() -> i32 {
-    let cli = match Cli::try_parse() {
-        Ok(c) => c,
-        Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() {
-                exit::USAGE
-            } else {
-                exit::OK
-            };
-        }
-    };
+/// Logging to the state dir, unless this command must not create or hold it.
+fn init_logging(cli: &Cli) {
     let state_dir = crate::platform::state::state_dir().ok();
     // Setting up is not using: install, uninstall and doctor do not create the state
     // dir just to log, so an install then an uninstall leaves HOME as it was.
@@ -61,6 +51,40 @@ pub fn main() -> i32 {
         .as_deref()
         .filter(|d| !cli.no_log_file && !uninstalling && (!setup || d.exists()));
     crate::platform::logging::init(log_dir, cli.verbose, true);
+}
+
+/// The exit code for a command's error, by its type.
+fn exit_code(e: &anyhow::Error) -> i32 {
+    if e.downcast_ref::<usage::UsageError>().is_some() {
+        return exit::USAGE;
+    }
+    if e.downcast_ref::<crate::report::module_code::ModuleCodeDiffers>()
+        .is_some()
+    {
+        return exit::MODULE_CODE_DIFFERS;
+    }
+    match e.downcast_ref::<crate::launch::RunError>() {
+        Some(crate::launch::RunError::BrowserMissing(_)) => exit::BROWSER_MISSING,
+        Some(crate::launch::RunError::NoConnection(_)) => exit::NO_CONNECTION,
+        Some(crate::launch::RunError::StoreFailed(_)) => exit::STORE_FAILED,
+        Some(crate::launch::RunError::Interrupted(signal)) => signal.exit_code(),
+        _ => exit::FAILED,
+    }
+}
+
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() {
+                exit::USAGE
+            } else {
+                exit::OK
+            };
+        }
+    };
+    init_logging(&cli);
     let result = match cli.command {
         Command::Run(a) => run_cmd::execute(*a),
         Command::Report(a) => report_cmd::execute(a),
@@ -80,20 +104,7 @@ pub fn main() -> i32 {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e:#}");
-            if e.downcast_ref::<usage::UsageError>().is_some() {
-                return exit::USAGE;
-            }
-            if e.downcast_ref::<crate::report::module_code::ModuleCodeDiffers>()
-                .is_some()
-            {
-                return exit::MODULE_CODE_DIFFERS;
-            }
-            match e.downcast_ref::<crate::launch::RunError>() {
-                Some(crate::launch::RunError::BrowserMissing(_)) => exit::BROWSER_MISSING,
-                Some(crate::launch::RunError::NoConnection(_)) => exit::NO_CONNECTION,
-                Some(crate::launch::RunError::Interrupted(signal)) => signal.exit_code(),
-                _ => exit::FAILED,
-            }
+            exit_code(&e)
         }
     }
 }

@@ -27,32 +27,7 @@ pub fn execute(a: SinkArgs) -> Result<i32> {
             a.listen
         );
     }
-    let sink = Sink::start(SinkConfig {
-        listen: a.listen,
-        token,
-        max_body: a.max_body,
-        idle_timeout: Duration::from_secs(a.idle_timeout),
-        tls: cert.as_ref().map(|c| {
-            (
-                c.cert_pem.clone().into_bytes(),
-                c.key_pem.clone().into_bytes(),
-            )
-        }),
-        public_hosts: a
-            .public_host
-            .iter()
-            .map(|h| h.as_str().to_owned())
-            .collect(),
-        // A remote sink is called from the extension's own page, which in Firefox has
-        // an origin no one can list.
-        firefox_pages: crate::sink::cors::FirefoxPages::TokenRoutes,
-        // The host storing the samples is another process: it claims records here.
-        ledger_route: true,
-        hash_queue_bytes: a
-            .hash_queue
-            .unwrap_or_else(crate::sink::hash_queue::default_capacity),
-        ..SinkConfig::default()
-    })?;
+    let sink = Sink::start(config(&a, token, cert.as_ref()))?;
     let pin = cert.as_ref().map(|c| format!("#{}", c.pin.fragment()));
     let url = |host: &str| {
         sink.upload_url().replacen(
@@ -74,6 +49,36 @@ pub fn execute(a: SinkArgs) -> Result<i32> {
     eprintln!("sink ready: paste the URL above into Unobserved's options (Sink upload URL). Ctrl-C stops it.");
     loop {
         std::thread::park();
+    }
+}
+
+/// The sink's configuration for these arguments.
+fn config(a: &SinkArgs, token: String, cert: Option<&SinkCert>) -> SinkConfig {
+    SinkConfig {
+        listen: a.listen,
+        token,
+        max_body: a.max_body,
+        idle_timeout: Duration::from_secs(a.idle_timeout),
+        tls: cert.map(|c| {
+            (
+                c.cert_pem.clone().into_bytes(),
+                c.key_pem.clone().into_bytes(),
+            )
+        }),
+        public_hosts: a
+            .public_host
+            .iter()
+            .map(|h| h.as_str().to_owned())
+            .collect(),
+        // A remote sink is called from the extension's own page, which in Firefox has
+        // an origin no one can list.
+        firefox_pages: crate::sink::cors::FirefoxPages::TokenRoutes,
+        // The host storing the samples is another process: it claims records here.
+        ledger_route: true,
+        hash_queue_bytes: a
+            .hash_queue
+            .unwrap_or_else(crate::sink::hash_queue::default_capacity),
+        ..SinkConfig::default()
     }
 }
 

@@ -361,6 +361,33 @@ impl Arm {
     }
 }
 
+/// An arm as reports write it: its label, then its typed fields.
+#[derive(Serialize, schemars::JsonSchema)]
+pub struct Labelled<'a> {
+    /// The arm's name in every report ("Blob", "AES-GCM 16 MiB pipelined",
+    /// "Uint8Array (attached)"), made from the fields beside it.
+    pub label: String,
+    #[serde(flatten)]
+    pub arm: std::borrow::Cow<'a, Arm>,
+}
+
+/// `serialize_with` for an arm: `Labelled`.
+pub fn labelled<S: serde::Serializer>(arm: &Arm, s: S) -> Result<S::Ok, S::Error> {
+    Labelled {
+        label: arm.label(),
+        arm: std::borrow::Cow::Borrowed(arm),
+    }
+    .serialize(s)
+}
+
+/// `serialize_with` for a list of arms: each `Labelled`.
+pub fn labelled_all<S: serde::Serializer>(arms: &[Arm], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(arms.iter().map(|arm| Labelled {
+        label: arm.label(),
+        arm: std::borrow::Cow::Borrowed(arm),
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -157,6 +157,46 @@ pub enum AutoStop {
     BudgetTime,
 }
 
+/// Why an auto-sampled run goes on or stops: `auto-decision`'s `reason`, as data. Its
+/// words are `export::words::auto_reason`'s; the extension's are held to them by
+/// `tests/fixtures/formats.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, strum::EnumDiscriminants)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+#[strum_discriminants(
+    name(AutoReasonKind),
+    derive(strum::EnumIter, Serialize),
+    serde(rename_all = "kebab-case")
+)]
+pub enum AutoReason {
+    /// It stops: every comparison is settled.
+    Settled,
+    /// It stops: the rep budget is spent.
+    BudgetReps,
+    /// It stops: the time budget is spent.
+    BudgetTime,
+    /// It goes on: nothing settled to compare yet (before the plan's reps, or no
+    /// comparison in the plan).
+    NothingToCompare,
+    /// It goes on: these arms' comparisons are not settled yet.
+    NotSettled {
+        #[serde(serialize_with = "crate::domain::arm::labelled_all")]
+        unsettled: Vec<Arm>,
+    },
+    /// The page's own, when its `auto-check` got no answer, so the run stops there. The
+    /// host never sends it; the run's end reason is worded from it all the same.
+    CheckFailed { error: String },
+}
+
+impl From<AutoStop> for AutoReason {
+    fn from(stop: AutoStop) -> AutoReason {
+        match stop {
+            AutoStop::Settled => AutoReason::Settled,
+            AutoStop::BudgetReps => AutoReason::BudgetReps,
+            AutoStop::BudgetTime => AutoReason::BudgetTime,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct AutoBudget {
     pub max_reps: u32,

@@ -5,8 +5,8 @@
 
 use super::document::{Cell, Row, Section, SectionKind, Tone};
 use super::words::{integrity_word, mbps as fmt_mbps};
-use crate::report::across::{Fact, FactValue, RunsCompared};
-use crate::stats::across_runs::Method;
+use crate::report::across::{ArmAcross, Fact, FactValue, RunsCompared};
+use crate::stats::across_runs::{Across, Method};
 use crate::stats::compare::Verdict;
 
 pub struct ComparedDocument {
@@ -25,45 +25,59 @@ pub fn of(c: &RunsCompared, labels: &[String]) -> ComparedDocument {
             columns.push(format!("vs {}", labels[0]));
         }
     }
-    let rows = c
-        .arms
-        .iter()
-        .map(|a| {
-            let mut cells = vec![Cell::text(a.arm.label())];
-            for (i, m) in a.medians.iter().enumerate() {
-                cells.push(match m {
-                    Some(v) => Cell::num(fmt_mbps(Some(*v))),
-                    None => Cell::toned(
-                        a.integrity[i].as_ref().map_or("–", integrity_word),
-                        Tone::Bad,
-                    ),
-                });
-                if i > 0 {
-                    cells.push(
-                        match a.versus_first[i - 1].as_ref().map(|x| &x.comparison) {
-                            Some(cmp) => Cell::toned(
-                                super::words::comparison(cmp),
-                                match cmp.verdict {
-                                    Verdict::Slower => Tone::Bad,
-                                    Verdict::Faster => Tone::Good,
-                                    Verdict::Depends => Tone::Warn,
-                                    Verdict::Same
-                                    | Verdict::NotResolved
-                                    | Verdict::NotComparable => Tone::Plain,
-                                },
-                            ),
-                            None => Cell::text("– (too few samples)"),
-                        },
-                    );
-                }
-            }
-            Row {
-                arm: a.arm.label(),
-                cells,
-                flags: vec![],
-            }
-        })
-        .collect();
+    ComparedDocument {
+        title: format!("{} compared with {}", labels[1..].join(", "), labels[0]),
+        section: Section {
+            kind: SectionKind::Compared,
+            title: None,
+            columns,
+            rows: c.arms.iter().map(row).collect(),
+            footnotes: vec!["Mbps medians of intact uploads; ratio of the medians to the first with its [95% interval] (exact Mann–Whitney, by ranks)."],
+        },
+        lines: lines(c),
+    }
+}
+
+/// One arm: each run's median, and each later run's ratio to the first.
+fn row(a: &ArmAcross) -> Row {
+    let mut cells = vec![Cell::text(a.arm.label())];
+    for (i, m) in a.medians.iter().enumerate() {
+        cells.push(match m {
+            Some(v) => Cell::num(fmt_mbps(Some(*v))),
+            None => Cell::toned(
+                a.integrity[i].as_ref().map_or("–", integrity_word),
+                Tone::Bad,
+            ),
+        });
+        if i > 0 {
+            cells.push(versus_cell(a.versus_first[i - 1].as_ref()));
+        }
+    }
+    Row {
+        arm: a.arm.label(),
+        cells,
+        flags: vec![],
+    }
+}
+
+fn versus_cell(versus: Option<&Across>) -> Cell {
+    match versus.map(|x| &x.comparison) {
+        Some(cmp) => Cell::toned(
+            super::words::comparison(cmp),
+            match cmp.verdict {
+                Verdict::Slower => Tone::Bad,
+                Verdict::Faster => Tone::Good,
+                Verdict::Depends => Tone::Warn,
+                Verdict::Same | Verdict::NotResolved | Verdict::NotComparable => Tone::Plain,
+            },
+        ),
+        None => Cell::text("– (too few samples)"),
+    }
+}
+
+/// The lines under the table: the machine check, the methods, the unmatched arms and
+/// what else differs.
+fn lines(c: &RunsCompared) -> Vec<String> {
     let mut lines: Vec<String> = vec![c.machine.to_string()];
     lines.extend(methods(c));
     lines.extend(
@@ -75,17 +89,7 @@ pub fn of(c: &RunsCompared, labels: &[String]) -> ComparedDocument {
         let values: Vec<String> = d.values.iter().map(fact_value).collect();
         format!("differs: {}: {}", fact_word(d.what), values.join(" | "))
     }));
-    ComparedDocument {
-        title: format!("{} compared with {}", labels[1..].join(", "), labels[0]),
-        section: Section {
-            kind: SectionKind::Compared,
-            title: None,
-            columns,
-            rows,
-            footnotes: vec!["Mbps medians of intact uploads; ratio of the medians to the first with its [95% interval] (exact Mann–Whitney, by ranks)."],
-        },
-        lines,
-    }
+    lines
 }
 
 /// How the intervals were made, once per method used (`stats::across_runs`).

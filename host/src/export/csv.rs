@@ -225,7 +225,8 @@ fn shown<S: Serializer>(v: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::tests_support::{report_of, run_record, sample};
+    use crate::report::tests_support::report_of;
+    use crate::store::tests_support::{run_record, sample};
     use crate::store::Record;
 
     /// An error text with every character CSV must quote comes back whole.

@@ -5,8 +5,9 @@
 //! interval and the medians disagree (tests/fixtures/figures-agree.json).
 
 use super::{exporter, Format};
+use crate::report::tests_support::report_of;
 use crate::report::{across, analysis, RunReport};
-use crate::store::tests_support::{report_of, run_record, sample};
+use crate::store::tests_support::{run_record, sample};
 use crate::store::Record;
 use serde_json::Value;
 

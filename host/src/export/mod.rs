@@ -77,4 +77,6 @@ pub fn exporter(format: Format, colour: bool) -> Box<dyn Exporter> {
 #[cfg(test)]
 mod figures_agree;
 #[cfg(test)]
+mod report_tests;
+#[cfg(test)]
 mod tests;

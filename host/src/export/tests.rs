@@ -36,7 +36,7 @@ pub(super) fn report_of(samples: Vec<Sample>) -> RunReport {
         s.sink_request_ms = Some(0.5);
         Record::Sample(s)
     }));
-    crate::store::tests_support::report_of(records)
+    crate::report::tests_support::report_of(records)
 }
 
 fn control_run() -> RunReport {

@@ -4,7 +4,8 @@
 //! by the test below and read by the extension's tests, so neither side can change a
 //! rule alone.
 
-use crate::domain::plan::AutoStop;
+use crate::domain::arm::Arm;
+use crate::domain::plan::{AutoReason, AutoStop};
 use crate::report::chart_scale::Legend;
 use crate::stats::compare::{Comparison, Verdict};
 use crate::stats::integrity::IntegrityWhy;
@@ -171,6 +172,28 @@ pub fn auto_stop(stop: AutoStop) -> &'static str {
     }
 }
 
+/// Why an auto-sampled run goes on or stops: "every comparison is settled", "not
+/// settled: Blob, ReadableStream".
+pub fn auto_reason(reason: &AutoReason) -> String {
+    match reason {
+        AutoReason::Settled => auto_stop(AutoStop::Settled).into(),
+        AutoReason::BudgetReps => auto_stop(AutoStop::BudgetReps).into(),
+        AutoReason::BudgetTime => auto_stop(AutoStop::BudgetTime).into(),
+        AutoReason::NothingToCompare => "nothing settled to compare yet".into(),
+        AutoReason::NotSettled { unsettled } => {
+            let labels: Vec<String> = unsettled.iter().map(Arm::label).collect();
+            format!("not settled: {}", labels.join(", "))
+        }
+        AutoReason::CheckFailed { error } => format!("auto-check failed: {error}"),
+    }
+}
+
+/// The end reason of an auto-sampled run whose every step ran, which the page sends
+/// with `run-finished`: "auto: every comparison is settled after 12 samples".
+pub fn auto_done(reason: &AutoReason, samples: usize) -> String {
+    format!("auto: {} after {samples} samples", auto_reason(reason))
+}
+
 /// "intact", or "corrupted: received 23 bytes `[object ReadableStream]`".
 impl std::fmt::Display for Integrity {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -280,7 +303,34 @@ mod tests {
                 "integrity": i, "word": integrity_word(i), "detail": integrity_detail(i),
             })).collect::<Vec<_>>(),
             "conditions": crate::export::conditions::tests::shared_cases(),
+            "auto_reasons": auto_reasons().iter().map(|r| json!({
+                "reason": r, "text": auto_reason(r), "done": auto_done(r, 12),
+            })).collect::<Vec<_>>(),
         })
+    }
+
+    /// One reason of every kind, two arms unsettled (a transport among them).
+    fn auto_reasons() -> Vec<AutoReason> {
+        use crate::domain::plan::AutoReasonKind;
+        use strum::IntoEnumIterator;
+        let h2 = Arm {
+            transport: Some(crate::domain::arm::Transport::H2),
+            ..side(BodyKind::Uint8Array).arm().clone()
+        };
+        AutoReasonKind::iter()
+            .map(|kind| match kind {
+                AutoReasonKind::Settled => AutoReason::Settled,
+                AutoReasonKind::BudgetReps => AutoReason::BudgetReps,
+                AutoReasonKind::BudgetTime => AutoReason::BudgetTime,
+                AutoReasonKind::NothingToCompare => AutoReason::NothingToCompare,
+                AutoReasonKind::NotSettled => AutoReason::NotSettled {
+                    unsettled: vec![side(BodyKind::Blob).arm().clone(), h2.clone()],
+                },
+                AutoReasonKind::CheckFailed => AutoReason::CheckFailed {
+                    error: "the host is gone".into(),
+                },
+            })
+            .collect()
     }
 
     /// Comparisons with parts: per condition (disagreeing, and agreeing), and by blocks

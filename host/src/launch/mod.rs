@@ -62,6 +62,9 @@ pub enum RunError {
     Interrupted(signals::Signal),
     #[error("{0}")]
     TimedOut(String),
+    /// Results could not be stored: found before launch, or reported by the host.
+    #[error("{0}")]
+    StoreFailed(String),
 }
 
 impl RunError {
@@ -70,7 +73,7 @@ impl RunError {
         match self {
             RunError::Interrupted(_) => Some(RunStatus::Stopped),
             RunError::TimedOut(_) => Some(RunStatus::TimedOut),
-            RunError::Failed(_) => Some(RunStatus::Failed),
+            RunError::Failed(_) | RunError::StoreFailed(_) => Some(RunStatus::Failed),
             RunError::BrowserMissing(_) | RunError::NoConnection(_) => None,
         }
     }
@@ -239,11 +242,11 @@ pub(crate) fn writable_store() -> Result<(PathBuf, Store)> {
     let state_dir = state::state_dir()?;
     state::ensure_private_dir(&state_dir)?;
     let store = Store::in_dir(&state_dir);
-    state::open_private_append(store.path()).with_context(|| {
-        format!(
-            "cannot write results to {} (set UNOBSERVED_STATE_DIR to a writable folder)",
+    state::open_private_append(store.path()).map_err(|e| {
+        RunError::StoreFailed(format!(
+            "cannot write results to {} (set UNOBSERVED_STATE_DIR to a writable folder): {e}",
             store.path().display()
-        )
+        ))
     })?;
     Ok((state_dir, store))
 }
@@ -415,77 +418,139 @@ enum Followed {
 /// Follows the store until the run's end record, the browser's exit, a signal, a
 /// store failure, or a deadline, with progress on the way.
 async fn follow(opts: &RunOptions, p: &Prepared, r: &mut Running) -> Followed {
-    let progress = Progress::new(opts.quiet, &opts.plan, p.browser.display);
-    let mut auto = opts.plan.auto.map(|_| auto_progress::Watch::new());
-    let total_timeout = opts.timeout.unwrap_or_else(|| opts.plan.default_timeout());
-    let started = Instant::now();
-    let mut connected = false;
+    let mut f = Follow::new(opts, p);
     let mut interval = tokio::time::interval(Duration::from_millis(200));
     let mut signals = match signals::Signals::listen() {
         Ok(s) => s,
         Err(error) => {
             return Followed::Broke {
                 error: error.into(),
-                connected,
+                connected: false,
             }
         }
     };
     let followed = loop {
-        let broke = |e: RunError, connected| Followed::Broke {
-            error: e.into(),
-            connected,
-        };
         tokio::select! {
             status = r.child.wait() => {
                 let code = status.map(|s| s.to_string()).unwrap_or_else(|e| e.to_string());
-                break broke(RunError::Failed(format!(
-                    "{} exited ({code}) before the run finished.\n{}", p.browser.display, log_tail(&p.log_path))), connected);
+                break f.broke(RunError::Failed(format!(
+                    "{} exited ({code}) before the run finished.\n{}", p.browser.display, log_tail(&p.log_path))));
             }
-            signal = signals.recv() => break broke(RunError::Interrupted(signal), connected),
+            signal = signals.recv() => break f.broke(RunError::Interrupted(signal)),
             _ = interval.tick() => {
-                let records = match r.tail.poll() {
-                    Ok(records) => records,
-                    Err(error) => break Followed::Broke { error: error.into(), connected },
-                };
-                let mut end = None;
-                for record in records {
-                    if record.run_id() != Some(p.run_id.as_str()) { continue; }
-                    match record {
-                        Record::Run(_) => { connected = true; progress.connected(); }
-                        Record::Sample(s) => {
-                            connected = true;
-                            progress.sample(&s.body, s.rep, s.status.as_str());
-                            if let Some(w) = &mut auto { w.saw(s.rep); }
-                        }
-                        Record::RunEnd { status, reason, .. } => end = Some(Followed::Ended { status, reason }),
-                        Record::Machine(_) | Record::Series(_) | Record::Conditions(_) | Record::CeilingAfter { .. } | Record::SinkEvent { .. } => {}
-                    }
-                }
-                if let Some(end) = end { break end; }
-                if let Some(now) = auto.as_mut().and_then(|w| w.poll(&p.store, &p.run_id)) {
-                    progress.auto(now);
-                }
-                if let Some(error) = store_failure(&p.job_path) {
-                    break broke(RunError::Failed(format!("the host could not store results: {error}")), connected);
-                }
-                if !connected && started.elapsed() > opts.connect_timeout {
-                    break broke(RunError::NoConnection(format!(
-                        "the extension did not start the run within {}s: the browser started, but nothing reached the host.\n{}",
-                        opts.connect_timeout.as_secs(), log_tail(&p.log_path))), connected);
-                }
-                if started.elapsed() > total_timeout {
-                    break broke(RunError::TimedOut(format!("the run did not finish within {}s (use --timeout to allow more)", total_timeout.as_secs())), connected);
-                }
+                if let Some(end) = f.tick(&mut r.tail) { break end; }
             }
         }
     };
-    progress.finish();
+    f.progress.finish();
     // Before the browser is ended: a dying extension must not get to record its own
     // version of how the run ended first.
     if let Followed::Broke { error, connected } = &followed {
         record_end(&p.store, &p.run_id, *connected, error);
     }
     followed
+}
+
+/// What following one run keeps between looks at the store.
+struct Follow<'a> {
+    opts: &'a RunOptions,
+    p: &'a Prepared,
+    progress: Progress,
+    auto: Option<auto_progress::Watch>,
+    total_timeout: Duration,
+    started: Instant,
+    /// The extension has begun the run (so it gets an end record).
+    connected: bool,
+}
+
+impl<'a> Follow<'a> {
+    fn new(opts: &'a RunOptions, p: &'a Prepared) -> Follow<'a> {
+        Follow {
+            opts,
+            p,
+            progress: Progress::new(opts.quiet, &opts.plan, p.browser.display),
+            auto: opts.plan.auto.map(|_| auto_progress::Watch::new()),
+            total_timeout: opts.timeout.unwrap_or_else(|| opts.plan.default_timeout()),
+            started: Instant::now(),
+            connected: false,
+        }
+    }
+
+    fn broke(&self, e: RunError) -> Followed {
+        Followed::Broke {
+            error: e.into(),
+            connected: self.connected,
+        }
+    }
+
+    /// One look at the store: the run's end or a failure, or None to keep following.
+    fn tick(&mut self, tail: &mut StoreTail) -> Option<Followed> {
+        let (p, opts) = (self.p, self.opts);
+        let records = match tail.poll() {
+            Ok(records) => records,
+            Err(error) => {
+                return Some(Followed::Broke {
+                    error: error.into(),
+                    connected: self.connected,
+                })
+            }
+        };
+        if let Some(end) = self.read(records) {
+            return Some(end);
+        }
+        if let Some(now) = self.auto.as_mut().and_then(|w| w.poll(&p.store, &p.run_id)) {
+            self.progress.auto(now);
+        }
+        if let Some(error) = store_failure(&p.job_path) {
+            return Some(self.broke(RunError::StoreFailed(format!(
+                "the host could not store results: {error}"
+            ))));
+        }
+        if !self.connected && self.started.elapsed() > opts.connect_timeout {
+            return Some(self.broke(RunError::NoConnection(format!(
+                "the extension did not start the run within {}s: the browser started, but nothing reached the host.\n{}",
+                opts.connect_timeout.as_secs(), log_tail(&p.log_path)))));
+        }
+        if self.started.elapsed() > self.total_timeout {
+            return Some(self.broke(RunError::TimedOut(format!(
+                "the run did not finish within {}s (use --timeout to allow more)",
+                self.total_timeout.as_secs()
+            ))));
+        }
+        None
+    }
+
+    /// This run's new records: progress, and its end record if there is one.
+    fn read(&mut self, records: Vec<Record>) -> Option<Followed> {
+        let mut end = None;
+        for record in records {
+            if record.run_id() != Some(self.p.run_id.as_str()) {
+                continue;
+            }
+            match record {
+                Record::Run(_) => {
+                    self.connected = true;
+                    self.progress.connected();
+                }
+                Record::Sample(s) => {
+                    self.connected = true;
+                    self.progress.sample(&s.body, s.rep, s.status.as_str());
+                    if let Some(w) = &mut self.auto {
+                        w.saw(s.rep);
+                    }
+                }
+                Record::RunEnd { status, reason, .. } => {
+                    end = Some(Followed::Ended { status, reason })
+                }
+                Record::Machine(_)
+                | Record::Series(_)
+                | Record::Conditions(_)
+                | Record::CeilingAfter { .. }
+                | Record::SinkEvent { .. } => {}
+            }
+        }
+        end
+    }
 }
 
 /// Ends the browser, its watchdog and (unless kept) the workspace.

@@ -70,33 +70,10 @@ pub fn prepare(
             });
         }
     };
-    let manifest_dir = match family {
-        // With a custom --user-data-dir, Chromium reads host manifests only from there.
-        Family::Chromium => ws.profile.join("NativeMessagingHosts"),
-        Family::Firefox => ws.home.join(".mozilla").join("native-messaging-hosts"),
-    };
-    std::fs::create_dir_all(&manifest_dir)?;
-    let manifest_path = manifest_dir.join(format!("{HOST_NAME}.json"));
-    std::fs::write(&manifest_path, manifest::render(family, host, &[]))
-        .with_context(|| format!("cannot write {}", manifest_path.display()))?;
-
+    write_host_manifest(family, ws, host)?;
     let mut env = vec![("HOME".to_owned(), ws.home.to_string_lossy().into_owned())];
     let args = match family {
-        Family::Chromium => {
-            let mut args = chromium_args(ws, headed, as_root);
-            if let Some(t) = &trust {
-                // An ordinary switch (not a debugging one): accept a certificate whose
-                // key has this hash. It needs --user-data-dir, which a run always has.
-                args.insert(
-                    0,
-                    format!(
-                        "--ignore-certificate-errors-spki-list={}",
-                        t.pins.spki_sha256_base64
-                    ),
-                );
-            }
-            args
-        }
+        Family::Chromium => chromium_trusting(ws, headed, as_root, trust.as_ref()),
         Family::Firefox => {
             install_xpi(ws)?;
             if let Some(t) = &trust {
@@ -114,6 +91,41 @@ pub fn prepare(
         args,
         env,
     })
+}
+
+/// The native host's manifest, where this family reads it in a throwaway profile.
+fn write_host_manifest(family: Family, ws: &Workspace, host: &Path) -> Result<()> {
+    let manifest_dir = match family {
+        // With a custom --user-data-dir, Chromium reads host manifests only from there.
+        Family::Chromium => ws.profile.join("NativeMessagingHosts"),
+        Family::Firefox => ws.home.join(".mozilla").join("native-messaging-hosts"),
+    };
+    std::fs::create_dir_all(&manifest_dir)?;
+    let manifest_path = manifest_dir.join(format!("{HOST_NAME}.json"));
+    std::fs::write(&manifest_path, manifest::render(family, host, &[]))
+        .with_context(|| format!("cannot write {}", manifest_path.display()))
+}
+
+/// Chromium's arguments, accepting the trusted certificate if there is one.
+fn chromium_trusting(
+    ws: &Workspace,
+    headed: bool,
+    as_root: bool,
+    trust: Option<&Trust>,
+) -> Vec<String> {
+    let mut args = chromium_args(ws, headed, as_root);
+    if let Some(t) = trust {
+        // An ordinary switch (not a debugging one): accept a certificate whose
+        // key has this hash. It needs --user-data-dir, which a run always has.
+        args.insert(
+            0,
+            format!(
+                "--ignore-certificate-errors-spki-list={}",
+                t.pins.spki_sha256_base64
+            ),
+        );
+    }
+    args
 }
 
 fn chromium_args(ws: &Workspace, headed: bool, as_root: bool) -> Vec<String> {

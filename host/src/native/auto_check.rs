@@ -3,7 +3,7 @@
 //! use, so the stopping rule and the final verdicts agree.
 
 use super::{invalid_run_id, unknown_run, Session};
-use crate::domain::plan::{AutoBudget, AutoStop};
+use crate::domain::plan::{AutoBudget, AutoReason, AutoStop};
 use crate::domain::run::valid_run_id;
 pub use crate::protocol::messages::AutoProgress;
 use crate::protocol::{ErrorCode, MessageType, Outgoing};
@@ -39,7 +39,10 @@ pub fn handle(session: &mut Session, run_id: String, reps_done: u32) -> Outgoing
         super::run_conditions::before_rep(session, &run_id, reps_done);
     }
     let reason = decision.reason();
-    log::info!("auto-check {run_id} after {reps_done} reps: {reason}");
+    log::info!(
+        "auto-check {run_id} after {reps_done} reps: {}",
+        crate::export::words::auto_reason(&reason)
+    );
     Outgoing::AutoDecision {
         run_id,
         more: decision.stop.is_none(),
@@ -61,15 +64,14 @@ pub struct Decision {
 }
 
 impl Decision {
-    /// For the page and the log.
-    pub fn reason(&self) -> String {
+    /// For the page and the log: why it stops, or why not yet.
+    pub fn reason(&self) -> AutoReason {
         match (self.stop, self.unsettled.is_empty()) {
-            (Some(stop), _) => crate::export::words::auto_stop(stop).to_owned(),
-            (None, true) => "nothing settled to compare yet".into(),
-            (None, false) => {
-                let labels: Vec<String> = self.unsettled.iter().map(|a| a.label()).collect();
-                format!("not settled: {}", labels.join(", "))
-            }
+            (Some(stop), _) => stop.into(),
+            (None, true) => AutoReason::NothingToCompare,
+            (None, false) => AutoReason::NotSettled {
+                unsettled: self.unsettled.clone(),
+            },
         }
     }
 }

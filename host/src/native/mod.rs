@@ -270,11 +270,15 @@ fn store_failed(e: std::io::Error, in_reply_to: MessageType) -> Outgoing {
     if let Some(job) = STORE_FAILURE_SIGNAL.get() {
         signal_store_failure(job, &e);
     }
-    Outgoing::error(
+    let mut error = Outgoing::error(
         ErrorCode::StoreFailed,
         format!("could not store (nothing was written): {e}"),
         Some(in_reply_to.into()),
-    )
+    );
+    if let Outgoing::Error { kind, .. } = &mut error {
+        *kind = Some(crate::store::StoreFault::of(&e).into());
+    }
+    error
 }
 
 #[cfg(test)]

@@ -27,22 +27,9 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
     if !valid_run_id(&run_id) {
         return invalid_run_id(&run_id, MessageType::RunFinished);
     }
-    // A run ends once. A second end (e.g. a restarted background that thinks the run was
-    // orphaned) must not overwrite how it really ended. That background may end a run
-    // another session started, so a run the store knows is accepted too.
     let stored = Stored::scan(session, &run_id);
-    if let Ok(Stored { begun: false, .. }) = stored {
-        if !session.started.contains_key(&run_id) {
-            return unknown_run(&run_id, MessageType::RunFinished);
-        }
-    }
-    if let Ok(Stored { ended: true, .. }) = stored {
-        log::info!("run {run_id} had already ended; ignoring a second end ({status:?})");
-        return Outgoing::RunFinished {
-            run_id,
-            status: None,
-            analysis: None,
-        };
+    if let Some(reply) = not_stored(session, &run_id, stored.as_ref().ok(), status) {
+        return reply;
     }
     let (status, reason) = match &stored {
         Ok(stored) => stored.judge(status, reason),
@@ -77,6 +64,32 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
         }
         Err(e) => store_failed(e, MessageType::RunFinished),
     }
+}
+
+/// The reply to an end that is not stored, or None to store it. A run ends once. A
+/// second end (e.g. a restarted background that thinks the run was orphaned) must not
+/// overwrite how it really ended. That background may end a run another session
+/// started, so a run the store knows is accepted too.
+fn not_stored(
+    session: &Session,
+    run_id: &str,
+    stored: Option<&Stored>,
+    status: RunStatus,
+) -> Option<Outgoing> {
+    if let Some(Stored { begun: false, .. }) = stored {
+        if !session.started.contains_key(run_id) {
+            return Some(unknown_run(run_id, MessageType::RunFinished));
+        }
+    }
+    if let Some(Stored { ended: true, .. }) = stored {
+        log::info!("run {run_id} had already ended; ignoring a second end ({status:?})");
+        return Some(Outgoing::RunFinished {
+            run_id: run_id.to_owned(),
+            status: None,
+            analysis: None,
+        });
+    }
+    None
 }
 
 /// The records that end a run: the ceilings after its arms, the machine's calibration

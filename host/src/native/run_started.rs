@@ -13,19 +13,8 @@ use crate::store::{records::now, Record, RunRecord};
 use std::collections::BTreeMap;
 
 pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
-    // A popup's plan is held to the same rules as the CLI's, before anything is started
-    // or stored. Every run now is split into blocks (issue 36).
-    run.plan
-        .block_reps
-        .get_or_insert(crate::domain::plan::DEFAULT_BLOCK_REPS);
-    if let Err(e) = run
-        .plan
-        .validate_within(&crate::platform::memory::plan_limits())
-    {
-        return Outgoing::invalid_plan(&e, MessageType::RunStarted);
-    }
-    if !valid_run_id(&run.run_id) {
-        return invalid_run_id(&run.run_id, MessageType::RunStarted);
+    if let Err(refused) = checked(&mut run) {
+        return *refused;
     }
     let run_id = run.run_id.clone();
     // A refusal comes before the turn and the calibration: a refused build must not
@@ -75,6 +64,30 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
         }
         Err(e) => store_failed(e, MessageType::RunStarted),
     }
+}
+
+/// A popup's plan is held to the same rules as the CLI's, before anything is started
+/// or stored. Every run now is split into blocks (issue 36).
+fn checked(run: &mut RunInfo) -> Result<(), Box<Outgoing>> {
+    run.plan
+        .block_reps
+        .get_or_insert(crate::domain::plan::DEFAULT_BLOCK_REPS);
+    if let Err(e) = run
+        .plan
+        .validate_within(&crate::platform::memory::plan_limits())
+    {
+        return Err(Box::new(Outgoing::invalid_plan(
+            &e,
+            MessageType::RunStarted,
+        )));
+    }
+    if !valid_run_id(&run.run_id) {
+        return Err(Box::new(invalid_run_id(
+            &run.run_id,
+            MessageType::RunStarted,
+        )));
+    }
+    Ok(())
 }
 
 /// The sinks the run uploads to, or the refusal: a remote sink's ledger (its URL

@@ -16,6 +16,9 @@ pub const UNDECIDED: i32 = 7;
 /// `compare`: two runs ran a workload module of one name with different code
 /// (SHA-256), so nothing was compared.
 pub const MODULE_CODE_DIFFERS: i32 = 8;
+/// `run`: results could not be stored (the store is not writable, or the host's writes
+/// to it failed, e.g. on a full disk), so nothing was measured or kept.
+pub const STORE_FAILED: i32 = 9;
 /// 128 + the signal's number, as shells report it.
 pub const SIGHUP: i32 = 129;
 pub const SIGINT: i32 = 130;

@@ -145,8 +145,9 @@ pub enum Outgoing {
         /// Why it stops, when it does.
         #[serde(skip_serializing_if = "Option::is_none")]
         stop: Option<crate::domain::plan::AutoStop>,
-        /// The same in words, or which comparisons are not settled yet.
-        reason: String,
+        /// The same as data, or which comparisons are not settled yet (the words are
+        /// the reader's: `export::words::auto_reason`, the extension's `words.js`).
+        reason: crate::domain::plan::AutoReason,
         /// Comparisons settled so far, of how many, and the seconds of budget left.
         #[serde(flatten)]
         progress: AutoProgress,

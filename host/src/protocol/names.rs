@@ -125,6 +125,7 @@ mod tests {
             "run_statuses": names::<RunStatus>(),
             "conditions": names::<Condition>(),
             "auto_stops": names::<AutoStop>(),
+            "auto_reasons": names::<crate::domain::plan::AutoReasonKind>(),
             "host_errors": errors,
         })
     }

@@ -110,8 +110,6 @@ fn interleaved(sides: &[Vec<RunReport>]) -> bool {
 
 /// Each side one or more runs of one build, the first side the baseline.
 pub fn compare_sides(sides: &[Vec<RunReport>], horizon: f64) -> RunsCompared {
-    let ids =
-        |side: &[RunReport]| -> Vec<String> { side.iter().map(|r| r.run.run_id.clone()).collect() };
     let interleaved = interleaved(sides);
     let metas: Vec<&super::RunMeta> = sides.iter().flatten().map(|r| &r.run).collect();
     let machine = machine_check::check(&metas, interleaved);
@@ -120,19 +118,16 @@ pub fn compare_sides(sides: &[Vec<RunReport>], horizon: f64) -> RunsCompared {
         // Sides are indexed by position below: an empty one must not shift the rest.
         .map(|s| super::pooled::pool(s).expect("every side names at least one run"))
         .collect();
+    let ctx = Sides {
+        sides,
+        pooled: &pooled,
+        machine: &machine,
+        horizon,
+        interleaved,
+    };
     let mut arms = Vec::new();
     let mut unmatched = Vec::new();
-    // Arms are matched across runs on the typed arm.
-    let mut all_arms: Vec<Arm> = Vec::new();
-    for r in &pooled {
-        for a in &r.summary {
-            if !all_arms.contains(&a.arm) {
-                all_arms.push(a.arm.clone());
-            }
-        }
-    }
-    let has_arm = |r: &RunReport, arm: &Arm| r.summary.iter().any(|a| a.arm == *arm);
-    for typed in all_arms {
+    for typed in all_arms(&pooled) {
         let having: Vec<usize> = (0..sides.len())
             .filter(|&i| has_arm(&pooled[i], &typed))
             .collect();
@@ -142,43 +137,9 @@ pub fn compare_sides(sides: &[Vec<RunReport>], horizon: f64) -> RunsCompared {
                 runs: having.iter().flat_map(|&i| ids(&sides[i])).collect(),
             });
         }
-        if having.len() < 2 || having[0] != 0 {
-            continue;
+        if having.len() >= 2 && having[0] == 0 {
+            arms.push(ctx.arm_across(typed));
         }
-        let summary_of = |r: &RunReport| r.summary.iter().find(|a| a.arm == typed).cloned();
-        let side = |i: usize| Side::Runs {
-            run_ids: ids(&sides[i]),
-            arm: typed.clone(),
-        };
-        let per_run =
-            |i: usize| -> Vec<Vec<f64>> { sides[i].iter().map(|r| speeds(r, &typed)).collect() };
-        let versus = |i: usize| {
-            let c = across_runs::compare_runs(
-                side(i),
-                &per_run(i),
-                side(0),
-                &per_run(0),
-                horizon,
-                interleaved,
-            )?;
-            Some(if machine.is_comparable() {
-                c
-            } else {
-                across_runs::not_comparable(c)
-            })
-        };
-        arms.push(ArmAcross {
-            medians: pooled
-                .iter()
-                .map(|r| summary_of(r).and_then(|a| a.median_mbps))
-                .collect(),
-            integrity: pooled
-                .iter()
-                .map(|r| summary_of(r).map(|a| a.integrity))
-                .collect(),
-            versus_first: (1..sides.len()).map(versus).collect(),
-            arm: typed,
-        });
     }
     RunsCompared {
         sides: sides.iter().map(|s| ids(s)).collect(),
@@ -186,6 +147,81 @@ pub fn compare_sides(sides: &[Vec<RunReport>], horizon: f64) -> RunsCompared {
         arms,
         unmatched,
         differences: differences(&pooled),
+    }
+}
+
+fn ids(side: &[RunReport]) -> Vec<String> {
+    side.iter().map(|r| r.run.run_id.clone()).collect()
+}
+
+fn has_arm(r: &RunReport, arm: &Arm) -> bool {
+    r.summary.iter().any(|a| a.arm == *arm)
+}
+
+/// Every arm of any side, in first-seen order; arms are matched across runs on the typed arm.
+fn all_arms(pooled: &[RunReport]) -> Vec<Arm> {
+    let mut all: Vec<Arm> = Vec::new();
+    for a in pooled.iter().flat_map(|r| &r.summary) {
+        if !all.contains(&a.arm) {
+            all.push(a.arm.clone());
+        }
+    }
+    all
+}
+
+/// What comparing one arm across the sides needs.
+struct Sides<'a> {
+    sides: &'a [Vec<RunReport>],
+    pooled: &'a [RunReport],
+    machine: &'a MachineCheck,
+    horizon: f64,
+    interleaved: bool,
+}
+
+impl Sides<'_> {
+    /// One arm the first side and at least one other have.
+    fn arm_across(&self, typed: Arm) -> ArmAcross {
+        let summary_of = |r: &RunReport| r.summary.iter().find(|a| a.arm == typed).cloned();
+        ArmAcross {
+            medians: self
+                .pooled
+                .iter()
+                .map(|r| summary_of(r).and_then(|a| a.median_mbps))
+                .collect(),
+            integrity: self
+                .pooled
+                .iter()
+                .map(|r| summary_of(r).map(|a| a.integrity))
+                .collect(),
+            versus_first: (1..self.sides.len())
+                .map(|i| self.versus(i, &typed))
+                .collect(),
+            arm: typed,
+        }
+    }
+
+    /// Side `i` against the first, for one arm.
+    fn versus(&self, i: usize, typed: &Arm) -> Option<Across> {
+        let side = |i: usize| Side::Runs {
+            run_ids: ids(&self.sides[i]),
+            arm: typed.clone(),
+        };
+        let per_run = |i: usize| -> Vec<Vec<f64>> {
+            self.sides[i].iter().map(|r| speeds(r, typed)).collect()
+        };
+        let c = across_runs::compare_runs(
+            side(i),
+            &per_run(i),
+            side(0),
+            &per_run(0),
+            self.horizon,
+            self.interleaved,
+        )?;
+        Some(if self.machine.is_comparable() {
+            c
+        } else {
+            across_runs::not_comparable(c)
+        })
     }
 }
 
@@ -238,8 +274,9 @@ fn differences(reports: &[RunReport]) -> Vec<Difference> {
 mod tests {
     use super::*;
     use crate::domain::arm::BodyKind;
+    use crate::report::tests_support::report_of;
     use crate::stats::compare::Verdict;
-    use crate::store::tests_support::{report_of, run_record, sample};
+    use crate::store::tests_support::{run_record, sample};
     use crate::store::Record;
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};

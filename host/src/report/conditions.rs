@@ -208,8 +208,9 @@ pub fn findings(run: &RunMeta) -> (Option<super::Warning>, Option<super::Note>) 
 pub(crate) mod tests {
     use super::*;
     use crate::domain::conditions::{Load, Pressure};
+    use crate::report::tests_support::report_of;
     use crate::stats::compare::Verdict;
-    use crate::store::tests_support::{report_of, run_record, sample};
+    use crate::store::tests_support::{run_record, sample};
     use crate::store::{ConditionsRecord, Record};
 
     /// A run of 12 blocks of 3 reps: Blob 0.7x of Uint8Array in even blocks, 1.6x in odd

@@ -136,7 +136,8 @@ mod tests {
     use crate::domain::arm::Arm;
     use crate::domain::run::SinkChoice;
     use crate::domain::sample::Sample;
-    use crate::store::tests_support::{report_of, run_record, sample};
+    use crate::report::tests_support::report_of;
+    use crate::store::tests_support::{run_record, sample};
     use crate::store::{Record, RunRecord};
 
     const MIB: u64 = 1 << 20;

@@ -124,7 +124,8 @@ pub fn check(runs: &[&RunMeta], interleaved: bool) -> MachineCheck {
 mod tests {
     use super::*;
     use crate::domain::machine::Machine;
-    use crate::store::tests_support::{report_of, run_record};
+    use crate::report::tests_support::report_of;
+    use crate::store::tests_support::run_record;
 
     fn meta(id: &str, start: Option<f64>, end: Option<f64>) -> RunMeta {
         let mut m = report_of(vec![run_record(id)]).run;

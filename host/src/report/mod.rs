@@ -912,3 +912,48 @@ pub fn chart_scale(r: &RunReport) -> chart_scale::ChartScale {
 
 #[cfg(test)]
 mod tests;
+
+/// Reports of made-up records, for the tests of this module and the ones above it.
+#[cfg(test)]
+pub(crate) mod tests_support {
+    use crate::domain::sample::Sample;
+    use crate::store::tests_support::{contents_of, run_record, sample};
+    use crate::store::{Record, StoreContents};
+
+    /// The one run `records` hold, as every report computes it.
+    pub(crate) fn report_of(records: Vec<Record>) -> super::RunReport {
+        super::runs(contents_of(records))
+            .pop()
+            .expect("the records hold a run")
+    }
+
+    /// Run "r" with Blob at 70% of a 1000 Mbps sink ceiling, Uint8Array far below it.
+    pub(crate) fn sink_bound_run() -> super::RunReport {
+        let samples = vec![
+            sample("r", "Uint8Array", 0, 100.0),
+            sample("r", "Uint8Array", 1, 110.0),
+            sample("r", "Blob", 0, 700.0),
+            sample("r", "Blob", 1, 720.0),
+        ];
+        super::runs(contents(Some(1000.0), samples)).pop().unwrap()
+    }
+
+    /// Run "r" (Firefox 153, a sink ceiling of `ceiling`) and these samples.
+    pub(crate) fn contents(ceiling: Option<f64>, samples: Vec<Sample>) -> StoreContents {
+        let mut run = run_record("r");
+        if let Record::Run(crate::store::RunRecord {
+            run: info,
+            sink_ceiling_mbps,
+            ..
+        }) = &mut run
+        {
+            info.env.browser = "Firefox".into();
+            info.env.browser_version = "153".into();
+            info.started_at = Some("2026-11-30T10:00:00Z".into());
+            *sink_ceiling_mbps = ceiling;
+        }
+        let mut records = vec![run];
+        records.extend(samples.into_iter().map(Record::Sample));
+        contents_of(records)
+    }
+}

@@ -18,7 +18,8 @@ pub fn pool(runs: &[RunReport]) -> Option<RunReport> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::tests_support::{report_of, run_record, sample};
+    use crate::report::tests_support::report_of;
+    use crate::store::tests_support::{run_record, sample};
     use crate::store::Record;
 
     fn stored(id: &str, mbps: &[f64]) -> RunReport {

@@ -115,13 +115,16 @@ fn wrong_token(shared: &Shared, route: &Route, what: &str) -> Option<Reply> {
     Some(json_error(403, &format!("missing or wrong {what} token")))
 }
 
-async fn route_request(req: Request<Incoming>, shared: &Shared) -> Reply {
-    let uri = req.uri().to_string();
-    let path_and_query = req
-        .uri()
+/// The request's path and query, or its whole URI when it has none.
+fn path_and_query(req: &Request<Incoming>) -> String {
+    req.uri()
         .path_and_query()
         .map(|p| p.as_str().to_owned())
-        .unwrap_or_else(|| uri.clone());
+        .unwrap_or_else(|| req.uri().to_string())
+}
+
+async fn route_request(req: Request<Incoming>, shared: &Shared) -> Reply {
+    let path_and_query = path_and_query(&req);
     let method = req.method().clone();
     let route = route(&path_and_query);
     match (route, &method) {
@@ -558,6 +561,21 @@ fn deferred_json(
     reply.body(StreamBody::new(frame).boxed()).unwrap()
 }
 
+/// The run's chunk key and the upload's place in the ledger, or the refusal.
+fn admit_chunk(
+    shared: &Shared,
+    run_id: &str,
+    upload: &str,
+) -> Result<([u8; 32], crate::domain::upload_id::UploadId), recording::Refusal> {
+    let Some(key) = shared.chunks.key(run_id) else {
+        return Err((
+            409,
+            format!("no key was handed over for run {:?}", Clipped(run_id)),
+        ));
+    };
+    recording::admit_chunk(shared, run_id, upload).map(|file| (key, file))
+}
+
 async fn chunk(
     req: Request<Incoming>,
     shared: &Shared,
@@ -565,14 +583,8 @@ async fn chunk(
     upload: &str,
     index: u64,
 ) -> Reply {
-    let Some(key) = shared.chunks.key(run_id) else {
-        return json_error(
-            409,
-            &format!("no key was handed over for run {:?}", Clipped(run_id)),
-        );
-    };
-    let file = match recording::admit_chunk(shared, run_id, upload) {
-        Ok(file) => file,
+    let (key, file) = match admit_chunk(shared, run_id, upload) {
+        Ok(admitted) => admitted,
         Err((status, message)) => return json_error(status, &message),
     };
     let request_start = Instant::now();

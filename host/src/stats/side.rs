@@ -4,7 +4,8 @@
 //! JSON each arm carries its label beside its fields, derived from the type.
 
 use crate::domain::arm::Arm;
-use serde::{Serialize, Serializer};
+pub use crate::domain::arm::{labelled, Labelled};
+use serde::Serialize;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "of", rename_all = "kebab-case")]
@@ -38,25 +39,6 @@ impl Side {
             Side::Runs { run_ids, arm } => format!("{} in {}", arm.label(), run_ids.join(",")),
         }
     }
-}
-
-/// An arm as reports write it: its label, then its typed fields.
-#[derive(Serialize, schemars::JsonSchema)]
-pub struct Labelled<'a> {
-    /// The arm's name in every report ("Blob", "AES-GCM 16 MiB pipelined",
-    /// "Uint8Array (attached)"), made from the fields beside it.
-    pub label: String,
-    #[serde(flatten)]
-    pub arm: std::borrow::Cow<'a, Arm>,
-}
-
-/// `serialize_with` for an arm: `Labelled`.
-pub fn labelled<S: Serializer>(arm: &Arm, s: S) -> Result<S::Ok, S::Error> {
-    Labelled {
-        label: arm.label(),
-        arm: std::borrow::Cow::Borrowed(arm),
-    }
-    .serialize(s)
 }
 
 /// A plain body kind of the run itself (tests and benchmarks).

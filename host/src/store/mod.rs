@@ -268,6 +268,28 @@ pub(crate) mod tests;
 #[cfg(test)]
 pub(crate) use tests as tests_support;
 
+/// Why a write to the store failed, as error 10's `kind`: a full disk (or quota), a
+/// store that may not be written, or anything else.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr, strum::EnumIter)]
+#[strum(serialize_all = "kebab-case")]
+pub enum StoreFault {
+    DiskFull,
+    NotWritable,
+    Other,
+}
+
+impl StoreFault {
+    pub fn of(e: &io::Error) -> StoreFault {
+        match e.kind() {
+            io::ErrorKind::StorageFull | io::ErrorKind::QuotaExceeded => StoreFault::DiskFull,
+            io::ErrorKind::PermissionDenied
+            | io::ErrorKind::ReadOnlyFilesystem
+            | io::ErrorKind::IsADirectory => StoreFault::NotWritable,
+            _ => StoreFault::Other,
+        }
+    }
+}
+
 /// A fault-injection seam for the tests: with this set, every append fails as on a full
 /// disk (ENOSPC), after the file was opened and before anything is written. (The tests
 /// used to point the store at /dev/full, which the store now refuses to follow.)

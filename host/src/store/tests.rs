@@ -86,13 +86,6 @@ pub(crate) fn contents_of(records: Vec<Record>) -> StoreContents {
     }
 }
 
-/// The one run `records` hold, as every report computes it.
-pub(crate) fn report_of(records: Vec<Record>) -> crate::report::RunReport {
-    crate::report::runs(contents_of(records))
-        .pop()
-        .expect("the records hold a run")
-}
-
 #[test]
 fn records_read_back_as_written() {
     let dir = tempfile::tempdir().unwrap();
@@ -244,71 +237,6 @@ fn tail_sees_only_new_complete_lines() {
         tail.poll().unwrap().is_empty(),
         "half a line is not reported"
     );
-}
-
-#[test]
-fn one_runs_lines_are_read_alone_and_the_rest_skipped() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = Store::in_dir(dir.path());
-    let mut records = vec![run_record("a"), run_record("b")];
-    records.extend((0..3).map(|r| Record::Sample(sample("a", "Blob", r, 1.0))));
-    records.push(Record::Sample(sample("b", "Blob", 0, 1.0)));
-    records.push(Record::SinkEvent {
-        event: "aborted".into(),
-        bytes: 1,
-        path: "/upload".into(),
-        recorded_at: "2026-12-01T00:00:00Z".into(),
-    });
-    store.append(&records).unwrap();
-    let mut seen = Vec::new();
-    store
-        .scan_run("a", |_, r| seen.push(r.run_id().map(str::to_owned)))
-        .unwrap();
-    assert_eq!(
-        seen,
-        vec![Some("a".to_owned()); 4],
-        "a's run record and 3 samples"
-    );
-    let b = crate::report::load_run(&store, "b", crate::report::TimelinePoints::Keep)
-        .unwrap()
-        .unwrap();
-    assert_eq!((b.run.run_id.as_str(), b.samples.len()), ("b", 1));
-    assert!(
-        crate::report::load_run(&store, "c", crate::report::TimelinePoints::Keep)
-            .unwrap()
-            .is_none()
-    );
-}
-
-#[test]
-fn a_report_that_shows_only_phases_reads_no_timeline_points_and_the_same_phases() {
-    let dir = tempfile::tempdir().unwrap();
-    let store = Store::in_dir(dir.path());
-    let mut s = sample("a", "Blob", 0, 1.0);
-    s.page_ms = Some(3.0);
-    s.timeline = Some(crate::report::phases::tests::timeline(1.0, 2.0));
-    store.append(&[run_record("a"), Record::Sample(s)]).unwrap();
-    let read = |points| {
-        crate::report::load_run(&store, "a", points)
-            .unwrap()
-            .unwrap()
-    };
-    let (kept, dropped) = (
-        read(crate::report::TimelinePoints::Keep),
-        read(crate::report::TimelinePoints::Drop),
-    );
-    let points =
-        |r: &crate::report::RunReport| r.samples[0].timeline.as_ref().unwrap().points.len();
-    assert_eq!((points(&kept), points(&dropped)), (2, 0));
-    assert_eq!(
-        crate::report::phases::of_sample(&kept.samples[0]),
-        crate::report::phases::of_sample(&dropped.samples[0]),
-    );
-    assert!(crate::report::phases::of_sample(&dropped.samples[0]).is_some());
-    use crate::export::Format;
-    assert_eq!(Format::Table.points(), crate::report::TimelinePoints::Drop);
-    assert_eq!(Format::Json.points(), crate::report::TimelinePoints::Keep);
-    assert_eq!(Format::Html.points(), crate::report::TimelinePoints::Keep);
 }
 
 #[test]

@@ -229,7 +229,7 @@ fn a_run_in_two_conditions_shows_each_arms_phases_per_condition() {
             *s = timed(s.clone(), t, 80.0 * slow);
         }
     }
-    let report = crate::store::tests_support::report_of(records);
+    let report = crate::report::tests_support::report_of(records);
     let lines: Vec<(String, Option<Load>, f64)> = report
         .phases
         .iter()
