@@ -4,7 +4,7 @@
 import { buildSteps, stepsForRep } from '../lib/plan.js';
 import { randomBytes, makeBody, sha256Hex } from '../lib/bodies.js';
 import { pairSample } from '../lib/pairing.js';
-import { pageTiming } from '../lib/timing.js';
+import { pageTiming, watchRequests } from '../lib/timing.js';
 import { newUploadId, withUpload } from '../lib/upload-id.js';
 import * as workloads from './workloads.js';
 import { pacer, pending, workerSleep } from '../lib/pacing.js';
@@ -160,7 +160,7 @@ async function runWorkload(step, w, ctx, bytes, sha) {
  * The plan's workload modules, ready to run: the page's policy limited to the run's
  * sinks, each module imported, and the bytes of each rep. Null without module arms.
  */
-async function prepareModules(arms, uploadUrls, ctx, seedHex, plan) {
+async function prepareModules(arms, uploadUrls, ctx, seedHex, plan, sleep) {
   if (!arms.some(({ arm }) => arm.kind === 'module')) return null;
   if (!seedHex) throw new Error('the plan has workload modules but the host gave no seed for their bytes; nothing was measured');
   const blocked = modules.violations(document);
@@ -174,14 +174,21 @@ async function prepareModules(arms, uploadUrls, ctx, seedHex, plan) {
     // not others would favour the others (an A/A pair read 1.37x before this).
     bytes: await moduleBytes(seedHex, 0, plan.size_bytes),
     timeoutMs: (plan.module_timeout_secs ?? 60) * 1000,
+    sleep,
   };
 }
 
-/** One module upload of the rep's `bytes`, as a sample's page side. */
+/**
+ * One module upload of the rep's `bytes`, once it settled: its sample follows with the
+ * page's marks of its requests (for its phases) once the browser has delivered them,
+ * off the timed path as a built-in arm's digest is.
+ */
 async function runModuleStep(step, m, ctx, bytes, observed) {
   const routes = modules.newModuleUpload(m.sink);
-  const result = await modules.runModule(m.loaded.get(step.arm.name), { bytes, rep: step.rep, routes, key: ctx.key, timeoutMs: m.timeoutMs, blocked: m.blocked });
-  return { body: step.label, arm: step.arm, rep: step.rep, head: null, content_type: null, observed, intact: false, mbps: null, ...result };
+  const watch = watchRequests([routes.url, routes.tusEndpoint]);
+  const { sample, t0 } = await modules.runModule(m.loaded.get(step.arm.name), { bytes, rep: step.rep, routes, key: ctx.key, timeoutMs: m.timeoutMs, blocked: m.blocked });
+  const page = { body: step.label, arm: step.arm, rep: step.rep, head: null, content_type: null, observed, intact: false, mbps: null, ...sample };
+  return { sample: watch.marks(t0, m.sleep).then((timing) => ({ ...page, page_timing: timing })) };
 }
 
 /**
@@ -215,7 +222,8 @@ async function takeTurn() {
 
 async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, run_id: runId, take_turns: takeTurns, module_seed: moduleSeed, fresh_pages: freshPages = false, resume = null }) {
   const state = { autoReason: null, progress: '', digests: pending() };
-  const pace = pacer({ clock: () => performance.now(), sleep: workerSleep(new Worker(new URL('../lib/sleep-worker.js', import.meta.url))) });
+  const sleep = workerSleep(new Worker(new URL('../lib/sleep-worker.js', import.meta.url)));
+  const pace = pacer({ clock: () => performance.now(), sleep });
   // Every sink the plan's transports use must take a test upload first: a TLS sink the
   // browser does not trust fails here, loudly, not as arms that "cannot upload".
   const transports = new Set(arms.map(({ arm }) => transportOf(arm)));
@@ -231,7 +239,7 @@ async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, 
     const raw = new Uint8Array(keyHex.match(/../g).map((h) => parseInt(h, 16)));
     ctx.key = await crypto.subtle.importKey('raw', raw, 'AES-GCM', false, ['encrypt']);
   }
-  const mods = await prepareModules(arms, uploadUrls, ctx, moduleSeed, plan);
+  const mods = await prepareModules(arms, uploadUrls, ctx, moduleSeed, plan, sleep);
   const from = resume?.rep ?? 0;
   const steps = planSteps(plan, arms, state, from);
   let bytes = null;
@@ -271,8 +279,9 @@ async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, 
     const given = step.arm.kind === 'module' ? mods.bytes : null;
     await pace.ready();
     if (given) {
-      report(await runModuleStep(step, mods, ctx, given, observation(wanted)));
+      const { sample } = await runModuleStep(step, mods, ctx, given, observation(wanted));
       pace.settleFrom();
+      state.digests.add(sample.then(report));
     } else if (workload) {
       report(await runWorkload(step, workload, ctx, bytes, sha));
       pace.settleFrom();

@@ -69,9 +69,10 @@ export async function loadModules(arms, { base, token, runId }) {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * Runs one module upload; resolves with the sample's page side. Never rejects: a module
+ * Runs one module upload; resolves with the sample's page side and when it began. Never rejects: a module
  * that throws, rejects, never settles (`timeoutMs`) or was refused by the page's policy
- * is a failure with its reason.
+ * is a failure with its reason. `t0` is the page's clock at the call, for the marks of
+ * the module's requests (lib/timing.js `watchRequests`).
  */
 export async function runModule(loaded, { bytes, rep, routes, key, timeoutMs, blocked }) {
   const uploadId = routes.uploadId;
@@ -107,7 +108,7 @@ export async function runModule(loaded, { bytes, rep, routes, key, timeoutMs, bl
     failure = { kind: 'blocked', directive, url };
     error = `blocked by the page's Content-Security-Policy (${directive}): ${url}; a module may reach only the run's sink (${error ?? 'the module did not fail'})`;
   }
-  return {
+  const sample = {
     upload_id: uploadId,
     bytes_sent: bytes.length,
     // The host knows the bytes it gave the module; the page does not vouch for them.
@@ -117,6 +118,7 @@ export async function runModule(loaded, { bytes, rep, routes, key, timeoutMs, bl
     error,
     module_failure: failure,
   };
+  return { sample, t0 };
 }
 
 /** A fresh upload id and its routes, for one module upload. */

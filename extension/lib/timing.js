@@ -13,9 +13,11 @@ const MAX_KEPT = 64;
 // cleared from, the shared buffer. The buffer is emptied whenever it fills.
 const arrived = new Map();
 const waiting = new Map();
+const watchers = new Set();
 if (typeof PerformanceObserver !== 'undefined') {
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
+      for (const watch of watchers) watch(e);
       const wanted = waiting.get(e.name);
       if (wanted) wanted(e);
       else arrived.set(e.name, e);
@@ -55,5 +57,58 @@ export async function pageTiming(url, t0) {
     request_start_ms: mark(e?.requestStart),
     response_start_ms: mark(e?.responseStart),
     response_end_ms: mark(e?.responseEnd),
+  };
+}
+
+/** How long a module upload's requests must have been quiet before its marks are read. */
+const QUIET_MS = 50;
+
+/**
+ * One upload of many requests (a workload module's): the marks of its first request's
+ * start and its last reply, relative to `t0`, from the Resource Timing entries begun at
+ * or after `t0` (null where there are none). The host aligns them with the sink's
+ * combined record of the same requests as it does one request's.
+ */
+export function spanMarks(entries, t0) {
+  const after = entries.filter((e) => e.startTime >= t0 - 1);
+  const mark = (values, pick) => {
+    const seen = values.filter((v) => v > 0);
+    return seen.length ? Math.round((pick(...seen) - t0) * 1000) / 1000 : null;
+  };
+  return {
+    request_start_ms: mark(after.map((e) => e.requestStart), Math.min),
+    response_start_ms: mark(after.map((e) => e.responseStart), Math.max),
+    response_end_ms: mark(after.map((e) => e.responseEnd), Math.max),
+  };
+}
+
+/** Whether `name` is the URL `route` or one under it. */
+export function isUnder(name, route) {
+  return name === route || name.startsWith(`${route}/`) || name.startsWith(`${route}?`);
+}
+
+/**
+ * Watches the requests under `routes` (absolute URLs) from now on. `marks(t0)` stops
+ * watching once no entry has come for QUIET_MS (at most ENTRY_WAIT_MS after the call:
+ * a browser may never deliver an entry) and gives `spanMarks` of what came.
+ */
+export function watchRequests(routes) {
+  const seen = [];
+  let last = performance.now();
+  const take = (e) => {
+    if (!routes.some((r) => isUnder(e.name, r))) return;
+    seen.push(e);
+    last = performance.now();
+  };
+  watchers.add(take);
+  return {
+    /** `sleep(ms)` as the pacer's (a background tab's own timers run late). */
+    async marks(t0, sleep) {
+      const until = performance.now() + ENTRY_WAIT_MS;
+      const quiet = () => seen.length > 0 && performance.now() - last >= QUIET_MS;
+      while (!quiet() && performance.now() < until) await sleep(QUIET_MS / 2);
+      watchers.delete(take);
+      return spanMarks(seen, t0);
+    },
   };
 }

@@ -15,10 +15,7 @@ const RUN: &str = "run-1";
 fn start(module_bytes: u64) -> (Sink, String) {
     let sink = Sink::start(SinkConfig::default()).unwrap();
     sink.ledger().open_run(RUN, 1000).unwrap();
-    let run = ModuleRun {
-        seed: SEED,
-        bytes: module_bytes,
-    };
+    let run = ModuleRun::with_seed(SEED, module_bytes);
     sink.ledger().expect_modules(RUN, run);
     let token = sink.upload_path().rsplit('/').next().unwrap().to_owned();
     (sink, token)
@@ -90,7 +87,10 @@ fn given(rep: u64, len: usize) -> Vec<u8> {
 /// What the ledger holds for `upload`, checked against rep `rep`'s `size` bytes.
 fn judged(sink: &Sink, upload: &str, rep: u64, size: u64) -> PartsCheck {
     match sink.ledger().take(RUN, &upload.parse().unwrap()) {
-        Claim::Found(Entry::Parts(t)) => check(&t, &ModuleBytes { seed: SEED, rep }, size, None).0,
+        Claim::Found(Entry::Parts(t)) => {
+            let m = ModuleBytes { seed: SEED, rep };
+            check(&t, |o, l| m.sha256(o, l), size).0
+        }
         other => panic!("{other:?}"),
     }
 }
@@ -216,7 +216,10 @@ fn tus_creation_patch_head_and_a_resumed_upload() {
             assert_eq!(t.heads, 1);
             assert_eq!(t.parts.len(), 3, "2000, the 700 that arrived, the rest");
             let m = ModuleBytes { seed: SEED, rep: 1 };
-            assert_eq!(check(&t, &m, size as u64, None).0, PartsCheck::Intact);
+            assert_eq!(
+                check(&t, |o, l| m.sha256(o, l), size as u64).0,
+                PartsCheck::Intact
+            );
         }
         other => panic!("{other:?}"),
     }

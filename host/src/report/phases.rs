@@ -7,9 +7,11 @@
 //! Timing `requestStart`, else the fetch() call), and the sink's last byte came before
 //! the response reached the page (`responseStart`, else fetch() resolving). Where in
 //! that window the headers arrived is unknown: the phases take its middle and state
-//! half its width as their uncertainty.
+//! half its width as their uncertainty. A workload module's upload may be several
+//! requests: preparing then runs to its first body byte, on the wire to its last, and
+//! reply to the module's promise settling.
 
-use crate::domain::arm::Arm;
+use crate::domain::arm::{Arm, ArmKind};
 use crate::domain::conditions::Condition;
 use crate::domain::sample::Sample;
 use crate::stats::median;
@@ -30,7 +32,7 @@ pub fn of_sample(s: &Sample) -> Option<Phases> {
     let t = s.timeline.as_ref()?;
     let page_ms = s.page_ms?;
     let (first, last) = (t.first_byte_ms?, t.last_byte_ms?);
-    if !t.requests.is_empty() {
+    if !t.requests.is_empty() && !spans_the_page(s) {
         return None; // several requests: no one page span to align with
     }
     let timing = s.page_timing.unwrap_or_default();
@@ -47,6 +49,19 @@ pub fn of_sample(s: &Sample) -> Option<Phases> {
         reply_ms: us((page_ms - headers_at - last).max(0.0)),
         uncertainty_ms: us(((hi - lo) / 2.0).max(0.0)),
     })
+}
+
+/// Whether a combined record (several requests on one axis) still lines up with the
+/// page's span: a workload module's does, since the page times the module from its call
+/// to its promise settling and marks its first request's start and its last reply
+/// (`lib/timing.js` `spanMarks`), so preparing runs to the first byte of its first
+/// request and reply from the last byte of its last. An encrypted upload's page time
+/// leaves its verification out, and parallel streams have no one reply: they have none.
+fn spans_the_page(s: &Sample) -> bool {
+    matches!(
+        s.recorded_arm.as_ref().map(|a| &a.kind),
+        Some(ArmKind::Module { .. })
+    )
 }
 
 /// One arm's phases: the median of each over its intact uploads.

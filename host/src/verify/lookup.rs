@@ -90,9 +90,8 @@ pub(super) fn look_up(
 /// only when every offset arrived and every part is the bytes at its offset; a single
 /// whole request's is its own digest.
 fn module(t: &PartTally, run: ModuleRun) -> Found {
-    let given = run.rep(0);
-    let expected = given.sha256(0, run.bytes);
-    let (check, assembly) = expected::check(t, &given, run.bytes, Some(&expected));
+    let expected = run.sha256(0, run.bytes);
+    let (check, assembly) = expected::check(t, |at, len| run.sha256(at, len), run.bytes);
     let sha256 = match (&check, &t.parts[..]) {
         (PartsCheck::Intact, _) => Some(expected.clone()),
         (_, [only]) if only.offset == 0 && t.refused == 0 => only.sha256.clone(),

@@ -58,3 +58,49 @@ fn no_timeline_no_phases() {
     s.timeline = None;
     assert_eq!(of_sample(&s), None);
 }
+
+/// A module's upload of two requests, as the sink combines them: 0–30 and 40–70 ms.
+fn two_requests() -> Timeline {
+    let mut t = timeline(1.0, 70.0);
+    t.requests = [(0.0, 1.0, 30.0), (39.0, 40.0, 70.0)]
+        .map(|(arrived, first, last)| crate::domain::timeline::Span {
+            arrived_ms: arrived,
+            first_byte_ms: Some(first),
+            last_byte_ms: Some(last),
+            bytes: 512,
+        })
+        .to_vec();
+    t
+}
+
+fn arm_of(kind: ArmKind) -> Arm {
+    Arm {
+        kind,
+        transport: None,
+        condition: None,
+        api: None,
+        repeat: false,
+    }
+}
+
+#[test]
+fn a_modules_requests_have_phases_from_its_first_request_to_its_last_reply() {
+    // The page marks the first request's start at 10 ms and the last reply at 89 ms of
+    // a 100 ms call: headers at 10–19 ms on the page's clock.
+    let timing = PageTiming {
+        request_start_ms: Some(10.0),
+        response_start_ms: Some(89.0),
+        response_end_ms: Some(89.5),
+    };
+    let mut s = sample(100.0, two_requests(), Some(timing));
+    s.recorded_arm = Some(arm_of(ArmKind::Module {
+        name: crate::domain::workload::ModuleName::new("mine").unwrap(),
+        sha256: "ab".repeat(32),
+    }));
+    let p = of_sample(&s).unwrap();
+    assert_eq!((p.preparing_ms, p.wire_ms), (14.5 + 1.0, 69.0));
+    assert_eq!((p.reply_ms, p.uncertainty_ms), (100.0 - 14.5 - 70.0, 4.5));
+    // Several requests of any other arm (an encrypted file's chunks) have no one span.
+    s.recorded_arm = Some(arm_of(ArmKind::Download));
+    assert_eq!(of_sample(&s), None);
+}

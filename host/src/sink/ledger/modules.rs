@@ -101,7 +101,7 @@ impl Ledger {
 
     /// What `run_id`'s modules are given, if it has modules.
     pub fn modules(&self, run_id: &str) -> Option<ModuleRun> {
-        self.module_runs.lock().unwrap().get(run_id).copied()
+        self.module_runs.lock().unwrap().get(run_id).cloned()
     }
 
     fn module_cap(&self, run_id: &str) -> Result<u64, ModuleRefused> {
