@@ -46,13 +46,14 @@ export const SAMPLE_STATUS = Object.freeze({
   error: 'error',
 });
 
-/** How a run ended (`run-finished`'s `status`; the last two are `unobserved run`'s to say). */
+/** How a run ended (`run-finished`'s `status`; `stopped` and `timed-out` are `unobserved run`'s to say, `interrupted` the next `serve`'s). */
 export const RUN_STATUS = Object.freeze({
   complete: 'complete',
   incomplete: 'incomplete',
   failed: 'failed',
   stopped: 'stopped',
   timedOut: 'timed-out',
+  interrupted: 'interrupted',
 });
 
 /** The positive control's two halves (an arm's `condition`). */

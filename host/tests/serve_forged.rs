@@ -176,3 +176,52 @@ fn a_page_calling_a_short_run_complete_is_recorded_incomplete() {
     assert_eq!(statuses, [200, 200, 200]);
     assert_eq!(whole["status"], "complete", "{whole}");
 }
+
+/// `report --run RUN --format json` over the store in `state`: the run and its samples.
+fn reported(state: &std::path::Path, run: &str) -> Value {
+    let text = common::report(state, &["--run", run, "--format", "json"]);
+    serde_json::from_str::<Value>(&text).unwrap()["runs"][0].clone()
+}
+
+/// Another `serve` on the state dir `state`, started and serving (its URL printed).
+fn serve_beside(state: &std::path::Path) -> std::process::Child {
+    let (child, _, url) = common::serve::spawn(state, &["--size", "1KiB", "--reps", "1"], &[]);
+    assert!(url.starts_with("http://"), "{url:?}");
+    child
+}
+
+/// A `serve` killed with -9 records nothing, and its runs stayed `running` for good. Now
+/// every serve holds `serve.lock` shared: one starting beside a live serve leaves that
+/// serve's run alone, and the next one started after it was killed ends the run as
+/// `interrupted`, with the sample the killed serve acknowledged still the run's.
+#[test]
+fn a_run_of_a_serve_killed_with_9_is_interrupted_by_the_next_serve_with_its_sample_kept() {
+    let mut first = serve_blobs("3");
+    let (run, key, url) = started(&first);
+    upload(&url, &run, "kept", SENT);
+    send_samples(&first, &run, &key, &[claim("kept")]);
+    let mut beside = serve_beside(first.state.path());
+    assert_eq!(
+        reported(first.state.path(), &run)["run"]["status"],
+        "running"
+    );
+    beside.kill().unwrap();
+    beside.wait().unwrap();
+    first.child.kill().unwrap(); // SIGKILL
+    first.child.wait().unwrap();
+    assert_eq!(
+        reported(first.state.path(), &run)["run"]["status"],
+        "running"
+    );
+    let mut next = serve_beside(first.state.path());
+    let after = reported(first.state.path(), &run);
+    next.kill().unwrap();
+    next.wait().unwrap();
+    assert_eq!(after["run"]["status"], "interrupted", "{after}");
+    let samples = after["samples"].as_array().unwrap();
+    assert_eq!(samples.len(), 1, "{after}");
+    assert_eq!(
+        (&samples[0]["upload_id"], &samples[0]["intact"]),
+        (&json!("kept"), &json!(true))
+    );
+}

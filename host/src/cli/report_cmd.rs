@@ -18,7 +18,12 @@ pub fn execute(a: ReportArgs) -> Result<i32> {
     }
     let store = Store::in_dir(&state::state_dir()?);
     let cannot_read = || format!("cannot read {}", store.path().display());
-    let metas = report::read_metas(&store).with_context(cannot_read)?;
+    // One run named by its id: only its lines are read, through the store's index.
+    let metas = match a.run.as_deref() {
+        Some(id) if id != report::LAST => report::read_meta_of(&store, id).map(Vec::from_iter),
+        _ => report::read_metas(&store),
+    }
+    .with_context(cannot_read)?;
     let filter = Filter {
         run: a.run.clone(),
         browser: a.browser.clone(),

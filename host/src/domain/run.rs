@@ -14,7 +14,7 @@ pub struct RunInfo {
     #[serde(flatten)]
     pub env: Environment,
     pub plan: Plan,
-    /// "popup" or "job".
+    /// Who started it: a `RunSource`'s name ("popup", "job" or "serve").
     #[serde(default)]
     pub source: String,
     #[serde(default)]
@@ -44,6 +44,26 @@ impl RunInfo {
     pub fn is_remote(&self) -> bool {
         self.sink == Some(SinkChoice::Remote)
     }
+
+    pub fn started_by(&self, source: RunSource) -> bool {
+        self.source == source.as_str()
+    }
+}
+
+/// Who starts runs: the popup and a job file through the extension, or a page of
+/// `serve` (or of `run --browser webkit`, which serves its page) over HTTP.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr)]
+#[strum(serialize_all = "kebab-case")]
+pub enum RunSource {
+    Popup,
+    Job,
+    Serve,
+}
+
+impl RunSource {
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
 }
 
 /// How a run ended. Every way out of `unobserved run` writes one.
@@ -70,6 +90,8 @@ pub enum RunStatus {
     Stopped,
     /// `unobserved run` gave up waiting (--timeout).
     TimedOut,
+    /// Its `serve` was killed outright: the next `serve` ended it, samples kept.
+    Interrupted,
 }
 
 impl RunStatus {

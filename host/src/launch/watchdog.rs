@@ -55,15 +55,14 @@ fn record_killed(run_id: &str) {
         return;
     };
     let store = Store::in_dir(&dir);
-    let Ok(contents) = store.read() else { return };
     let (mut begun, mut ended) = (false, false);
-    for (_, r) in contents
-        .records
-        .iter()
-        .filter(|(_, r)| r.run_id() == Some(run_id))
-    {
+    // Only the run's own lines are read (through the store's index).
+    let read = store.scan_run(run_id, |_, r| {
         begun |= matches!(r, Record::Run(_));
         ended |= matches!(r, Record::RunEnd { .. });
+    });
+    if read.is_err() {
+        return;
     }
     if begun && !ended {
         let _ = store.append(&[Record::RunEnd {

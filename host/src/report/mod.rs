@@ -313,16 +313,28 @@ pub fn read_metas(store: &crate::store::Store) -> std::io::Result<Vec<RunMeta>> 
     Ok(grouping.finish().into_iter().map(|r| r.meta).collect())
 }
 
-/// The runs `metas` names, read whole, in the store's order: every other run's lines
-/// are skipped after their run id, so a report of one run costs that run.
+/// The `RunMeta` of one run, from its samples' heads: only its lines are read
+/// (`Store::scan_ids`). None when the store has no such run.
+pub fn read_meta_of(store: &crate::store::Store, run_id: &str) -> std::io::Result<Option<RunMeta>> {
+    let mut grouping = Grouping::new(TimelinePoints::Drop);
+    store.scan_ids(&[run_id], true, |_, parsed| grouping.add_parsed(parsed))?;
+    Ok(grouping.finish().pop().map(|r| r.meta))
+}
+
+/// The runs `metas` names, read whole, in their order there (the store's, as
+/// `read_metas` lists them): only their lines are read (`Store::scan_ids`).
 pub fn read_these(
     store: &crate::store::Store,
     metas: &[RunMeta],
     points: TimelinePoints,
 ) -> std::io::Result<Vec<StoredRun>> {
-    let ids: std::collections::HashSet<&str> = metas.iter().map(|m| m.run_id.as_str()).collect();
+    let ids: Vec<&str> = metas.iter().map(|m| m.run_id.as_str()).collect();
     let mut grouping = Grouping::new(points);
-    store.scan_runs(&|id| ids.contains(id), |_, record| grouping.add(record))?;
+    store.scan_ids(&ids, false, |_, parsed| {
+        if let crate::store::Parsed::Record(record) = parsed {
+            grouping.add(record)
+        }
+    })?;
     Ok(grouping.finish())
 }
 
@@ -347,14 +359,17 @@ pub fn load(
         .collect())
 }
 
-/// One run by id ("last" for the newest), analysed; None when the store has no such run.
+/// The run id that names the store's newest run (`--run last`).
+pub const LAST: &str = "last";
+
+/// One run by id (`LAST` for the newest), analysed; None when the store has no such run.
 /// Only that run's lines are parsed: `auto-check` asks after every rep.
 pub fn load_run(
     store: &crate::store::Store,
     run_id: &str,
     points: TimelinePoints,
 ) -> std::io::Result<Option<RunReport>> {
-    if run_id == "last" {
+    if run_id == LAST {
         let filter = Filter {
             run: Some(run_id.to_owned()),
             ..Default::default()
@@ -884,7 +899,7 @@ pub fn select<R: AsRef<RunMeta>>(mut runs: Vec<R>, filter: &Filter) -> Vec<R> {
         });
     }
     match filter.run.as_deref() {
-        Some("last") => runs.into_iter().last().into_iter().collect(),
+        Some(LAST) => runs.into_iter().last().into_iter().collect(),
         Some(id) => runs
             .into_iter()
             .filter(|r| r.as_ref().run_id == id)

@@ -8,7 +8,7 @@ use super::offer::Offer;
 use super::rate::{Cost, Limits};
 use super::user_agent::{self, Hints};
 use super::Ended;
-use crate::domain::run::{RunInfo, RunStatus};
+use crate::domain::run::{RunInfo, RunSource, RunStatus};
 use crate::native::Session;
 use crate::platform::untrusted::Clipped;
 use crate::protocol::{ErrorCode, Incoming, MessageType, Outgoing};
@@ -246,7 +246,7 @@ fn run_info(state: &State, headers: &HeaderMap, page_hints: Option<Hints>) -> Ru
             .unwrap_or_else(crate::domain::run::new_run_id),
         env,
         plan: state.offer.plan.clone(),
-        source: "serve".into(),
+        source: RunSource::Serve.as_str().into(),
         started_at: Some(now()),
         sink: Some(crate::domain::run::SinkChoice::Local),
         sink_url: None,

@@ -5,6 +5,7 @@
 //! is judged exactly as on the native path, and a page can start only what was offered.
 
 pub mod api;
+pub mod lock;
 pub mod offer;
 pub mod qr;
 pub mod rate;
@@ -45,10 +46,13 @@ pub struct Served {
     token: String,
     addr: SocketAddr,
     ended: tokio::sync::mpsc::UnboundedReceiver<Ended>,
+    /// Held for as long as this serves (`lock.rs`).
+    _lock: lock::ServeLock,
 }
 
 impl Served {
     pub fn start(config: ServeConfig, store: Store) -> anyhow::Result<Served> {
+        let lock = lock::ServeLock::take(&store)?;
         let api = Arc::new(api::ServeApi::new(rate::Limits::new(
             config.starts_per_minute,
         )));
@@ -81,6 +85,7 @@ impl Served {
             token,
             addr,
             ended,
+            _lock: lock,
         })
     }
 

@@ -5,9 +5,11 @@
 //! acknowledged record survives a crash. A torn or corrupt line is skipped on read with a
 //! warning that names it; every other line is still read.
 
+mod index;
 pub mod records;
 mod tail;
 
+pub use index::DIR_NAME as INDEX_DIR_NAME;
 pub use records::{ConditionsRecord, Parsed, Pick, Record, RunRecord, Runs, SampleHead};
 pub use tail::{LineTail, StoreTail};
 
@@ -87,8 +89,19 @@ impl Store {
         }
         file.lock()?;
         let result = append_locked(&mut file, buf);
+        if result.is_ok() {
+            self.reindex(&mut file);
+        }
         let _ = file.unlock();
         result
+    }
+
+    /// Brings the index up to the store's end, under the store's lock. A failure costs
+    /// only time: a reader that cannot bring it up to date reads every line instead.
+    fn reindex(&self, file: &mut File) {
+        if let Err(e) = index::Index::beside(&self.path).catch_up(file) {
+            log::warn!("could not index {}: {e}", self.path.display());
+        }
     }
 
     pub fn read(&self) -> io::Result<StoreContents> {
@@ -99,18 +112,83 @@ impl Store {
 
     /// Hands every record to `each` as it is read, with its line number, and returns
     /// the warnings: a big store is never held twice (as lines and as records).
-    pub fn scan(&self, each: impl FnMut(usize, Record)) -> io::Result<Vec<StoreWarning>> {
-        self.scan_of(None, each)
+    pub fn scan(&self, mut each: impl FnMut(usize, Record)) -> io::Result<Vec<StoreWarning>> {
+        self.scan_picked(Pick::Records(Runs::All), |n, parsed| {
+            if let Parsed::Record(r) = parsed {
+                each(n, r)
+            }
+        })
     }
 
-    /// `scan`, handing over only the records of one run: the other lines are skipped
-    /// after reading their run id, so one run costs little however big the store.
+    /// `scan`, handing over only the records of one run: through the index, so the
+    /// other runs' lines are not read at all (`scan_ids`).
     pub fn scan_run(
         &self,
         run_id: &str,
-        each: impl FnMut(usize, Record),
+        mut each: impl FnMut(usize, Record),
     ) -> io::Result<Vec<StoreWarning>> {
-        self.scan_of(Some(run_id), each)
+        self.scan_ids(&[run_id], false, |n, parsed| {
+            if let Parsed::Record(r) = parsed {
+                each(n, r)
+            }
+        })
+    }
+
+    /// The lines of the runs `ids` names, run by run in that order, samples as their
+    /// heads when `heads`: through the index (`index.rs`), brought up to date first, so
+    /// no other run's line is read. When it cannot be (a state dir this process may not
+    /// write, an id no file can be named by), one pass over every line instead, in the
+    /// store's order.
+    pub fn scan_ids(
+        &self,
+        ids: &[&str],
+        heads: bool,
+        mut each: impl FnMut(usize, Parsed),
+    ) -> io::Result<Vec<StoreWarning>> {
+        let Some((mut file, index)) = self.indexed(ids) else {
+            let set: std::collections::HashSet<&str> = ids.iter().copied().collect();
+            return self.scan_picked(pick(heads, Runs::Only(&|id| set.contains(id))), each);
+        };
+        let mut warnings = Vec::new();
+        for id in ids {
+            let wanted = |x: &str| x == *id;
+            for e in index.entries(id)? {
+                file.seek(SeekFrom::Start(e.offset))?;
+                let reader = BufReader::with_capacity(1 << 16, (&file).take(e.len));
+                let from = (e.first_line as usize).saturating_sub(1);
+                let found = scan_lines(
+                    reader,
+                    from,
+                    &self.path,
+                    pick(heads, Runs::Only(&wanted)),
+                    false,
+                    &mut each,
+                );
+                warnings.extend(found);
+            }
+        }
+        Ok(warnings)
+    }
+
+    /// The store, open and indexed to its end, and its index; None when it cannot be.
+    fn indexed(&self, ids: &[&str]) -> Option<(File, index::Index)> {
+        if !ids.iter().all(|id| crate::domain::run::valid_run_id(id)) {
+            return None;
+        }
+        let mut file = state::open_private_read(&self.path).ok()?;
+        let index = index::Index::beside(&self.path);
+        let caught = file.lock().and_then(|_| index.catch_up(&mut file));
+        let _ = file.unlock();
+        match caught {
+            Ok(_) => Some((file, index)),
+            Err(e) => {
+                log::warn!(
+                    "could not index {}, reading all of it: {e}",
+                    self.path.display()
+                );
+                None
+            }
+        }
     }
 
     /// `scan`, handing over the records of the runs `wanted` names only.
@@ -138,28 +216,34 @@ impl Store {
             Ok(f) => {
                 let len = f.metadata()?.len();
                 let reader = BufReader::with_capacity(1 << 16, f.take(len));
-                Ok(scan_lines(reader, 0, &self.path, pick, each))
+                Ok(scan_lines(reader, 0, &self.path, pick, true, each))
             }
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Vec::new()),
             Err(e) => Err(e),
         }
     }
 
-    fn scan_of(
-        &self,
-        only: Option<&str>,
-        mut each: impl FnMut(usize, Record),
-    ) -> io::Result<Vec<StoreWarning>> {
-        let wanted = |id: &str| only.is_none_or(|o| o == id);
-        let runs = match only {
-            None => Runs::All,
-            Some(_) => Runs::Only(&wanted),
-        };
-        self.scan_picked(Pick::Records(runs), |n, parsed| {
-            if let Parsed::Record(r) = parsed {
-                each(n, r)
+    /// The runs that `which` picks whose start is stored and whose end is not, oldest
+    /// first. Only the runs' start and end lines are parsed.
+    pub fn open_runs(&self, which: &dyn Fn(&RunRecord) -> bool) -> io::Result<Vec<String>> {
+        let (mut open, mut ended) = (Vec::new(), std::collections::HashSet::new());
+        self.scan_picked(Pick::Bounds(Runs::All), |_, parsed| match parsed {
+            Parsed::Record(Record::Run(r)) if which(&r) => open.push(r.run.run_id),
+            Parsed::Record(Record::RunEnd { run_id, .. }) => {
+                ended.insert(run_id);
             }
-        })
+            _ => {}
+        })?;
+        open.retain(|id| !ended.contains(id));
+        Ok(open)
+    }
+}
+
+/// Samples as their heads, or every line whole.
+fn pick(heads: bool, runs: Runs) -> Pick {
+    match heads {
+        true => Pick::Heads(runs),
+        false => Pick::Records(runs),
     }
 }
 
@@ -191,6 +275,7 @@ pub fn parse_lines(reader: impl BufRead, first_line: usize, path: &Path) -> Stor
         first_line,
         path,
         Pick::Records(Runs::All),
+        true,
         |n, r| {
             if let Parsed::Record(r) = r {
                 out.records.push((n, r))
@@ -200,19 +285,21 @@ pub fn parse_lines(reader: impl BufRead, first_line: usize, path: &Path) -> Stor
     out
 }
 
-/// Each record of `reader` to `each`; the skipped lines' warnings (also logged).
+/// Each record of `reader` to `each`; the skipped lines' warnings (also logged). Its
+/// last line may be a torn write only when `ends_file` (it is read to the store's end).
 fn scan_lines(
     reader: impl BufRead,
     first_line: usize,
     path: &Path,
     pick: Pick,
+    ends_file: bool,
     mut each: impl FnMut(usize, Parsed),
 ) -> Vec<StoreWarning> {
     let (mut warnings, mut skipped) = (Vec::new(), 0);
     let mut lines = reader.split(b'\n').enumerate().peekable();
     while let Some((i, line)) = lines.next() {
         let number = first_line + i + 1;
-        let is_last = lines.peek().is_none();
+        let is_last = ends_file && lines.peek().is_none();
         let line = match line {
             Ok(l) => l,
             Err(e) => {

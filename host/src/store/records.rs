@@ -151,6 +151,9 @@ pub enum Pick<'a> {
     /// The runs' lines, a sample's as its `SampleHead` only: what lists and filters
     /// need, without its measurements, timeline or stored extras.
     Heads(Runs<'a>),
+    /// The runs' starts and ends only (`run` and `run_end` lines), whole; every other
+    /// line is skipped after its kind.
+    Bounds(Runs<'a>),
 }
 
 /// A line as a `Pick` read it. (Handed on one at a time, never stored: not boxed.)
@@ -199,7 +202,7 @@ pub fn parse_picked(line: &[u8], pick: Pick) -> serde_json::Result<Option<Parsed
         run_id: Option<std::borrow::Cow<'a, str>>,
     }
     let peek = serde_json::from_slice::<Peek>(line)?;
-    let (Pick::Records(runs) | Pick::Heads(runs)) = pick;
+    let (Pick::Records(runs) | Pick::Heads(runs) | Pick::Bounds(runs)) = pick;
     let wanted = match (runs, peek.run_id.as_deref()) {
         (Runs::All, _) => true,
         (Runs::Only(wanted), Some(id)) => wanted(id),
@@ -209,11 +212,25 @@ pub fn parse_picked(line: &[u8], pick: Pick) -> serde_json::Result<Option<Parsed
         return Ok(None);
     }
     let sample = peek.kind.as_deref() == Some("sample");
+    let bound = matches!(peek.kind.as_deref(), Some("run" | "run_end"));
     match pick {
+        Pick::Bounds(_) if !bound => Ok(None),
         Pick::Heads(_) if sample => serde_json::from_slice(line).map(|h| Some(Parsed::Head(h))),
         _ if sample => Ok(Some(Parsed::Record(Record::Sample(sample_of(line)?)))),
         _ => serde_json::from_slice(line).map(|r| Some(Parsed::Record(r))),
     }
+}
+
+/// The run id a stored line names, read without the rest of it; None for a line of no
+/// run (a sink event) or one that is not JSON.
+pub fn run_id_of(line: &[u8]) -> Option<String> {
+    #[derive(Deserialize)]
+    struct Peek<'a> {
+        #[serde(borrow)]
+        run_id: Option<std::borrow::Cow<'a, str>>,
+    }
+    let peek = serde_json::from_slice::<Peek>(line).ok()?;
+    peek.run_id.map(std::borrow::Cow::into_owned)
 }
 
 fn sample_of(line: &[u8]) -> serde_json::Result<Sample> {

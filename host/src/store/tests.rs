@@ -260,3 +260,137 @@ fn past_the_first_few_corrupt_lines_one_warning_counts_the_rest() {
         [named, vec![StoreWarningKind::MoreSkipped { lines: rest }]].concat()
     );
 }
+
+/// One run's records as a pass over every line reads them, with their line numbers.
+fn every_line_of(store: &Store, run_id: &str) -> Vec<(usize, Record)> {
+    let mut out = Vec::new();
+    let wanted = |id: &str| id == run_id;
+    store
+        .scan_picked(Pick::Records(Runs::Only(&wanted)), |n, p| {
+            if let Parsed::Record(r) = p {
+                out.push((n, r))
+            }
+        })
+        .unwrap();
+    out
+}
+
+/// One run's records through the index, and the warnings of reading them.
+fn through_the_index(store: &Store, run_id: &str) -> (Vec<(usize, Record)>, Vec<StoreWarning>) {
+    let mut out = Vec::new();
+    let warnings = store.scan_run(run_id, |n, r| out.push((n, r))).unwrap();
+    (out, warnings)
+}
+
+/// The run ids of the shared store fixture, each with its lines.
+fn fixture_runs() -> Vec<String> {
+    let fixture = include_str!("../../../tests/fixtures/store-v1.jsonl");
+    let mut ids: Vec<String> = fixture
+        .lines()
+        .filter_map(|l| records::run_id_of(l.as_bytes()))
+        .collect();
+    ids.dedup();
+    ids
+}
+
+/// A store written before the index existed (the fixture, its runs interleaved with
+/// appends of new ones) reads each run through the index exactly as a pass over every
+/// line reads it, line numbers included.
+#[test]
+fn an_old_store_is_indexed_and_each_run_reads_as_every_line_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::in_dir(dir.path());
+    let fixture = include_str!("../../../tests/fixtures/store-v1.jsonl");
+    std::fs::write(store.path(), fixture).unwrap();
+    store
+        .append(&[
+            run_record("new"),
+            Record::Sample(sample("new", "Blob", 0, 1.0)),
+        ])
+        .unwrap();
+    // The fixture's runs again, by another writer: each run now has two stretches.
+    let mut file = OpenOptions::new().append(true).open(store.path()).unwrap();
+    file.write_all(fixture.as_bytes()).unwrap();
+    store
+        .append(&[Record::Sample(sample("new", "Blob", 1, 1.0))])
+        .unwrap();
+    assert!(dir.path().join(INDEX_DIR_NAME).is_dir());
+    let mut runs = fixture_runs();
+    runs.push("new".into());
+    for id in &runs {
+        let (indexed, warnings) = through_the_index(&store, id);
+        assert!(warnings.is_empty(), "{id}: {warnings:?}");
+        assert!(!indexed.is_empty(), "{id}");
+        assert_eq!(indexed, every_line_of(&store, id), "{id}");
+    }
+}
+
+/// A report of one run reads that run's lines only: a million-line mess elsewhere in
+/// the store (here ten thousand corrupt lines) is never parsed, so it warns of nothing.
+#[test]
+fn one_run_is_read_without_reading_the_other_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::in_dir(dir.path());
+    store.append(&[run_record("a")]).unwrap();
+    let mut file = OpenOptions::new().append(true).open(store.path()).unwrap();
+    file.write_all("x\n".repeat(10_000).as_bytes()).unwrap();
+    store
+        .append(&[Record::Sample(sample("a", "Blob", 0, 1.0)), run_record("b")])
+        .unwrap();
+    let (indexed, warnings) = through_the_index(&store, "a");
+    assert_eq!(indexed.len(), 2);
+    assert_eq!(indexed[1].0, 10_002, "the sample's line number");
+    assert_eq!(warnings, vec![], "no other line was parsed");
+    assert_eq!(indexed, every_line_of(&store, "a"));
+}
+
+/// A store replaced by another, or rewritten in place (same file, other lines), no
+/// longer matches its index's fingerprint: it is indexed again, and read right.
+#[test]
+fn a_store_rewritten_in_place_is_indexed_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::in_dir(dir.path());
+    store
+        .append(&[run_record("a"), Record::Sample(sample("a", "Blob", 0, 1.0))])
+        .unwrap();
+    assert_eq!(through_the_index(&store, "a").0.len(), 2);
+    let mut other = String::new();
+    for r in [
+        run_record("b"),
+        run_record("a"),
+        Record::Sample(sample("a", "Blob", 1, 2.0)),
+    ] {
+        other += &(serde_json::to_string(&r).unwrap() + "\n");
+    }
+    other += &"x".repeat(200);
+    other += "\n";
+    std::fs::write(store.path(), &other).unwrap();
+    let (indexed, _) = through_the_index(&store, "a");
+    assert_eq!(indexed, every_line_of(&store, "a"));
+    assert_eq!(indexed.len(), 2);
+}
+
+/// A process killed after writing a run's entries and before recording how far the
+/// index reaches leaves those entries to be written again: they are read once.
+#[test]
+fn entries_written_twice_are_read_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::in_dir(dir.path());
+    store.append(&[run_record("a")]).unwrap();
+    let covered = dir.path().join(INDEX_DIR_NAME).join("covered");
+    let before = std::fs::read(&covered).unwrap();
+    store
+        .append(&[
+            Record::Sample(sample("a", "Blob", 0, 1.0)),
+            run_record("b"),
+            Record::Sample(sample("a", "Blob", 1, 1.0)),
+        ])
+        .unwrap();
+    std::fs::write(&covered, before).unwrap();
+    store
+        .append(&[Record::Sample(sample("a", "Blob", 2, 1.0))])
+        .unwrap();
+    let (indexed, _) = through_the_index(&store, "a");
+    assert_eq!(indexed, every_line_of(&store, "a"));
+    assert_eq!(indexed.len(), 4);
+}

@@ -28,18 +28,7 @@ impl Serve {
         qr: bool,
         env: &[(&str, &str)],
     ) -> Serve {
-        let mut child = Command::new(BIN)
-            .arg("serve")
-            .args(args)
-            .envs(env.iter().copied())
-            .env("UNOBSERVED_STATE_DIR", state.path())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut out = BufReader::new(child.stdout.take().unwrap());
-        let mut line = String::new();
-        out.read_line(&mut line).unwrap();
+        let (child, mut out, line) = spawn(state.path(), args, env);
         let mut qr_lines = Vec::new();
         if qr {
             loop {
@@ -56,7 +45,7 @@ impl Serve {
         std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
         Serve {
             child,
-            url: line.trim().to_owned(),
+            url: line,
             qr: qr_lines,
             state,
         }
@@ -102,6 +91,28 @@ impl Drop for Serve {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// `unobserved serve ARGS` on the state dir `state` (maybe another serve's), serving once
+/// it printed its URL: the process, the rest of its stdout, and the URL.
+pub fn spawn(
+    state: &std::path::Path,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> (Child, BufReader<std::process::ChildStdout>, String) {
+    let mut child = Command::new(BIN)
+        .arg("serve")
+        .args(args)
+        .envs(env.iter().copied())
+        .env("UNOBSERVED_STATE_DIR", state)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    out.read_line(&mut line).unwrap();
+    (child, out, line.trim().to_owned())
 }
 
 /// A reply: status and JSON body.
