@@ -20,7 +20,7 @@ pub struct RunConditions {
 /// load on when it has one.
 pub fn start(session: &mut Session, run_id: &str, plan: &Plan) {
     let roots = session.own_processes.clone();
-    let sampler = Sampler::start(roots, plan.load_of(0), None);
+    let sampler = Sampler::start(roots, plan.load_of(0), session.browser_gap);
     let load = if plan.loads.contains(&Load::Cpu) {
         match LoadProcess::spawn() {
             Ok(l) => Some(l),
