@@ -326,6 +326,7 @@ pub(crate) mod tests {
                     first_rep: block * 3,
                     load,
                     state,
+                    page: None,
                 },
                 recorded_at: String::new(),
             }));

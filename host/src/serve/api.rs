@@ -361,6 +361,9 @@ fn samples_of(
                 return Err(refusal(Refusal::InvalidField, "a sample must be an object"));
             };
             object.insert("run_id".into(), run_id.into());
+            // A page per block is counted by the extension's background; serve's page
+            // runs every block in one page, and its own count is not asked.
+            object.remove("page_load");
             for (k, v) in [
                 ("browser", &env.browser),
                 ("browser_version", &env.browser_version),
