@@ -8,7 +8,8 @@ import { toHex } from '../lib/bodies.js';
 import * as control from './debugger-control.js';
 import { SUMMARY_PAGE } from '../lib/defaults.js';
 import { createPageSession } from '../lib/page-session.js';
-import { HOST_MESSAGE, POPUP_PHASE, RUN_STATUS } from '../lib/names.js';
+import { CONDITION, HOST_MESSAGE, POPUP_PHASE, RUN_STATUS } from '../lib/names.js';
+import { PAGE } from '../lib/page-protocol.js';
 import { endAsRecorded, endAsSaid } from '../lib/run-end.js';
 import { newRunId } from '../lib/run-id.js';
 
@@ -62,7 +63,7 @@ export async function startRun({ plan, source, runId, afterRun = 'close', sinkUr
     const plannedArms = started.arms;
     const total = started.measured_uploads;
     const takeTurns = started.take_turns === true;
-    active = { host, run, uploadUrls, arms: plannedArms, total, takeTurns, afterRun, cameFrom: null, workloadKey, moduleSeed: started.module_seed ?? null, tabId: null, samples: [], finished: false, stateWrites: Promise.resolve() };
+    active = { host, run, uploadUrls, arms: plannedArms, total, takeTurns, afterRun, cameFrom: null, workloadKey, moduleSeed: started.module_seed ?? null, tabId: null, samples: [], finished: false, stateWrites: Promise.resolve(), pageLoads: 0, port: null, resumeAt: null, lastResume: null, pageTimer: null, condition: null };
     const session = pageSession(active);
     active.session = session;
     host.onClose = (why, failure) => session.end(RUN_STATUS.incomplete, `the native host went away: ${why}`, failure);
@@ -91,16 +92,37 @@ export async function startRun({ plan, source, runId, afterRun = 'close', sinkUr
   }
 }
 
-/** The relay in the benchmark tab connected. Only the tab we opened is listened to. */
+/** How long a page that asked for a fresh page may take to come back (ms). */
+const PAGE_RETURN_MS = 30_000;
+
+/** A page's sample, stamped with the page it came from (the port it arrived over). */
+function fromPage(msg, load) {
+  return msg?.type === PAGE.sample && msg.sample ? { ...msg, sample: { ...msg.sample, page_load: load } } : msg;
+}
+
+/**
+ * The relay in the benchmark tab connected: the run's first page, or a fresh one that
+ * takes over the next block (each page connects its own port; its number is stamped on
+ * its samples). Only the tab we opened is listened to.
+ */
 export function attachBenchPort(port) {
   if (!active || active.pendingStart || port.sender?.tab?.id !== active.tabId) {
     port.disconnect();
     return;
   }
   const run = active;
-  port.onMessage.addListener((msg) => run.session.handle(msg, (m) => port.postMessage(m)));
+  const load = run.pageLoads++;
+  run.port = port;
+  run.resumeAt = null;
+  clearTimeout(run.pageTimer);
+  port.onMessage.addListener((msg) => run.session.handle(fromPage(msg, load), (m) => port.postMessage(m)));
   port.onDisconnect.addListener(() => {
-    run.session.end(RUN_STATUS.incomplete, 'the benchmark tab closed before the run finished');
+    if (run.port !== port) return;
+    if (run.resumeAt === null) {
+      run.session.end(RUN_STATUS.incomplete, 'the benchmark tab closed before the run finished');
+      return;
+    }
+    run.pageTimer = setTimeout(() => run.session.end(RUN_STATUS.incomplete, `the benchmark page asked for a fresh page at rep ${run.resumeAt.rep + 1} and none came back`), PAGE_RETURN_MS);
   });
 }
 
@@ -144,6 +166,7 @@ async function withRunFields(run, pageSample) {
 /** The popup's state as the run ends, before the host hears of it. */
 async function ending(run, { status, reason, failure }) {
   run.finished = true;
+  clearTimeout(run.pageTimer);
   if (active === run) active = null;
   await run.stateWrites;
   // The popup's state first: once the host has recorded the end, `unobserved run` may
@@ -190,12 +213,19 @@ function pageSession(run) {
   return createPageSession(nativeTransport(run), {
     async plan() {
       if (run.debuggerBefore === undefined) run.debuggerBefore = await control.debuggerAttached(run.tabId);
-      return { plan: run.run.plan, arms: run.arms, upload_urls: run.uploadUrls, run_id: run.run.run_id, workload_key: run.workloadKey, take_turns: run.takeTurns, module_seed: run.moduleSeed };
+      // A page per block (issue 36): a later page resumes where the one before it left.
+      const resume = run.lastResume ?? null;
+      return { plan: run.run.plan, arms: run.arms, upload_urls: run.uploadUrls, run_id: run.run.run_id, workload_key: run.workloadKey, take_turns: run.takeTurns, module_seed: run.moduleSeed, fresh_pages: true, resume };
     },
     async setCondition(attached) {
       if (!control.controlAvailable()) throw new Error(control.controlUnavailableReason());
       if (attached) await control.attach(run.tabId);
       else await control.detach(run.tabId);
+      run.condition = attached ? CONDITION.attached : CONDITION.detached;
+    },
+    newPage(rep) {
+      run.resumeAt = { rep, condition: run.condition };
+      run.lastResume = run.resumeAt;
     },
     progress: (step) => progress(run, { step }),
     sample: (sample) => withRunFields(run, sample),

@@ -108,15 +108,19 @@ async function uploadOnce(kind, bytes, url, api) {
 }
 
 /**
- * Every step of the plan; with --auto, more reps for as long as the host says so. A plan
- * that alternates loads (`--load none,cpu`) asks before every rep, so the host switches
- * a block's load on or off before its first upload.
+ * Every step of the plan from rep `from` on; with --auto, more reps for as long as the
+ * host says so. A plan that alternates loads (`--load none,cpu`) asks before every rep,
+ * so the host switches a block's load on or off before its first upload. Every page
+ * warms up first: a fresh page of a later block (`from` > 0) starts cold too, and its
+ * first rep was granted before the page was renewed.
  */
-async function* planSteps(plan, arms, state) {
+async function* planSteps(plan, arms, state, from) {
   const everyRep = (plan.loads?.length ?? 0) > 1;
-  yield* buildSteps(arms, everyRep ? { ...plan, reps: 1 } : plan);
+  yield* buildSteps(arms, { ...plan, reps: 0 });
+  const granted = Math.max(everyRep ? 1 : plan.reps, from + 1);
+  for (let rep = from; rep < granted; rep++) yield* stepsForRep(arms, plan, rep);
   if (!plan.auto && !everyRep) return;
-  for (let rep = everyRep ? 1 : plan.reps; ; rep++) {
+  for (let rep = granted; ; rep++) {
     // The host judges stored samples: every digest of the rep first.
     await state.digests.drain();
     const decision = await request({ type: PAGE.autoCheck, reps_done: rep });
@@ -125,6 +129,22 @@ async function* planSteps(plan, arms, state) {
     if (!decision.more) return;
     yield* stepsForRep(arms, plan, rep);
   }
+}
+
+/**
+ * A page per block (issue 36): the first measured step of a block after this page's
+ * first opens the block in a fresh page, so what a page draws once (its JS heap, its
+ * blobs) is drawn once per block. True when this page hands over and must stop.
+ */
+async function handOver(step, freshPages, plan, from, state) {
+  const k = plan.block_reps ?? 0;
+  if (!freshPages || k <= 0 || step.phase !== 'measure' || step.rep === from || step.rep % k !== 0) return false;
+  await state.digests.drain();
+  const reply = await request({ type: PAGE.newPage, rep: step.rep });
+  if (!reply.ok) throw new Error(`no fresh page for the block at rep ${step.rep + 1}: ${reply.error}`);
+  show(`Block ${step.rep / k + 1}: a fresh page`);
+  location.reload();
+  return true;
 }
 
 /** Runs one workload arm and shapes its result like a sample. */
@@ -200,7 +220,7 @@ async function takeTurn() {
   if (!reply.ok) throw new Error(`no turn for the next rep: ${reply.error}`);
 }
 
-async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, run_id: runId, take_turns: takeTurns, module_seed: moduleSeed }) {
+async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, run_id: runId, take_turns: takeTurns, module_seed: moduleSeed, fresh_pages: freshPages = false, resume = null }) {
   const state = { autoReason: null, progress: '', digests: pending() };
   const sleep = workerSleep(new Worker(new URL('../lib/sleep-worker.js', import.meta.url)));
   const pace = pacer({ clock: () => performance.now(), sleep });
@@ -220,14 +240,17 @@ async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, 
     ctx.key = await crypto.subtle.importKey('raw', raw, 'AES-GCM', false, ['encrypt']);
   }
   const mods = await prepareModules(arms, uploadUrls, ctx, moduleSeed, plan, sleep);
-  const steps = planSteps(plan, arms, state);
+  const from = resume?.rep ?? 0;
+  const steps = planSteps(plan, arms, state, from);
   let bytes = null;
   let sha = null;
   let bytesKey = null;
-  let condition = null;
+  // A later page of a control run finds the debugger as the page before it left it.
+  let condition = resume?.condition ?? null;
   for await (const step of steps) {
     // Every arm of a rep carries the same bytes; each rep gets fresh ones.
     const key = `${step.phase}:${step.rep}`;
+    if (key !== bytesKey && (await handOver(step, freshPages, plan, from, state))) return;
     if (key !== bytesKey && takeTurns) {
       // The last rep's digests first: the other build's uploads must not share the
       // CPU with this build's hashing, and its samples are stored before the next rep.

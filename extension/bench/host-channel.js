@@ -71,6 +71,9 @@ function createHostChannel() {
     setCondition() {
       throw new Error('a page served by `unobserved serve` cannot attach a debugger');
     },
+    newPage() {
+      throw new Error('a page of `unobserved serve` runs every block in itself');
+    },
     progress: (step) => listeners.progress(step),
     async ended({ reply, error }) {
       if (error) listeners.failed(error);

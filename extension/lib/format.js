@@ -1,7 +1,7 @@
 // Words and shapes for the popup, from the host's data. Pure, so the tests pin down what
 // the user reads. Figures and verdicts are written by lib/words.js, by the host's rules.
 import { HOST_FAILURE } from './host-failure.js';
-import { comparisonLine, comparisonParts, formatMbps, formatRange, formatShare, integrityDetail, integrityWord, legendText, sideLabel } from './words.js';
+import { armIn, comparisonLine, comparisonParts, formatMbps, formatRange, formatShare, integrityDetail, integrityWord, legendText, partFigures, sideLabel } from './words.js';
 
 export function progressText(state) {
   if (!state) return '';
@@ -63,15 +63,40 @@ export function versusParts(arm) {
  * opposite ways.
  */
 export function tableRows(arms) {
-  return arms.map((a) => [
-    [a.body, ''],
-    [String(a.n), 'num'],
-    [formatMbps(a.median_mbps), 'num'],
-    [formatRange(a.min_mbps, a.max_mbps), 'num'],
-    [formatShare(a.ceiling_share), 'num'],
-    [versus(a), 'vs'],
-    [integrityWord(a.integrity), a.integrity.status === 'intact' ? 'ok' : 'bad'],
-  ]);
+  return arms.flatMap((a) => armLines(a).map((line) => figureCells(a, line)));
+}
+
+/**
+ * An arm's lines as the table shows them (export/document.rs, arm_rows): the arm
+ * itself; in a run measured in more than one condition, a head with its count and the
+ * verdict without its parts, then one line per condition with that condition's
+ * figures and part. Medians and ranges are never pooled across conditions.
+ */
+export function armLines(a) {
+  const conditions = a.conditions ?? [];
+  if (conditions.length === 0) return [{ ...a, versus: versus(a) }];
+  const head = { ...a, median_mbps: null, min_mbps: null, max_mbps: null, ceiling_share: null, versus: versusParts(a).head, head: true };
+  return [head, ...conditions.map((c) => ({ ...c, body: armIn(a.body, c.condition), versus: partVersus(a, c) }))];
+}
+
+/** An arm's comparison in one condition: "0.70x [0.66–0.76] slower vs Uint8Array", "baseline", or a dash. */
+export function partVersus(arm, line) {
+  const c = arm.comparison;
+  if (!c) return arm.baseline ? 'baseline' : '–';
+  if (!line.part) return '–';
+  return `${partFigures(line.part, c.horizon)} vs ${sideLabel(c.baseline)}`;
+}
+
+function figureCells(arm, line) {
+  return [
+    [line.body, ''],
+    [String(line.n), 'num'],
+    [formatMbps(line.median_mbps), 'num'],
+    [formatRange(line.min_mbps, line.max_mbps), 'num'],
+    [formatShare(line.ceiling_share), 'num'],
+    [line.versus, 'vs'],
+    [integrityWord(arm.integrity), arm.integrity.status === 'intact' ? 'ok' : 'bad'],
+  ];
 }
 
 /**
@@ -87,7 +112,9 @@ export function chartModel(arms, width, scale) {
   // A state stored before the host sent a scale: the widest whisker sets it.
   const top = scale?.top_mbps ?? Math.max(1, ...arms.map((a) => a.max_mbps ?? 0));
   const at = (v) => (v === null || v === undefined ? null : (Math.min(v, top) / top) * width);
-  const rows = arms.map((a) => ({
+  // One bar per arm, or per arm and condition (never one pooled across conditions).
+  const bars = arms.flatMap((a) => armLines(a).filter((l) => !l.head).map((l) => ({ ...a, body: l.body, median_mbps: l.median_mbps, min_mbps: l.min_mbps, max_mbps: l.max_mbps })));
+  const rows = bars.map((a) => ({
     body: a.body,
     bar: at(a.median_mbps) ?? 0,
     whiskerFrom: at(a.min_mbps),

@@ -26,6 +26,12 @@ export const PAGE = Object.freeze({
   autoCheck: 'auto-check',
   /** `{ request_id }`: an interleaved build waits for its turn before a rep; answered by turnGiven. */
   turn: 'turn',
+  /**
+   * `{ request_id, rep }`: the next block begins at `rep` in a fresh benchmark page (its
+   * samples so far stored first); answered by newPageGranted, then the page reloads and
+   * its new self is handed the plan with `resume`.
+   */
+  newPage: 'new-page',
   /** `{ auto_reason }`: every step ran (the last auto-decision's typed `reason`, or null). */
   done: 'done',
   /** `{ error }`: the page could not go on. */
@@ -34,12 +40,17 @@ export const PAGE = Object.freeze({
 
 /** Background → page. */
 export const EXTENSION = Object.freeze({
-  /** `{ plan, upload_url, run_id, workload_key }`: answers ready. */
+  /**
+   * `{ plan, upload_url, run_id, workload_key, fresh_pages, resume }`: answers ready.
+   * `fresh_pages`: a page per block; `resume`: `{ rep, condition }` for a later page.
+   */
   plan: 'plan',
   /** `{ request_id, ok, error? }`. */
   conditionSet: 'condition-set',
   /** `{ request_id, more, reason: { kind, … }, progress: { settled, comparisons, seconds_left } }`. */
   autoDecision: 'auto-decision',
+  /** `{ request_id, ok, error? }`: a fresh page may take over the run. */
+  newPageGranted: 'new-page-granted',
   /** `{ request_id, ok, error? }`: this build's turn has come (or could not). */
   turnGiven: 'turn-given',
   /** Sent by the relay (or the page's own port) when the background went away. */

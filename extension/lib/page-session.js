@@ -72,6 +72,12 @@ const PAGE_TO_HOST = Object.freeze({
     const answer = await settle(() => s.transport.send(HOST_MESSAGE.turn, {}));
     reply({ type: EXTENSION.turnGiven, request_id: msg.request_id, ...answer });
   },
+  async [PAGE.newPage](s, msg, reply) {
+    // The old page's samples are stored before a new page takes over.
+    await s.relayed.catch(() => {});
+    const answer = await settle(() => s.hooks.newPage(msg.rep));
+    reply({ type: EXTENSION.newPageGranted, request_id: msg.request_id, ...answer });
+  },
   async [PAGE.done](s, msg) {
     await s.end(RUN_STATUS.complete, autoDoneReason(msg.auto_reason, s.samples));
   },
@@ -85,6 +91,7 @@ const PAGE_TO_HOST = Object.freeze({
  * run and resolves with the host's reply (rejects with its error). `hooks`:
  *   plan()                 -> the `plan` message's fields, or null (not yet / already sent)
  *   setCondition(attached) -> switches the positive control's debugger, or throws
+ *   newPage(rep)           -> a fresh page will take over at `rep`, or throws
  *   progress(step), sample(sample) -> the sample to send, stored(sample),
  *   autoProgress(progress) -> optional, for what shows the run's progress
  *   ending({ status, reason, failure }) -> before the host hears of the end (optional)

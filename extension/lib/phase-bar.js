@@ -5,7 +5,7 @@
 // (host/src/export/timeline_svg.rs). Every figure is the host's (`analysis.phases`,
 // from the sink's own timeline); nothing here is computed from the page's timings.
 import { BAR_WIDTH, chartWidth, labelWidth } from './chart.js';
-import { conditionWhen } from './words.js';
+import { armIn } from './words.js';
 
 /** The three phases in the order they happen, with the analysis field each reads. */
 export const PHASES = Object.freeze([
@@ -25,7 +25,7 @@ const totalMs = (line) => PHASES.reduce((sum, p) => sum + line[p.field], 0);
  * A line's name: the arm's, and in a run measured in more than one condition, the
  * condition's, as the host's phase table names it (export/phases.rs, line_label).
  */
-export const lineLabel = (line) => (line.condition ? `${line.body} ${conditionWhen(line.condition)}` : line.body);
+export const lineLabel = (line) => (line.condition ? armIn(line.body, line.condition) : line.body);
 
 function legend(add, x, y) {
   let at = x;

@@ -3,7 +3,7 @@
 // builds its own markup inside the given <section>, so both pages hold only the empty
 // section; the styles are lib/result.css.
 import { chartElements } from './chart.js';
-import { integrityFindings, resultLabel, tableRows, versusParts } from './format.js';
+import { armLines, integrityFindings, resultLabel, tableRows, versusParts } from './format.js';
 import { comparisonLine, findingText, formatComparison, formatMbps, formatSlowdown, isConditionFinding, sideLabel } from './words.js';
 import { phaseBarElements } from './phase-bar.js';
 
@@ -67,16 +67,21 @@ function fillRows(tbody, rows) {
 }
 
 /**
- * The table; an arm whose comparison has parts (per condition, or blocks that parted)
- * shows its head ("depends vs Uint8Array") and each part on a line of its own.
+ * The table. In a run measured in more than one condition, each arm has a head row and
+ * a row per condition (format.js armLines); otherwise an arm whose comparison has parts
+ * (blocks that parted) shows its head ("depends vs Uint8Array") and each part on a
+ * line of its own in its cell.
  */
 function drawTable(section, arms) {
   const tbody = section.querySelector('#table tbody');
   fillRows(tbody, tableRows(arms));
   const doc = tbody.ownerDocument;
-  arms.forEach((arm, i) => {
+  let row = 0;
+  arms.forEach((arm) => {
+    const i = row;
+    row += armLines(arm).length;
     const { head, parts } = versusParts(arm);
-    if (parts.length === 0) return;
+    if (parts.length === 0 || arm.conditions?.length) return;
     const cell = tbody.rows[i].querySelector('td.vs');
     const list = doc.createElement('ul');
     list.className = 'parts';
@@ -101,11 +106,12 @@ function drawTable(section, arms) {
  */
 function drawCondition(section, analysis) {
   const p = section.querySelector('#condition');
-  const warning = (analysis.warnings ?? []).find(isConditionFinding);
-  const finding = warning ?? (analysis.notes ?? []).find(isConditionFinding);
-  p.hidden = !finding;
-  p.className = warning ? 'condition warning' : 'condition';
-  p.textContent = finding ? findingText(finding) : '';
+  const warnings = (analysis.warnings ?? []).filter(isConditionFinding);
+  // A run of planned loads on a busy machine has both: the other work, and the plan.
+  const findings = [...warnings, ...(analysis.notes ?? []).filter(isConditionFinding)];
+  p.hidden = findings.length === 0;
+  p.className = warnings.length ? 'condition warning' : 'condition';
+  p.textContent = findings.map(findingText).join(' ');
 }
 
 function drawControl(section, analysis) {

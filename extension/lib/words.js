@@ -81,12 +81,17 @@ export function formatComparison(c) {
   return parts.length ? `${head}: ${parts.join('; ')}` : head;
 }
 
-/** One part of a comparison: "0.70x [0.65–0.76] slower when quiet", "1.95x faster in block(s) 2, 4". */
-function partText(p, horizon) {
+/** One part's figures and verdict: "0.70x [0.65–0.76] slower". */
+export function partFigures(p, horizon) {
   const hasInterval = p.ci_low !== null && p.ci_low !== undefined && p.ci_high !== null && p.ci_high !== undefined;
   const figures = hasInterval ? `${fixed(p.ratio, 2)}x [${fixed(p.ci_low, 2)}–${fixed(p.ci_high, 2)}]` : `${fixed(p.ratio, 2)}x`;
+  return `${figures} ${verdictWords(p.verdict, horizon)}`;
+}
+
+/** One part of a comparison: "0.70x [0.65–0.76] slower when quiet", "1.95x faster in block(s) 2, 4". */
+function partText(p, horizon) {
   const of = p.of === 'blocks' ? `in block(s) ${blockList(p.blocks)}` : conditionWhen(p.condition);
-  return `${figures} ${verdictWords(p.verdict, horizon)} ${of}`;
+  return `${partFigures(p, horizon)} ${of}`;
 }
 
 /** Block ids as a reader counts them, from 1: "1, 3, 5". */
@@ -113,6 +118,9 @@ export function conditionPhrase(c) {
 export function conditionWhen(c) {
   return isQuiet(c) ? 'when quiet' : conditionPhrase(c);
 }
+
+/** An arm's line in one condition: "Blob when quiet" (export/conditions.rs, arm_in). */
+export const armIn = (body, c) => `${body} ${conditionWhen(c)}`;
 
 const pct = (x) => `${fixed(x * 100, 0)}%`;
 const known = (x) => x !== null && x !== undefined;
@@ -149,12 +157,18 @@ export function conditionChanged(parts) {
   return `The machine's condition changed during the run: ${parts.map(conditionPartText).join('; ')}. Comparisons are given per condition; one that differs between them reads "depends".`;
 }
 
+/** A run whose own load alternated by plan (`--load none,cpu`): the design, not a change. */
+export function loadsPlanned(parts) {
+  return `Measured with and without this run's own load, in alternate blocks as planned: ${parts.map(conditionPartText).join('; ')}. Comparisons are given per load; one that differs between them reads "depends".`;
+}
+
 /** The words of each finding about the machine's condition, by its kind (report/findings.rs). */
 const CONDITION_FINDINGS = Object.freeze({
   'measured-in': (f) => measuredIn(f.condition, f.state),
   'other-work': (f) =>
     `${measuredIn(f.condition, f.state)} The verdicts hold for this condition; on a quiet machine they may differ, even in sign (docs/why-the-answer-depends.md).`,
   'condition-changed': (f) => conditionChanged(f.parts),
+  'loads-planned': (f) => loadsPlanned(f.parts),
 });
 
 /** Whether a warning or note is about the machine's condition (the result's condition line shows it). */

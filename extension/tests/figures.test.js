@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { tableRows, versusParts } from '../lib/format.js';
+import { chartModel, tableRows, versusParts } from '../lib/format.js';
 import { findingText, isConditionFinding } from '../lib/words.js';
 import { BAR_WIDTH, chartElements } from '../lib/chart.js';
 
@@ -55,13 +55,36 @@ test("the chart is scaled to the arms: the longest bar fills at least half the b
 test("a comparison that depends reads as the host's table cell, parts and all, and the condition's finding is the host's words", () => {
   const { analysis: depends, versus } = fixture.depends;
   const blob = tableRows(depends.arms).find((r) => r[0][0] === 'Blob');
-  assert.equal(blob[5][0], versus);
+  assert.equal(blob[5][0], versus, "the arm's head row: the verdict without its parts");
   const arm = depends.arms.find((a) => a.body === 'Blob');
   assert.equal(arm.comparison.verdict, 'depends');
   const { head, parts } = versusParts(arm);
   assert.equal(parts.length, arm.comparison.parts.length);
-  assert.equal(`${head}: ${parts.join('; ')}`, versus);
-  const changed = depends.warnings.filter(isConditionFinding);
-  assert.equal(changed.length, 1);
-  for (const w of changed) assert.equal(findingText(w), w.message);
+  assert.equal(head, versus);
+  // The loads alternated by plan: a note, and no warning of a changed condition.
+  assert.equal(depends.warnings.filter(isConditionFinding).length, 0);
+  const planned = depends.notes.filter(isConditionFinding);
+  assert.deepEqual(
+    planned.map((n) => n.kind),
+    ['loads-planned'],
+  );
+  for (const n of planned) assert.equal(findingText(n), n.message);
+});
+
+// Issue 36: the same run's summary, per condition. No median or range is pooled across
+// the two conditions; the popup's table is the host's, cell for cell.
+test("a run in two conditions: the popup's table is the host's, a row per arm and condition", () => {
+  const { analysis: depends, table } = fixture.depends;
+  const rows = tableRows(depends.arms).map((r) => r.slice(0, 6).map(([text]) => text));
+  assert.deepEqual(rows, table);
+  assert.equal(rows.length, 3 * depends.arms.length, 'a head and two conditions per arm');
+});
+
+test('a run in two conditions: one chart bar per arm and condition, none pooled', () => {
+  const { analysis: depends, table } = fixture.depends;
+  const { rows } = chartModel(depends.arms, 200, depends.chart);
+  assert.deepEqual(
+    rows.map((r) => r.body),
+    table.filter((t) => t[2] !== '–').map((t) => t[0]),
+  );
 });

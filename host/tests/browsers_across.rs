@@ -1,7 +1,10 @@
 //! Comparing runs with a real Chromium: two identical runs give no "faster"/"slower";
 //! a run during which the CPU was busy is not comparable (and the gate says it cannot
 //! tell); `run --runs N` stores a series that compares as clusters; and builds run with
-//! `--browser-path` twice take turns rep by rep and compare as within a run.
+//! `--browser-path` twice take turns rep by rep and compare as within a run. Within a
+//! run (issue 36): CPU-bound processes started halfway are recorded and the blocks
+//! before and after are shown apart, each block in a benchmark page of its own; and a
+//! `--load none,cpu` run stores both conditions and a verdict per condition.
 
 mod common;
 use common::runs::ONE_AT_A_TIME;
@@ -9,6 +12,7 @@ use common::BIN;
 use serde_json::Value;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
 
 const CHROMIUM: &str = "/usr/lib/chromium/chromium";
 const SMALL: [&str; 8] = [
@@ -267,4 +271,139 @@ fn chromium_builds_given_twice_take_turns_rep_by_rep_and_compare_as_within_a_run
         .flat_map(|rep| [a, a, b, b].map(|id| (id.as_str().unwrap().to_owned(), rep)))
         .collect();
     assert_eq!(order, expected);
+}
+
+/// The store's records as they are now (a line being written is skipped).
+fn records(state: &Path) -> Vec<Value> {
+    std::fs::read_to_string(state.join("results.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect()
+}
+
+/// Each block ran in a benchmark page of its own: page `load` b for block b.
+fn assert_a_page_per_block(blocks: &[Value]) {
+    for (b, block) in blocks.iter().enumerate() {
+        assert_eq!(block["block"], b, "blocks in order: {block}");
+        assert_eq!(
+            block["page"],
+            serde_json::json!({"kind": "own", "load": b}),
+            "block {b} ran in a page of its own: {block}"
+        );
+    }
+}
+
+/// The run's one comparison (Blob against Uint8Array).
+fn comparison(run: &Value) -> &Value {
+    let all = run["comparisons"].as_array().unwrap();
+    assert_eq!(all.len(), 1, "one comparison: {all:?}");
+    &all[0]
+}
+
+#[test]
+fn chromium_cpu_bound_processes_started_halfway_are_recorded_and_the_blocks_shown_apart() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
+    let state = tempfile::tempdir().unwrap();
+    let (json, log) = (state.path().join("run.json"), state.path().join("run.log"));
+    let mut args = vec!["run", "--browser", "chromium", "--quiet"];
+    args.extend(&SMALL[..4]);
+    // Three blocks of three reps: block 0 quiet, the busy processes from block 1 on.
+    args.extend(["--reps", "9", "--connect-timeout", "90"]);
+    args.extend(["--json", json.to_str().unwrap()]);
+    let mut child = Command::new(BIN)
+        .args(&args)
+        .env("UNOBSERVED_STATE_DIR", state.path())
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .unwrap();
+    // Block 0's line is stored as block 1's first sample is: then the CPU gets busy.
+    let deadline = Instant::now() + Duration::from_secs(180);
+    let block_0_over = |r: &Value| r["kind"] == "conditions" && r["block"] == 0;
+    while !records(state.path()).iter().any(block_0_over) {
+        let running = child.try_wait().unwrap().is_none();
+        assert!(
+            running && Instant::now() < deadline,
+            "no block ended: {}",
+            std::fs::read_to_string(&log).unwrap_or_default()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let busy = Busy::start();
+    let status = child.wait().unwrap();
+    drop(busy);
+    let log = std::fs::read_to_string(&log).unwrap_or_default();
+    assert!(status.success(), "`unobserved run` failed: {status}\n{log}");
+    let doc: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    common::runs::assert_matches_schema(&doc);
+    let run = &doc["runs"][0];
+    let blocks = run["run"]["blocks"].as_array().unwrap();
+    assert_eq!(blocks.len(), 3, "{blocks:?}");
+    assert_a_page_per_block(blocks);
+    // The change is recorded, and the blocks before and after it are parts of their own.
+    let changed: Vec<&Value> = run["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|w| w["kind"] == "condition-changed")
+        .collect();
+    assert_eq!(changed.len(), 1, "{}", run["warnings"]);
+    let parts = changed[0]["parts"].as_array().unwrap();
+    let part_of = |block: u64| {
+        parts
+            .iter()
+            .find(|p| {
+                p["blocks"]
+                    .as_array()
+                    .unwrap()
+                    .contains(&Value::from(block))
+            })
+            .unwrap_or_else(|| panic!("block {block} is in no part: {parts:?}"))
+    };
+    let cpu = |p: &Value| {
+        p["condition"]["pressures"]
+            .as_array()
+            .unwrap()
+            .contains(&Value::from("cpu"))
+    };
+    assert!(!cpu(part_of(0)), "block 0 was quiet: {parts:?}");
+    assert!(cpu(part_of(2)), "block 2 had the busy processes: {parts:?}");
+    // The comparison is made per condition: a part for each.
+    let c = comparison(run);
+    let of_conditions = c["parts"].as_array().unwrap();
+    assert!(
+        of_conditions.len() >= 2 && of_conditions.iter().all(|p| p["of"] == "condition"),
+        "{c}"
+    );
+}
+
+#[test]
+fn chromium_load_none_cpu_stores_both_conditions_and_a_verdict_per_condition() {
+    let mut args = vec!["--load", "none,cpu", "--reps", "6"];
+    args.extend(&SMALL[..4]);
+    let out = common::runs::run_with("chromium", &args);
+    let run = &out.json;
+    let blocks = run["run"]["blocks"].as_array().unwrap();
+    assert_eq!(blocks.len(), 2, "{blocks:?}");
+    assert_a_page_per_block(blocks);
+    let loads: Vec<&Value> = blocks.iter().map(|b| &b["load"]).collect();
+    assert_eq!(loads, ["none", "cpu"], "{blocks:?}");
+    // Stored as the host recorded them, not only in the report.
+    let stored = records(out.state.path())
+        .into_iter()
+        .filter(|r| r["kind"] == "conditions")
+        .count();
+    assert_eq!(stored, 2);
+    let c = comparison(run);
+    let parts = c["parts"].as_array().unwrap();
+    let per: Vec<(&Value, bool)> = parts
+        .iter()
+        .map(|p| (&p["condition"]["load"], p["verdict"].is_string()))
+        .collect();
+    assert_eq!(
+        per,
+        [(&Value::from("none"), true), (&Value::from("cpu"), true)],
+        "a verdict per condition: {c}"
+    );
 }

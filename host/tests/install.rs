@@ -412,7 +412,7 @@ fn doctor_reports_a_broken_manifest_with_a_fix_and_fails() {
     )
     .unwrap();
     let out = Command::new(BIN)
-        .arg("doctor")
+        .args(["doctor", "--json"])
         .env("HOME", home)
         .env_remove("XDG_DATA_HOME")
         .env("UNOBSERVED_STATE_DIR", home.join("state"))
@@ -421,11 +421,23 @@ fn doctor_reports_a_broken_manifest_with_a_fix_and_fails() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{text}");
-    assert!(text.contains("[BAD] Google Chrome"), "{text}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let chrome = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["subject"] == "Google Chrome")
+        .expect("Chrome is checked");
+    let kinds: Vec<&str> = chrome["problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["host-path-missing"], "{text}");
     assert!(
-        text.contains("/nonexistent/unobserved")
-            && text.contains("fix:     run `unobserved install --browser chrome`"),
-        "{text}"
+        chrome["problems"][0]["fix"].is_string(),
+        "each problem has a fix"
     );
 }
 

@@ -240,3 +240,48 @@ fn the_printed_qr_code_decodes_to_exactly_the_url() {
     );
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim_end(), serve.url);
 }
+
+/// Issue 36: the browser of a page on this machine is the run's own, not other work.
+/// The "page" here is this test process: it starts the run over loopback, keeps one
+/// core busy while the run measures, and ends it. Serve finds this process as the
+/// owner of the connection's socket (/proc/net/tcp, /proc/<pid>/fd) and counts that
+/// core as the run's own; without that, it would read as other work.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_page_on_this_machine_has_its_browsers_cpu_counted_as_the_runs_own() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let serve = Serve::start(SMALL, false);
+    let started = serve.call("POST", "start", Some(&json!({})));
+    assert_eq!(started.status, 200, "{started:?}");
+    let run_id = started.body["run_id"].as_str().unwrap().to_owned();
+    let key = started.body["run_key"].as_str().unwrap().to_owned();
+    let stop = std::sync::Arc::new(AtomicBool::new(false));
+    let busy = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            let mut x = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(7));
+            }
+        })
+    };
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+    stop.store(true, Ordering::Relaxed);
+    busy.join().unwrap();
+    let ended = serve.call(
+        "POST",
+        &format!("runs/{run_id}/run-finished"),
+        Some(&json!({"key": key, "status": "complete"})),
+    );
+    assert_eq!(ended.status, 200, "{ended:?}");
+    let store = serve.store();
+    let block = store
+        .iter()
+        .find(|r| r["kind"] == "conditions")
+        .unwrap_or_else(|| panic!("no conditions record: {store:?}"));
+    let state = &block["state"];
+    // One core busy for the run's whole 2.5 s measured as its own (0.6: room for the
+    // thread being scheduled late), and the browser known.
+    assert!(state["own_cores"].as_f64().unwrap() >= 0.6, "{state}");
+    assert_ne!(state["gap"], "browser-unknown", "{state}");
+}

@@ -10,7 +10,7 @@ use std::path::Path;
 /// Starts the host as `family` would and says hello; Ok(host version) or Err(why).
 pub type HelloProbe<'a> = &'a dyn Fn(&Path, Family, &Path) -> Result<String, String>;
 
-#[derive(Debug, Default)]
+#[derive(Debug, Default, serde::Serialize)]
 pub struct Check {
     pub subject: String,
     pub ok: Vec<String>,
@@ -19,14 +19,15 @@ pub struct Check {
 
 /// Something doctor found wrong: which rule (`kind`, what code and tests branch on),
 /// and the words a person reads, the problem and its fix.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Problem {
     pub kind: ProblemKind,
     pub what: String,
     pub fix: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum ProblemKind {
     /// The browser is a sandboxed package (Snap, Flatpak) that cannot start the host.
     Sandboxed,

@@ -416,6 +416,10 @@ pub struct DoctorArgs {
     /// Check the manifests of a Chromium-family profile with its own --user-data-dir.
     #[arg(long, value_name = "DIR")]
     pub profile: Option<PathBuf>,
+    /// Print the checks as JSON (each check's subject, what is fine, and each problem's
+    /// kind, words and fix) instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args)]

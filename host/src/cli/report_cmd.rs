@@ -51,6 +51,12 @@ pub fn execute(a: ReportArgs) -> Result<i32> {
             store.path().display()
         );
     }
+    write(&a, &runs)?;
+    Ok(super::exit::OK)
+}
+
+/// The runs in `--format`, to `--output` or stdout (in colour on a terminal).
+fn write(a: &ReportArgs, runs: &[report::RunReport]) -> Result<()> {
     let colour = a.output.is_none() && std::io::stdout().is_terminal();
     let exporter = export::exporter(a.format, colour);
     match &a.output {
@@ -59,16 +65,16 @@ pub fn execute(a: ReportArgs) -> Result<i32> {
                 .with_context(|| format!("cannot write {}", path.display()))?;
             let mut out = std::io::BufWriter::new(file);
             exporter
-                .write(&runs, &mut out)
+                .write(runs, &mut out)
                 .and_then(|_| out.flush())
                 .with_context(|| format!("cannot write {}", path.display()))?;
         }
         None => {
             let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-            exporter.write(&runs, &mut out).and_then(|_| out.flush())?;
+            exporter.write(runs, &mut out).and_then(|_| out.flush())?;
         }
     }
-    Ok(super::exit::OK)
+    Ok(())
 }
 
 /// One line per run, oldest first: id, start, browser, plan, status, observed.

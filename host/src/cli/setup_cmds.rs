@@ -133,7 +133,16 @@ pub fn doctor(a: DoctorArgs) -> Result<i32> {
     let mut layout = Layout::current(state::state_dir()?, a.system)?;
     layout.chromium_profile = profile_dir(a.profile.as_deref())?;
     let checks = doctor::doctor(&layout, a.system, &hello_probe);
-    let mut broken = 0;
+    let broken: usize = checks.iter().map(|c| c.problems.len()).sum();
+    if a.json {
+        let json = serde_json::json!({"checks": checks, "problems": broken});
+        println!("{}", serde_json::to_string_pretty(&json)?);
+        return Ok(if broken > 0 {
+            super::exit::FAILED
+        } else {
+            super::exit::OK
+        });
+    }
     for c in &checks {
         let mark = if c.problems.is_empty() { "ok " } else { "BAD" };
         println!("[{mark}] {}", c.subject);
@@ -141,7 +150,6 @@ pub fn doctor(a: DoctorArgs) -> Result<i32> {
             println!("      {line}");
         }
         for p in &c.problems {
-            broken += 1;
             println!("      problem: {}\n      fix:     {}", p.what, p.fix);
         }
     }

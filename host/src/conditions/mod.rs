@@ -6,6 +6,8 @@
 pub mod calibrate;
 pub mod load;
 #[cfg(target_os = "linux")]
+pub mod page_browser;
+#[cfg(target_os = "linux")]
 pub mod procfs;
 pub mod sampler;
 
@@ -36,6 +38,34 @@ pub fn native_roots() -> Vec<u32> {
 /// `serve`'s own processes (with `run --browser webkit`, the browser is among them).
 pub fn this_process() -> Vec<u32> {
     vec![std::process::id()]
+}
+
+/// `serve`'s own processes and the browser of the page that starts a run over the
+/// connection from `peer` to `local` (`page_browser.rs`), and the gap to state when
+/// that page is on this machine and its browser was not found.
+#[cfg(target_os = "linux")]
+pub fn serve_roots(
+    local: std::net::SocketAddr,
+    peer: std::net::SocketAddr,
+) -> (Vec<u32>, Option<crate::domain::conditions::Gap>) {
+    use page_browser::PageBrowser;
+    let mut roots = this_process();
+    match page_browser::of_connection(local, peer) {
+        PageBrowser::Found { root } => {
+            roots.push(root);
+            (roots, None)
+        }
+        PageBrowser::OtherMachine => (roots, None),
+        PageBrowser::NotFound => (roots, Some(crate::domain::conditions::Gap::BrowserUnknown)),
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+pub fn serve_roots(
+    _local: std::net::SocketAddr,
+    _peer: std::net::SocketAddr,
+) -> (Vec<u32>, Option<crate::domain::conditions::Gap>) {
+    (this_process(), None)
 }
 
 #[cfg(all(test, target_os = "linux"))]

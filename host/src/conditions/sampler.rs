@@ -142,6 +142,7 @@ impl Sampler {
             first_rep: o.first_rep,
             load: o.load,
             state: o.acc.state(self.shared.cores, self.shared.gap),
+            page: None,
         }
     }
 

@@ -1,7 +1,9 @@
 //! The sampler against real processes on this machine: quiet, then two CPU-bound
 //! processes, then a disk-heavy one. One test, so the three never overlap (and they run
 //! while the suite holds the machine). The processes are orphaned on purpose (started
-//! from a shell that exits), so they are other work, not this test's own tree.
+//! from a shell that exits), so they are other work, not this test's own tree. Other
+//! sessions may share the machine: a window that does not show the processes is
+//! measured again, up to three times (`measure_until`); what each asserts is unchanged.
 
 use super::Sampler;
 use crate::domain::conditions::{Load, Pressure};
@@ -37,6 +39,25 @@ fn measure(secs: f64) -> crate::domain::conditions::MachineState {
     sampler.finish().expect("block 0 is open").state
 }
 
+/// Up to `TRIES` measurements while the processes run, until one `shows` them: on a
+/// shared machine one window may catch them starved or the disk idle, so the
+/// measurement is taken again (never the assertion loosened); the last is returned.
+fn measure_until(
+    secs: f64,
+    shows: impl Fn(&crate::domain::conditions::MachineState) -> bool,
+) -> crate::domain::conditions::MachineState {
+    const TRIES: usize = 3;
+    let mut last = measure(secs);
+    for _ in 1..TRIES {
+        if shows(&last) {
+            break;
+        }
+        eprintln!("not seen in this window, measuring again: {last:?}");
+        last = measure(secs);
+    }
+    last
+}
+
 #[test]
 fn the_sampler_sees_two_cpu_bound_processes_and_a_disk_heavy_one() {
     let _cores = super::CORES_IN_USE
@@ -50,7 +71,7 @@ fn the_sampler_sees_two_cpu_bound_processes_and_a_disk_heavy_one() {
     let cores = quiet.cores as usize;
     let busy = orphans(cores, "while :; do :; done");
     std::thread::sleep(Duration::from_millis(200));
-    let loaded = measure(2.0);
+    let loaded = measure_until(2.0, |s| s.pressures().contains(&Pressure::Cpu));
     kill(&busy);
     eprintln!("{cores} CPU-bound processes: {loaded:?}");
     assert!(
@@ -70,7 +91,7 @@ fn the_sampler_sees_two_cpu_bound_processes_and_a_disk_heavy_one() {
         ),
     );
     std::thread::sleep(Duration::from_millis(200));
-    let io = measure(2.0);
+    let io = measure_until(2.0, |s| s.pressures().contains(&Pressure::Io));
     kill(&disk);
     eprintln!("a disk-heavy process: {io:?}");
     assert!(io.pressures().contains(&Pressure::Io), "{io:?}");
@@ -106,10 +127,21 @@ fn the_generated_load_counts_as_the_runs_own_not_as_other_work() {
         .args(["-c", "while :; do :; done"])
         .spawn()
         .unwrap();
-    let sampler = Sampler::start(super::this_process(), Load::Cpu, None);
-    sampler.set_load_pid(child.id());
-    std::thread::sleep(Duration::from_millis(1200));
-    let block = sampler.finish().unwrap();
+    let window = || {
+        let sampler = Sampler::start(super::this_process(), Load::Cpu, None);
+        sampler.set_load_pid(child.id());
+        std::thread::sleep(Duration::from_millis(1200));
+        sampler.finish().unwrap()
+    };
+    // Measured again (up to three windows) while other sessions starve the load.
+    let mut block = window();
+    for _ in 1..3 {
+        if block.state.load_cores > 0.6 {
+            break;
+        }
+        eprintln!("the load was starved in this window, measuring again: {block:?}");
+        block = window();
+    }
     let _ = child.kill();
     let _ = child.wait();
     eprintln!("{block:?}");

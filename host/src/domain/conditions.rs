@@ -224,6 +224,21 @@ pub struct BlockConditions {
     pub first_rep: u32,
     pub load: Load,
     pub state: MachineState,
+    /// Whether the block's uploads ran in a benchmark page of their own (from the
+    /// samples' `page_load`). Absent when no sample said which page it ran in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page: Option<BlockPage>,
+}
+
+/// The benchmark page a block ran in (issue 36): a fresh page per block, so that what a
+/// page draws once (its JS heap, its blobs) is drawn once per block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum BlockPage {
+    /// Every upload of the block ran in page `load`, and no other block's did.
+    Own { load: u32 },
+    /// The block's uploads ran in more than one page, or in one another block used too.
+    Shared,
 }
 
 impl BlockConditions {

@@ -350,7 +350,16 @@ impl Plan {
                 _ => 1,
             })
             .sum();
-        (self.max_reps() + u64::from(self.warmup) + 1) * self.conditions() * per_rep
+        (self.max_reps() + u64::from(self.warmup) * self.pages() + 1) * self.conditions() * per_rep
+    }
+
+    /// At most this many benchmark pages: one per block, each with its own warm-up
+    /// (a page of `serve` runs every block in one, so it uses fewer).
+    pub fn pages(&self) -> u64 {
+        match self.block_reps.filter(|&k| k > 0) {
+            Some(k) => self.max_reps().div_ceil(u64::from(k)).max(1),
+            None => 1,
+        }
     }
 
     /// Each module as an arm, under the SHA-256 the host recorded for it.

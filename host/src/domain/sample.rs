@@ -138,6 +138,12 @@ pub struct Sample {
     /// (BENCHMARKS.md: the settle time must cover it). Page-side.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub digest_ms: Option<f64>,
+    /// Which benchmark page of its run the upload ran in: 0 the first, one more for each
+    /// fresh page (a page per block, issue 36). Counted by the extension's background,
+    /// one per page that connected to it, not by the page. None: no page was renewed in
+    /// this run (a page of `serve`, a run before pages per block).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_load: Option<u32>,
     /// An encrypted file's page-side medians: encrypting one chunk, and one chunk's PUT
     /// (their ratio is the report's pipelining ceiling).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -43,6 +43,12 @@ pub fn condition_when(c: &Condition) -> String {
     }
 }
 
+/// An arm's line in one condition: "Blob when quiet", "Blob with the CPU busy (this
+/// run's own load)".
+pub fn arm_in(arm: &str, c: &Condition) -> String {
+    format!("{arm} {}", condition_when(c))
+}
+
 fn pct(x: f64) -> String {
     format!("{:.0}%", x * 100.0)
 }
@@ -103,8 +109,8 @@ pub fn measured_in(c: &Condition, s: &MachineState) -> String {
     format!("Measured {} ({}).", condition_phrase(c), state_words(s))
 }
 
-/// A run whose blocks were measured in more than one condition, each with its blocks.
-pub fn changed(parts: &[(Condition, Vec<u32>, MachineState)]) -> String {
+/// Each part with its blocks: "block(s) 1, 3 on a quiet machine (…); block(s) 2 …".
+fn parts_text(parts: &[(Condition, Vec<u32>, MachineState)]) -> String {
     let each: Vec<String> = parts
         .iter()
         .map(|(c, blocks, s)| {
@@ -117,18 +123,36 @@ pub fn changed(parts: &[(Condition, Vec<u32>, MachineState)]) -> String {
             )
         })
         .collect();
+    each.join("; ")
+}
+
+/// A run whose blocks were measured in more than one condition, each with its blocks.
+pub fn changed(parts: &[(Condition, Vec<u32>, MachineState)]) -> String {
     format!(
         "The machine's condition changed during the run: {}. Comparisons are given per condition; one that differs between them reads \"depends\".",
-        each.join("; ")
+        parts_text(parts)
     )
 }
 
-/// One part's figures: "0.70x [0.65–0.76] slower when quiet".
-fn part_text(p: &Part, horizon: f64) -> String {
+/// A run whose own load alternated by plan, each load with its blocks.
+pub fn loads_planned(parts: &[(Condition, Vec<u32>, MachineState)]) -> String {
+    format!(
+        "Measured with and without this run's own load, in alternate blocks as planned: {}. Comparisons are given per load; one that differs between them reads \"depends\".",
+        parts_text(parts)
+    )
+}
+
+/// One part's figures and verdict: "0.70x [0.65–0.76] slower".
+fn part_figures(p: &Part, horizon: f64) -> String {
     let figures = match (p.ci_low, p.ci_high) {
         (Some(lo), Some(hi)) => format!("{:.2}x [{lo:.2}–{hi:.2}]", p.ratio),
         _ => format!("{:.2}x", p.ratio),
     };
+    format!("{figures} {}", super::words::verdict(p.verdict, horizon))
+}
+
+/// One part's figures: "0.70x [0.65–0.76] slower when quiet".
+fn part_text(p: &Part, horizon: f64) -> String {
     let of = match &p.of {
         PartOf::Condition { condition } => condition_when(condition),
         PartOf::Blocks { blocks } => {
@@ -136,10 +160,7 @@ fn part_text(p: &Part, horizon: f64) -> String {
             format!("in block(s) {}", ids.join(", "))
         }
     };
-    format!(
-        "{figures} {} {of}",
-        super::words::verdict(p.verdict, horizon)
-    )
+    format!("{} {of}", part_figures(p, horizon))
 }
 
 /// A comparison in words, as its head and its parts: ("1.20x [1.10–1.31] faster", []),
@@ -174,6 +195,22 @@ pub fn comparison_text(c: &Comparison, digits: usize) -> String {
     }
 }
 
+/// The head of a table's cell, without the parts: "depends vs Uint8Array", "1.20x faster
+/// vs Uint8Array" (a run measured in more than one condition shows each part on the
+/// row of its condition: `versus_part`).
+pub fn versus_head(c: &Comparison, baseline: &str) -> String {
+    format!("{} vs {baseline}", comparison_parts(c, 2).0)
+}
+
+/// The part of `c` measured in `condition`, as its row's cell: "0.70x [0.65–0.76]
+/// slower vs Uint8Array"; a dash when that condition had too few uploads to compare.
+pub fn versus_part(c: &Comparison, condition: &Condition, baseline: &str) -> String {
+    crate::stats::blocks::part_in(c, condition).map_or_else(
+        || "–".to_owned(),
+        |p| format!("{} vs {baseline}", part_figures(p, c.horizon)),
+    )
+}
+
 /// A table's cell for an arm against its baseline: "1.26x [1.18–1.36] faster vs
 /// Uint8Array", or "depends vs Uint8Array: 0.70x … when quiet; 1.61x … with …".
 pub fn versus_cell(c: &Comparison, baseline: &str) -> String {
@@ -202,6 +239,98 @@ pub mod tests {
         assert!(
             cell.starts_with("depends: 0.69x") && cell.contains("slower when quiet; 1.57x"),
             "{cell}"
+        );
+    }
+
+    /// The run of `report::conditions::tests` with its own load in odd blocks, each
+    /// upload's page and browser time set by its block's load.
+    pub fn loaded_run() -> crate::report::RunReport {
+        use crate::store::Record;
+        let loaded = Condition {
+            load: Load::Cpu,
+            ..Condition::default()
+        };
+        let mut records = crate::report::conditions::tests::records("l", loaded, true);
+        for r in &mut records {
+            if let Record::Sample(s) = r {
+                let busy = (s.rep / 3) % 2 == 1;
+                s.page_ms = Some(if busy { 300.0 } else { 100.0 });
+                s.sink_request_ms = Some(if busy { 60.0 } else { 90.0 });
+            }
+        }
+        crate::report::tests_support::report_of(records)
+    }
+
+    /// Issue 36: a run measured in two conditions shows no median, range or browser
+    /// time pooled across them, in any format; each arm's are given per condition.
+    #[test]
+    fn a_run_in_two_conditions_shows_each_arms_figures_per_condition() {
+        use crate::export::{document, Exporter};
+        let r = loaded_run();
+        let blob = &r.summary[1];
+        assert_eq!(blob.by_condition.len(), 2, "{:?}", blob.by_condition);
+        let (quiet, busy) = (&blob.by_condition[0].figures, &blob.by_condition[1].figures);
+        assert_eq!((quiet.n, busy.n), (18, 18));
+        assert!(quiet.median_mbps.unwrap() < 710.0 && busy.median_mbps.unwrap() > 1550.0);
+        // The pooled median lies between the two, and no format shows it.
+        let pooled = crate::export::words::mbps(blob.median_mbps);
+        let rows = &document::of(&r).sections[0].rows;
+        let cells: Vec<Vec<&str>> = rows
+            .iter()
+            .map(|row| row.cells.iter().map(|c| c.text.as_str()).collect())
+            .collect();
+        let blob_rows: Vec<&Vec<&str>> =
+            cells.iter().filter(|c| c[0].starts_with("Blob")).collect();
+        assert_eq!(blob_rows.len(), 3, "{cells:?}");
+        assert_eq!(
+            blob_rows[0][2], "–",
+            "the head row has no pooled median: {cells:?}"
+        );
+        assert_eq!(blob_rows[1][0], "Blob when quiet");
+        assert_eq!(
+            blob_rows[1][2],
+            crate::export::words::mbps(quiet.median_mbps)
+        );
+        assert!(blob_rows[0].contains(&"depends vs Uint8Array"), "{cells:?}");
+        assert!(
+            blob_rows[2]
+                .iter()
+                .any(|c| c.ends_with("faster vs Uint8Array")),
+            "{cells:?}"
+        );
+        for text in [
+            crate::export::table::Table { colour: false }.render(std::slice::from_ref(&r)),
+            crate::export::markdown::Markdown.render(std::slice::from_ref(&r)),
+            crate::export::html::Html.render(std::slice::from_ref(&r)),
+        ] {
+            for shown in [
+                format!(" {pooled} "),
+                format!(">{pooled}<"),
+                format!("{pooled} Mbps"),
+            ] {
+                assert!(!text.contains(&shown), "pooled {pooled} shown:\n{text}");
+            }
+        }
+        // The browser's time, per arm and condition: 10 of 100 ms quiet, 240 of 300 loaded.
+        let note = r
+            .notes
+            .iter()
+            .find(|n| matches!(n, crate::report::Note::BrowserTime { .. }))
+            .unwrap()
+            .to_string();
+        assert!(
+            note.contains("Blob when quiet 10 of 100 ms")
+                && note.contains("Blob with the CPU busy (this run's own load) 240 of 300 ms"),
+            "{note}"
+        );
+        let json: Value =
+            serde_json::from_str(&crate::export::json::Json { launch: None }.render(&[r])).unwrap();
+        assert_eq!(
+            json["runs"][0]["summary"][1]["by_condition"]
+                .as_array()
+                .unwrap()
+                .len(),
+            2
         );
     }
 
@@ -279,6 +408,9 @@ pub mod tests {
                 parts: vec![part(a, &[0, 2, 4]), part(b, &[1, 3])],
             }));
         }
+        findings.push(rendered(Note::LoadsPlanned {
+            parts: vec![part(0, &[0, 2, 4]), part(7, &[1, 3, 5])],
+        }));
         json!({
             "cases": cases.iter().map(|(c, s)| json!({
                 "condition": c, "state": s, "phrase": condition_phrase(c),

@@ -122,16 +122,27 @@ pub struct ChartBar {
     pub ceiling_mbps: Option<f64>,
 }
 
+/// One bar per arm; per arm and condition in a run measured in more than one.
 fn chart_bars(r: &RunReport) -> Vec<ChartBar> {
+    let bar = |label: String, a: &crate::stats::ArmSummary| ChartBar {
+        arm: label,
+        median_mbps: a.median_mbps,
+        range_mbps: a.min_mbps.zip(a.max_mbps),
+        intact: a.integrity.is_intact(),
+        integrity: words::integrity_word(&a.integrity),
+        ceiling_mbps: r.run.ceiling_of(a.arm.travels_over()).0,
+    };
     r.summary
         .iter()
-        .map(|a| ChartBar {
-            arm: a.arm.label(),
-            median_mbps: a.median_mbps,
-            range_mbps: a.min_mbps.zip(a.max_mbps),
-            intact: a.integrity.is_intact(),
-            integrity: words::integrity_word(&a.integrity),
-            ceiling_mbps: r.run.ceiling_of(a.arm.travels_over()).0,
+        .flat_map(|a| match a.by_condition.as_slice() {
+            [] => vec![bar(a.arm.label(), a)],
+            each => each
+                .iter()
+                .map(|c| {
+                    let label = super::conditions::arm_in(&a.arm.label(), &c.condition);
+                    bar(label, &c.figures)
+                })
+                .collect(),
         })
         .collect()
 }
@@ -235,6 +246,10 @@ fn summary(r: &RunReport) -> Section {
     if !single {
         footnotes.push("Baselines: body kinds vs Uint8Array over the same transport, pipelined vs serial at the same chunk size, parallel xN vs x1.");
     }
+    if r.summary.iter().any(|a| !a.by_condition.is_empty()) {
+        footnotes.push("The run's blocks were measured in more than one condition: each arm's median, range and ratio are given per condition, never pooled across them.");
+    }
+    let share = super::ceiling::shown(r);
     let mut section = Section {
         kind: SectionKind::Summary,
         title: None,
@@ -252,30 +267,7 @@ fn summary(r: &RunReport) -> Section {
         rows: r
             .summary
             .iter()
-            .map(|a| Row {
-                arm: a.arm.label(),
-                cells: vec![
-                    Cell::text(a.arm.label()),
-                    Cell::num(a.n.to_string()),
-                    Cell::num(fmt_mbps(a.median_mbps)),
-                    Cell::num(words::range(a.min_mbps, a.max_mbps)),
-                    Cell::num(fmt_mbps(a.iqr_mbps())),
-                    Cell::text(ratio_cell(r, &a.arm)),
-                    Cell::toned(
-                        a.integrity.to_string(),
-                        if a.integrity.is_intact() {
-                            Tone::Good
-                        } else {
-                            Tone::Bad
-                        },
-                    ),
-                ],
-                flags: if a.sink_bound {
-                    vec!["sink-bound"]
-                } else {
-                    vec![]
-                },
-            })
+            .flat_map(|a| arm_rows(r, a, share))
             .collect(),
         footnotes,
     };
@@ -283,8 +275,63 @@ fn summary(r: &RunReport) -> Section {
     section
 }
 
+/// An arm's rows: one with its figures; in a run measured in more than one condition,
+/// a head with its count and verdict, then one row per condition with that
+/// condition's figures and part of the comparison.
+fn arm_rows(r: &RunReport, a: &crate::stats::ArmSummary, share: bool) -> Vec<Row> {
+    if a.by_condition.is_empty() {
+        return vec![figures_row(a.arm.label(), a, ratio_cell(r, &a.arm), share)];
+    }
+    let dash = || Cell::num("–");
+    let mut head = figures_row(a.arm.label(), a, ratio_head(r, &a.arm), share);
+    for i in [2, 3, 4] {
+        head.cells[i] = dash();
+    }
+    if share {
+        head.cells[5] = dash();
+    }
+    let each = a.by_condition.iter().map(|c| {
+        let label = super::conditions::arm_in(&a.arm.label(), &c.condition);
+        let ratio = part_cell(r, &a.arm, &c.condition);
+        figures_row(label, &c.figures, ratio, share)
+    });
+    std::iter::once(head).chain(each).collect()
+}
+
+/// One row of figures: name, n, median, range, IQR, (share,) ratio, integrity.
+fn figures_row(label: String, a: &crate::stats::ArmSummary, ratio: String, share: bool) -> Row {
+    let mut cells = vec![
+        Cell::text(&label),
+        Cell::num(a.n.to_string()),
+        Cell::num(fmt_mbps(a.median_mbps)),
+        Cell::num(words::range(a.min_mbps, a.max_mbps)),
+        Cell::num(fmt_mbps(a.iqr_mbps())),
+    ];
+    if share {
+        cells.push(super::ceiling::share_cell(a));
+    }
+    cells.push(Cell::text(ratio));
+    cells.push(Cell::toned(
+        a.integrity.to_string(),
+        if a.integrity.is_intact() {
+            Tone::Good
+        } else {
+            Tone::Bad
+        },
+    ));
+    Row {
+        arm: label,
+        cells,
+        flags: if a.sink_bound {
+            vec!["sink-bound"]
+        } else {
+            vec![]
+        },
+    }
+}
+
 /// The link's ceiling beside the arms (`ceiling.rs`): each arm's share of it after its
-/// IQR, and the host's own client as rows below them.
+/// IQR (the rows carry it already), and the host's own client as rows below them.
 fn with_ceiling(section: &mut Section, r: &RunReport) {
     if !super::ceiling::shown(r) {
         return;
@@ -293,9 +340,6 @@ fn with_ceiling(section: &mut Section, r: &RunReport) {
     section
         .columns
         .insert(AFTER_IQR, super::ceiling::COLUMN.into());
-    for (row, arm) in section.rows.iter_mut().zip(&r.summary) {
-        row.cells.insert(AFTER_IQR, super::ceiling::share_cell(arm));
-    }
     let columns = section.columns.len();
     section.rows.extend(super::ceiling::rows(r, columns));
     section.footnotes.push("Of ceiling: the median over what the host's own client carried to the same sink, at the same size and over the same transport, before the arms and after (the faster of the two); across a real link that is the link's ceiling.");
@@ -434,6 +478,28 @@ fn environment(r: &RunReport) -> Vec<(&'static str, String)> {
 }
 
 pub use crate::export::units::human_bytes;
+
+/// The head of an arm's comparison, without its parts: "depends vs Uint8Array",
+/// "1.20x faster vs Uint8Array", "baseline", or a dash.
+fn ratio_head(report: &RunReport, arm: &Arm) -> String {
+    match report.comparisons.iter().find(|c| c.arm.arm() == arm) {
+        Some(c) => super::conditions::versus_head(c, &c.baseline.label()),
+        None => ratio_cell(report, arm),
+    }
+}
+
+/// An arm's comparison in one condition: "0.70x [0.66–0.76] slower vs Uint8Array",
+/// "baseline", or a dash when that condition had too few uploads to compare.
+fn part_cell(
+    report: &RunReport,
+    arm: &Arm,
+    condition: &crate::domain::conditions::Condition,
+) -> String {
+    match report.comparisons.iter().find(|c| c.arm.arm() == arm) {
+        Some(c) => super::conditions::versus_part(c, condition, &c.baseline.label()),
+        None => ratio_cell(report, arm),
+    }
+}
 
 /// "1.05x [0.81–1.76] not resolved vs Uint8Array" for an arm with a comparison,
 /// "baseline" for an arm others are compared with, else a dash.

@@ -291,8 +291,8 @@ fn the_html_chart_is_scaled_to_the_arms_and_marks_a_far_ceiling_at_the_edge() {
     assert!(legend.contains(&format!("{ceiling:.0} Mbps")), "{legend}");
 }
 
-/// The JSON of that run: the verdict, each part's load and the condition-changed
-/// warning, typed, with the message the other formats print.
+/// The JSON of that run: the verdict, each part's load and the loads-planned note,
+/// typed, with the message the other formats print.
 fn json_typed(report: &crate::report::RunReport, changed: &str) {
     let json: Value =
         serde_json::from_str(&exporter(Format::Json, false).render(std::slice::from_ref(report)))
@@ -307,11 +307,11 @@ fn json_typed(report: &crate::report::RunReport, changed: &str) {
         .map(|p| &p["condition"]["load"])
         .collect();
     assert_eq!(of, [&Value::from("none"), &Value::from("cpu")]);
-    let warning = run["warnings"]
+    let warning = run["notes"]
         .as_array()
         .unwrap()
         .iter()
-        .find(|w| w["kind"] == "condition-changed")
+        .find(|w| w["kind"] == "loads-planned")
         .expect("typed in the JSON");
     assert_eq!(warning["message"], changed);
     assert_eq!(warning["parts"].as_array().unwrap().len(), 2);
@@ -341,16 +341,82 @@ fn csv_blocks(report: &crate::report::RunReport) -> Vec<String> {
     failures
 }
 
+/// In a run measured in two conditions, each format's row of an arm in a condition has
+/// that condition's median, and its part of the comparison agrees with it.
+fn per_condition(report: &crate::report::RunReport) -> Vec<String> {
+    let quiet = crate::domain::conditions::Condition::default();
+    let part = super::conditions::versus_part(&report.comparisons[0], &quiet, "Uint8Array");
+    let medians: Vec<String> = report
+        .summary
+        .iter()
+        .map(|a| super::words::mbps(a.by_condition[0].figures.median_mbps))
+        .collect();
+    let mut failures = Vec::new();
+    for format in LAID_OUT {
+        let text = exporter(format, false).render(std::slice::from_ref(report));
+        let (Some(base), Some(blob)) = (
+            row_cells(format, &text, "Uint8Array when quiet"),
+            row_cells(format, &text, "Blob when quiet"),
+        ) else {
+            failures.push(format!("{format:?}: no rows per condition"));
+            continue;
+        };
+        if [&base[2], &blob[2]] != [&medians[0], &medians[1]] || blob[RATIO] != part {
+            failures.push(format!(
+                "{format:?}: {base:?} {blob:?}, not {medians:?} {part:?}"
+            ));
+        }
+        failures.extend(
+            check(
+                &format!("{format:?} quiet"),
+                &blob[2],
+                &base[2],
+                &blob[RATIO],
+            )
+            .err(),
+        );
+    }
+    failures
+}
+
+/// The summary's rows as the popup shows them: body, n, median, range, share, ratio.
+fn summary_cells(report: &crate::report::RunReport) -> Vec<Vec<String>> {
+    let section = &super::document::of(report).sections[0];
+    let col = |name: &str| section.columns.iter().position(|c| c == name);
+    let lines: usize = report
+        .summary
+        .iter()
+        .map(|a| 1 + a.by_condition.len())
+        .sum();
+    let names = [
+        "Body",
+        "n",
+        "Median",
+        "Min–max",
+        super::ceiling::COLUMN,
+        "Ratio [95% CI]",
+    ];
+    section.rows[..lines]
+        .iter()
+        .map(|row| {
+            names
+                .iter()
+                .map(|n| col(n).map_or("–".to_owned(), |i| row.cells[i].text.clone()))
+                .collect()
+        })
+        .collect()
+}
+
 /// A `--load none,cpu` run in which Blob is 0.7x of Uint8Array in the quiet blocks and
 /// 1.6x in the loaded ones: every format reads "depends" with both parts in the arm's
-/// row, names the condition of each part, and says the condition changed; the JSON
+/// row, names the condition of each part, and says the loads alternated by plan; the JSON
 /// carries the verdict, the parts and the finding typed, the CSV each sample's block and
 /// condition. The analysis the popup gets is in the fixture for the JS views
 /// (extension/tests/figures.test.js).
 #[test]
 fn every_format_reads_depends_with_its_parts_and_names_the_conditions() {
     use crate::domain::conditions::{Condition, Load};
-    use crate::report::Warning;
+    use crate::report::{Note, Warning};
     let loaded = Condition {
         load: Load::Cpu,
         ..Condition::default()
@@ -358,12 +424,22 @@ fn every_format_reads_depends_with_its_parts_and_names_the_conditions() {
     let report = crate::report::conditions::tests::run("d", loaded, true);
     let c = &report.comparisons[0];
     assert_eq!(c.verdict, crate::stats::compare::Verdict::Depends, "{c:?}");
-    let cell = super::conditions::versus_cell(c, "Uint8Array");
+    // The arm's head row: the verdict; each condition's row: its part (`per_condition`).
+    let cell = super::conditions::versus_head(c, "Uint8Array");
+    // The loads alternated by plan: a note says so, and nothing warns of a change.
+    assert!(
+        !report
+            .warnings
+            .iter()
+            .any(|w| matches!(w, Warning::ConditionChanged { .. })),
+        "{:?}",
+        report.warnings
+    );
     let changed = report
-        .warnings
+        .notes
         .iter()
-        .find(|w| matches!(w, Warning::ConditionChanged { .. }))
-        .expect("the condition-changed warning")
+        .find(|n| matches!(n, Note::LoadsPlanned { .. }))
+        .expect("the loads-planned note")
         .to_string();
     let mut failures = Vec::new();
     for format in LAID_OUT {
@@ -379,17 +455,21 @@ fn every_format_reads_depends_with_its_parts_and_names_the_conditions() {
             changed.clone()
         };
         if !text.contains(&said) {
-            failures.push(format!("{format:?} does not say the condition changed"));
+            failures.push(format!(
+                "{format:?} does not say the loads alternated by plan"
+            ));
         }
     }
     json_typed(&report, &changed);
     failures.extend(csv_blocks(&report));
+    failures.extend(per_condition(&report));
     assert!(failures.is_empty(), "{failures:#?}");
-    // The popup's analysis of this run, for the JS views.
+    // The popup's analysis of this run, and the host's table, for the JS views.
     let mut f = fixture();
     let actual = serde_json::json!({
         "analysis": analysis::of(&report),
         "versus": cell,
+        "table": summary_cells(&report),
     });
     if std::env::var_os("UNOBSERVED_WRITE_FIXTURES").is_some() {
         f["depends"] = actual.clone();

@@ -71,27 +71,16 @@ impl fmt::Display for Warning {
 impl fmt::Display for Note {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Note::BrowserTime { arms } => {
-                let parts: Vec<String> = arms
-                    .iter()
-                    .map(|a| {
-                        format!(
-                            "{} {:.0} of {:.0} ms ({:.0}%)",
-                            a.arm,
-                            a.browser_ms,
-                            a.page_ms,
-                            100.0 * a.browser_ms / a.page_ms.max(f64::MIN_POSITIVE)
-                        )
-                    })
-                    .collect();
-                write!(
-                    f,
-                    "Time before the request reached the sink, median per upload: {}. That is the browser preparing and handing over the body; a web app waits for it too, so the page time is the figure.",
-                    parts.join(", ")
-                )
-            }
+            Note::BrowserTime { arms } => write!(f, "{}", browser_time(arms)),
             Note::MeasuredIn { condition, state } => {
                 write!(f, "{}", super::conditions::measured_in(condition, state))
+            }
+            Note::LoadsPlanned { parts } => {
+                let parts: Vec<_> = parts
+                    .iter()
+                    .map(|p| (p.condition.clone(), p.blocks.clone(), p.state))
+                    .collect();
+                write!(f, "{}", super::conditions::loads_planned(&parts))
             }
             Note::LinkWire {
                 arm,
@@ -129,6 +118,31 @@ impl fmt::Display for Note {
             }
         }
     }
+}
+
+/// Per arm (and condition, in a run measured in more than one), the time before the
+/// request reached the sink.
+fn browser_time(arms: &[crate::report::findings::BrowserTime]) -> String {
+    let parts: Vec<String> = arms
+        .iter()
+        .map(|a| {
+            let arm = match &a.condition {
+                Some(c) => super::conditions::arm_in(&a.arm, c),
+                None => a.arm.clone(),
+            };
+            format!(
+                "{} {:.0} of {:.0} ms ({:.0}%)",
+                arm,
+                a.browser_ms,
+                a.page_ms,
+                100.0 * a.browser_ms / a.page_ms.max(f64::MIN_POSITIVE)
+            )
+        })
+        .collect();
+    format!(
+        "Time before the request reached the sink, median per upload: {}. That is the browser preparing and handing over the body; a web app waits for it too, so the page time is the figure.",
+        parts.join(", ")
+    )
 }
 
 impl fmt::Display for crate::store::StoreWarning {

@@ -68,7 +68,7 @@ fn plain(phases: &[ArmPhases]) -> Section {
 /// load)").
 pub fn line_label(p: &ArmPhases) -> String {
     match &p.condition {
-        Some(c) => format!("{} {}", p.arm.label(), super::conditions::condition_when(c)),
+        Some(c) => super::conditions::arm_in(&p.arm.label(), c),
         None => p.arm.label(),
     }
 }

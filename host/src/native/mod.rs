@@ -53,6 +53,9 @@ pub struct Session {
     /// The processes whose CPU is this session's runs' own (`conditions::native_roots`,
     /// or `serve`'s own process).
     pub own_processes: Vec<u32>,
+    /// Why the browser's processes are not among them, when they are not known (a page
+    /// of `serve` on this machine whose browser was not found): stated in the conditions.
+    pub browser_gap: Option<crate::domain::conditions::Gap>,
     /// Each running run's sampler and load (`run_conditions.rs`).
     pub conditions: std::collections::HashMap<String, run_conditions::RunConditions>,
     /// The claimed job's `--script` modules (names and paths), kept from the page.
@@ -118,6 +121,7 @@ pub fn main(caller: Caller) -> i32 {
         job: None,
         remote: Default::default(),
         own_processes: crate::conditions::native_roots(),
+        browser_gap: None,
         conditions: Default::default(),
         job_modules: Vec::new(),
         state_dir: Some(state_dir.clone()),

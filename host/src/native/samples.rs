@@ -38,7 +38,7 @@ pub fn handle(session: &mut Session, run_id: String, samples: Vec<Sample>) -> Ou
         Some(remote) => crate::verify::verify_from(remote, &run_id, samples),
         None => crate::verify::verify(session.sink.ledger(), &run_id, samples),
     };
-    let last_rep = judged.iter().map(|s| s.rep).max();
+    let pages: Vec<(u32, Option<u32>)> = judged.iter().map(|s| (s.rep, s.page_load)).collect();
     let records: Vec<Record> = judged.into_iter().map(Record::Sample).collect();
     let lines: Vec<usize> = records
         .iter()
@@ -58,9 +58,7 @@ pub fn handle(session: &mut Session, run_id: String, samples: Vec<Sample>) -> Ou
     match session.store.append(&records) {
         Ok(()) => {
             book.took(&stored, &lines);
-            if let Some(rep) = last_rep {
-                super::run_conditions::stored(session, &run_id, rep);
-            }
+            super::run_conditions::stored(session, &run_id, &pages);
             log::info!("stored {count} sample(s) of run {run_id}");
             Outgoing::SamplesAck { run_id, count }
         }

@@ -17,6 +17,7 @@ fn session(dir: &std::path::Path) -> Session {
         job: None,
         remote: Default::default(),
         own_processes: crate::conditions::this_process(),
+        browser_gap: None,
         conditions: Default::default(),
         job_modules: Vec::new(),
         state_dir: None,

@@ -63,6 +63,23 @@ pub struct ArmLine {
     pub sink_bound: bool,
     /// `status` to branch on, and what arrived or what the browser said.
     pub integrity: Integrity,
+    /// In a run measured in more than one condition: the arm per condition, shown in
+    /// place of the figures above, which pool them (`ArmSummary::by_condition`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conditions: Vec<ConditionLine>,
+}
+
+/// An arm's figures in one condition, and its comparison's part in it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ConditionLine {
+    pub condition: crate::domain::conditions::Condition,
+    pub n: usize,
+    pub median_mbps: Option<f64>,
+    pub min_mbps: Option<f64>,
+    pub max_mbps: Option<f64>,
+    pub ceiling_share: Option<f64>,
+    /// The arm against its baseline over this condition's blocks, when it has one.
+    pub part: Option<crate::stats::blocks::Part>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -125,5 +142,28 @@ fn arm_line(report: &RunReport, a: &crate::stats::ArmSummary) -> ArmLine {
         ceiling_share: a.ceiling_share,
         sink_bound: a.sink_bound,
         integrity: a.integrity.clone(),
+        conditions: a
+            .by_condition
+            .iter()
+            .map(|c| condition_line(compared(|c| c.arm.arm()), c))
+            .collect(),
+    }
+}
+
+fn condition_line(
+    comparison: Option<&Comparison>,
+    c: &crate::stats::ConditionSummary,
+) -> ConditionLine {
+    let f = &c.figures;
+    ConditionLine {
+        condition: c.condition.clone(),
+        n: f.n,
+        median_mbps: f.median_mbps,
+        min_mbps: f.min_mbps,
+        max_mbps: f.max_mbps,
+        ceiling_share: f.ceiling_share,
+        part: comparison
+            .and_then(|cmp| crate::stats::blocks::part_in(cmp, &c.condition))
+            .cloned(),
     }
 }

@@ -13,6 +13,7 @@ use crate::domain::sample::SampleStatus;
 use crate::stats::blocks::{across_conditions, compare_blocks, Paired};
 use crate::stats::compare::{self, Comparison, Side};
 use crate::stats::sequential::Looks;
+use crate::stats::{ArmSummary, ConditionSummary};
 
 /// The condition a sample's block was measured in; None for a run stored before blocks
 /// or conditions.
@@ -60,6 +61,31 @@ pub fn parts(run: &RunMeta) -> Vec<(Condition, Vec<u32>, MachineState)> {
     out.into_iter()
         .map(|(c, ids, states)| (c, ids, MachineState::combine(&states)))
         .collect()
+}
+
+/// In a run whose blocks were measured in more than one condition, each arm's figures
+/// per condition (`ArmSummary::by_condition`): its median and range are never pooled
+/// across conditions in what a report shows.
+pub fn summaries(run: &RunMeta, summary: &mut [ArmSummary], samples: &[Sample]) {
+    let parts = parts(run);
+    if parts.len() < 2 {
+        return;
+    }
+    for arm in summary {
+        arm.by_condition = parts
+            .iter()
+            .map(|(condition, ..)| {
+                let of = samples
+                    .iter()
+                    .filter(|s| s.is_of(&arm.arm) && of_sample(run, s).as_ref() == Some(condition))
+                    .collect();
+                ConditionSummary {
+                    condition: condition.clone(),
+                    figures: ArmSummary::of_arm(arm.arm.clone(), of),
+                }
+            })
+            .collect();
+    }
 }
 
 /// Each intact upload of `arm` whose rep `keep` keeps: (rep, Mbps).
@@ -167,41 +193,73 @@ pub fn compare_pair(
 }
 
 /// What a report says of the run's conditions: a warning when other work loaded the
-/// machine or the condition changed between blocks, else a note naming the one
-/// condition (quiet, or the run's own load). Nothing for a run stored before blocks.
+/// machine, or when the other work changed between blocks (an unplanned change); else
+/// a note naming the one condition (quiet, or the run's own load), or, in a run whose
+/// loads alternate as planned (`--load none,cpu`) over one kind of other work, a note
+/// naming each load's blocks. Nothing for a run stored before blocks.
 pub fn findings(run: &RunMeta) -> (Option<super::Warning>, Option<super::Note>) {
-    use super::findings::ConditionPart;
     let parts = parts(run);
-    match parts.as_slice() {
-        [] => (None, None),
-        [(condition, _, state)] if condition.pressures.is_empty() => (
-            None,
-            Some(super::Note::MeasuredIn {
-                condition: condition.clone(),
-                state: *state,
-            }),
-        ),
-        [(condition, _, state)] => (
-            Some(super::Warning::OtherWork {
-                condition: condition.clone(),
-                state: *state,
-            }),
-            None,
-        ),
-        many => (
+    // The other work each part saw, its load set aside: what the run did not plan.
+    let mut other_work: Vec<Condition> = Vec::new();
+    for (c, ..) in &parts {
+        let unplanned = Condition {
+            load: Default::default(),
+            ..c.clone()
+        };
+        if !other_work.contains(&unplanned) {
+            other_work.push(unplanned);
+        }
+    }
+    match (parts.as_slice(), other_work.as_slice()) {
+        ([], _) => (None, None),
+        ([(condition, _, state)], _) => one_condition(condition, state),
+        (many, [unplanned]) => {
+            let states: Vec<MachineState> = many.iter().map(|p| p.2).collect();
+            let loaded = (!unplanned.pressures.is_empty()).then(|| super::Warning::OtherWork {
+                condition: unplanned.clone(),
+                state: MachineState::combine(&states),
+            });
+            let planned = super::Note::LoadsPlanned {
+                parts: condition_parts(many),
+            };
+            (loaded, Some(planned))
+        }
+        (many, _) => (
             Some(super::Warning::ConditionChanged {
-                parts: many
-                    .iter()
-                    .map(|(condition, blocks, state)| ConditionPart {
-                        condition: condition.clone(),
-                        blocks: blocks.clone(),
-                        state: *state,
-                    })
-                    .collect(),
+                parts: condition_parts(many),
             }),
             None,
         ),
     }
+}
+
+/// A run measured in one condition: a note when only the run's own load (if any) was
+/// on the machine, a warning when other work was.
+fn one_condition(
+    condition: &Condition,
+    state: &MachineState,
+) -> (Option<super::Warning>, Option<super::Note>) {
+    let (condition, state) = (condition.clone(), *state);
+    if condition.pressures.is_empty() {
+        (None, Some(super::Note::MeasuredIn { condition, state }))
+    } else {
+        (Some(super::Warning::OtherWork { condition, state }), None)
+    }
+}
+
+fn condition_parts(
+    parts: &[(Condition, Vec<u32>, MachineState)],
+) -> Vec<super::findings::ConditionPart> {
+    parts
+        .iter()
+        .map(
+            |(condition, blocks, state)| super::findings::ConditionPart {
+                condition: condition.clone(),
+                blocks: blocks.clone(),
+                state: *state,
+            },
+        )
+        .collect()
 }
 
 #[cfg(test)]
@@ -268,6 +326,7 @@ pub(crate) mod tests {
                     first_rep: block * 3,
                     load,
                     state,
+                    page: None,
                 },
                 recorded_at: String::new(),
             }));
@@ -318,6 +377,46 @@ pub(crate) mod tests {
         assert_eq!(c.verdict, Verdict::Depends);
         assert!(
             matches!(&c.parts[1].of, crate::stats::blocks::PartOf::Condition { condition } if *condition == loaded)
+        );
+        // The loads alternated as planned on a quiet machine: the design, not a
+        // surprise. A note names each load's blocks; no condition-changed warning.
+        assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+        let planned = r.notes.iter().find_map(|n| match n {
+            crate::report::Note::LoadsPlanned { parts } => Some(parts),
+            _ => None,
+        });
+        let loads: Vec<Load> = planned.unwrap().iter().map(|p| p.condition.load).collect();
+        assert_eq!(loads, [Load::None, Load::Cpu]);
+        // Busy with other work throughout as well: that other work is warned of, and
+        // the loads are still a plan.
+        let mut busy_records = records("lb", loaded.clone(), true);
+        for r in &mut busy_records {
+            if let Record::Conditions(c) = r {
+                c.block.state.others_cores = 1.9;
+            }
+        }
+        let busy_run = report_of(busy_records);
+        assert!(
+            matches!(&busy_run.warnings[..], [crate::report::Warning::OtherWork { condition, .. }] if condition.pressures == [Pressure::Cpu] && condition.load == Load::None),
+            "{:?}",
+            busy_run.warnings
+        );
+        assert!(busy_run
+            .notes
+            .iter()
+            .any(|n| matches!(n, crate::report::Note::LoadsPlanned { parts } if parts.len() == 2)));
+        // Other work that came and went in a planned-load run is an unplanned change.
+        let mut changed = records("lc", loaded, true);
+        for r in &mut changed {
+            if let Record::Conditions(c) = r {
+                c.block.state.others_cores = if c.block.block < 6 { 0.0 } else { 1.9 };
+            }
+        }
+        let changed = report_of(changed);
+        assert!(
+            matches!(&changed.warnings[..], [crate::report::Warning::ConditionChanged { parts }] if parts.len() == 4),
+            "{:?}",
+            changed.warnings
         );
     }
 

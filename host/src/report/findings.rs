@@ -78,6 +78,10 @@ pub enum Note {
         condition: crate::domain::conditions::Condition,
         state: crate::domain::conditions::MachineState,
     },
+    /// The run alternated its own load by plan (`--load none,cpu`) over one kind of
+    /// other work: each load's blocks and what the machine did over them. Comparisons
+    /// are given per load; this is the design of the run, not a change of condition.
+    LoadsPlanned { parts: Vec<ConditionPart> },
     /// On a remote sink, per body arm: its median as a share of what the link carried
     /// for the host's own client, and whether its bytes crossed the wire at the link's
     /// ceiling (`report::link`).
@@ -108,6 +112,9 @@ pub struct ConditionPart {
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct BrowserTime {
     pub arm: String,
+    /// The condition of these uploads, in a run measured in more than one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub condition: Option<crate::domain::conditions::Condition>,
     pub browser_ms: f64,
     pub page_ms: f64,
 }

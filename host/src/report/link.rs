@@ -87,10 +87,15 @@ pub fn set_shares(report: &mut RunReport) {
             .run
             .link(arm.arm.travels_over())
             .and_then(|l| l.carried_mbps());
-        arm.ceiling_share = match (arm.arm.is_workload(), arm.median_mbps, carried) {
-            (false, Some(median), Some(carried)) if carried > 0.0 => Some(median / carried),
-            _ => None,
-        };
+        let share =
+            |a: &crate::stats::ArmSummary| match (a.arm.is_workload(), a.median_mbps, carried) {
+                (false, Some(median), Some(carried)) if carried > 0.0 => Some(median / carried),
+                _ => None,
+            };
+        arm.ceiling_share = share(arm);
+        for c in &mut arm.by_condition {
+            c.figures.ceiling_share = share(&c.figures);
+        }
     }
 }
 

@@ -468,6 +468,7 @@ fn meta_of(run_id: String, g: &Gathered) -> RunMeta {
 
 fn build(run: RunMeta, samples: Vec<Sample>) -> RunReport {
     let mut summary = summarise(&samples);
+    conditions::summaries(&run, &mut summary, &samples);
     let mut warnings = flag_arms(&mut summary, &samples, &run);
     let protocol_mismatches = protocol_mismatches(&samples);
     warnings.extend(
@@ -652,16 +653,27 @@ pub fn timing_disagrees(s: &Sample) -> bool {
 }
 
 /// Where each arm's page time went: the part before the request reached the sink.
+/// Per arm (per arm and condition in a run measured in more than one), the median
+/// time before the request reached the sink.
 fn browser_time_note(summary: &[ArmSummary]) -> Option<Note> {
+    let one = |a: &ArmSummary, condition: Option<&crate::domain::conditions::Condition>| {
+        Some(findings::BrowserTime {
+            arm: a.arm.label(),
+            condition: condition.cloned(),
+            browser_ms: a.browser_ms?,
+            page_ms: a.page_ms?,
+        })
+    };
     let arms: Vec<findings::BrowserTime> = summary
         .iter()
-        .filter_map(|a| {
-            Some(findings::BrowserTime {
-                arm: a.arm.label(),
-                browser_ms: a.browser_ms?,
-                page_ms: a.page_ms?,
-            })
+        .flat_map(|a| match a.by_condition.as_slice() {
+            [] => vec![one(a, None)],
+            each => each
+                .iter()
+                .map(|c| one(&c.figures, Some(&c.condition)))
+                .collect(),
         })
+        .flatten()
         .collect();
     (!arms.is_empty()).then_some(Note::BrowserTime { arms })
 }

@@ -172,6 +172,13 @@ fn start(state: &mut State, request: &ApiRequest) -> ApiReply {
     let info = run_info(state, &request.headers, body.hints);
     let run_id = info.run_id.clone();
     let env = info.env.clone();
+    // The browser running this page, when it is on this machine, is the run's own: its
+    // CPU is not other work (`conditions::page_browser`).
+    if let Some(c) = request.connection {
+        let (roots, gap) = crate::conditions::serve_roots(c.local, c.peer);
+        state.session.own_processes = roots;
+        state.session.browser_gap = gap;
+    }
     let mut reply = crate::native::dispatch(
         &mut state.session,
         Incoming::RunStarted {
@@ -354,6 +361,9 @@ fn samples_of(
                 return Err(refusal(Refusal::InvalidField, "a sample must be an object"));
             };
             object.insert("run_id".into(), run_id.into());
+            // A page per block is counted by the extension's background; serve's page
+            // runs every block in one page, and its own count is not asked.
+            object.remove("page_load");
             for (k, v) in [
                 ("browser", &env.browser),
                 ("browser_version", &env.browser_version),

@@ -74,6 +74,7 @@ impl Served {
             job: None,
             remote: Default::default(),
             own_processes: crate::conditions::this_process(),
+            browser_gap: None,
             conditions: Default::default(),
             job_modules: Vec::new(),
             state_dir: crate::platform::state::state_dir().ok(),

@@ -10,7 +10,7 @@ use http_body_util::BodyExt;
 use hyper::body::Incoming;
 use hyper::header::HeaderMap;
 use hyper::{Method, Request};
-use std::net::IpAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
 /// The largest message a page may send (a batch of samples is a few KiB).
@@ -21,12 +21,21 @@ pub const MAX_API_BODY: usize = 256 * 1024;
 #[derive(Debug, Clone, Copy)]
 pub struct Peer(pub IpAddr);
 
+/// The two ends of the TCP connection a request came over: this sink's address and
+/// the peer's (`unobserved serve` finds a same-machine page's browser by them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Connection {
+    pub local: SocketAddr,
+    pub peer: SocketAddr,
+}
+
 /// One page message, as the sink received it.
 pub struct ApiRequest {
     pub method: Method,
     /// The path after `/serve/<token>/`.
     pub what: String,
     pub peer: Option<IpAddr>,
+    pub connection: Option<Connection>,
     pub headers: HeaderMap,
     pub body: Bytes,
 }
@@ -55,6 +64,7 @@ pub(crate) async fn call(req: Request<Incoming>, shared: &Shared, what: &str) ->
         );
     };
     let peer = req.extensions().get::<Peer>().map(|p| p.0);
+    let connection = req.extensions().get::<Connection>().copied();
     let (parts, body) = req.into_parts();
     let limited = http_body_util::Limited::new(body, MAX_API_BODY);
     let body = match tokio::time::timeout(shared.idle_timeout, limited.collect()).await {
@@ -69,6 +79,7 @@ pub(crate) async fn call(req: Request<Incoming>, shared: &Shared, what: &str) ->
         method: parts.method,
         what: what.to_owned(),
         peer,
+        connection,
         headers: parts.headers,
         body,
     };

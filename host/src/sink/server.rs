@@ -143,6 +143,20 @@ async fn refuse(mut stream: tokio::net::TcpStream) {
     let _ = stream.shutdown().await;
 }
 
+/// The page API limits each peer's rate (`unobserved serve`), and finds the browser
+/// behind a page on this machine by the connection's two ends.
+fn tag<B>(
+    req: &mut hyper::Request<B>,
+    peer: std::net::SocketAddr,
+    local: Option<std::net::SocketAddr>,
+) {
+    req.extensions_mut().insert(super::api::Peer(peer.ip()));
+    if let Some(local) = local {
+        req.extensions_mut()
+            .insert(super::api::Connection { local, peer });
+    }
+}
+
 async fn serve(
     stream: tokio::net::TcpStream,
     shared: Arc<Shared>,
@@ -152,9 +166,9 @@ async fn serve(
 ) {
     let _ = stream.set_nodelay(true);
     let idle = shared.idle_timeout;
+    let local = stream.local_addr().ok();
     let service = service_fn(move |mut req: hyper::Request<hyper::body::Incoming>| {
-        // The page API limits each peer's rate (`unobserved serve`).
-        req.extensions_mut().insert(super::api::Peer(peer.ip()));
+        tag(&mut req, peer, local);
         // A request that carries the token: this connection is in use, not a candidate
         // for eviction, until the request and its reply are done; kept alive after
         // that, it is idle again. (Without the token, a peer could make idle

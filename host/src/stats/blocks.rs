@@ -62,6 +62,16 @@ pub struct Part {
     pub settled: bool,
 }
 
+/// The part of `c` measured in `condition`, if it has one.
+pub fn part_in<'a>(
+    c: &'a Comparison,
+    condition: &crate::domain::conditions::Condition,
+) -> Option<&'a Part> {
+    c.parts
+        .iter()
+        .find(|p| matches!(&p.of, PartOf::Condition { condition: of } if of == condition))
+}
+
 impl Part {
     pub fn of(of: PartOf, c: &Comparison) -> Part {
         Part {

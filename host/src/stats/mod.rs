@@ -78,11 +78,31 @@ pub struct ArmSummary {
     /// own client, before or after the arms (set by the report: `report::link`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ceiling_share: Option<f64>,
+    /// In a run whose blocks were measured in more than one condition: the arm's
+    /// figures over each condition's uploads, in the order the conditions first appear
+    /// (set by the report: `report::conditions::summaries`). Every format shows these
+    /// in place of the figures above, which pool the conditions and are kept for the
+    /// checks that need one figure per arm and so that no JSON field changes meaning.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub by_condition: Vec<ConditionSummary>,
+}
+
+/// An arm's figures over the uploads of one condition.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct ConditionSummary {
+    pub condition: crate::domain::conditions::Condition,
+    #[serde(flatten)]
+    pub figures: ArmSummary,
 }
 
 impl ArmSummary {
     pub fn iqr_mbps(&self) -> Option<f64> {
         Some(self.q3_mbps? - self.q1_mbps?)
+    }
+
+    /// `arm`'s figures over `samples` (each of them the arm's).
+    pub fn of_arm(arm: crate::domain::arm::Arm, samples: Vec<&Sample>) -> ArmSummary {
+        summarise_arm(arm, samples)
     }
 }
 
@@ -139,6 +159,7 @@ fn summarise_arm(arm: crate::domain::arm::Arm, samples: Vec<&Sample>) -> ArmSumm
                 .collect::<Vec<_>>(),
         ),
         ceiling_share: None,
+        by_condition: Vec::new(),
     }
 }
 

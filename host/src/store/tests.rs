@@ -39,6 +39,7 @@ pub(crate) fn sample(run_id: &str, body: &str, rep: u32, mbps: f64) -> Sample {
         page_timing: None,
         observed: Observation::default(),
         digest_ms: None,
+        page_load: None,
         client_ms: None,
         put_ms: None,
         chunk_tally: None,
