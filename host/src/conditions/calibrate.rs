@@ -68,14 +68,17 @@ mod tests {
         assert_eq!(m.slowest_ms(), Some(31.0));
     }
 
-    /// Runs `f` with two busy threads per core beside it.
+    /// Runs `f` with two busy threads per core beside it, once every one of them runs
+    /// (a task timed before they are scheduled would see a quiet machine).
     fn beside_busy_threads<T>(f: impl FnOnce() -> T) -> T {
         let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let running = std::sync::Arc::new(std::sync::Barrier::new(2 * cores + 1));
         let busy: Vec<_> = (0..2 * cores)
             .map(|_| {
-                let stop = stop.clone();
+                let (stop, running) = (stop.clone(), running.clone());
                 std::thread::spawn(move || {
+                    running.wait();
                     let mut x = 1u64;
                     while !stop.load(std::sync::atomic::Ordering::Relaxed) {
                         x = std::hint::black_box(
@@ -85,6 +88,7 @@ mod tests {
                 })
             })
             .collect();
+        running.wait();
         let out = f();
         stop.store(true, std::sync::atomic::Ordering::Relaxed);
         busy.into_iter().for_each(|t| t.join().unwrap());
