@@ -133,17 +133,25 @@ function negativeControl(c) {
   return `${sideLabel(c.baseline)} vs itself: ${formatComparison(c)}`;
 }
 
-/** Integrity findings with their reasons, then the negative control, warnings and notes, as the host wrote them. */
-function drawFindings(section, analysis) {
-  const doc = section.ownerDocument;
-  const items = [
-    ...integrityFindings(analysis.arms).map((text) => ['Integrity', text, 'warning']),
+/**
+ * The findings list as `[label, text, className]`: integrity findings with their reasons,
+ * then the negative control, warnings (a workload module that changed since it was
+ * registered among them) and notes, as the host wrote them.
+ */
+export function findingItems(analysis) {
+  return [
+    ...integrityFindings(analysis.arms ?? []).map((text) => ['Integrity', text, 'warning']),
     ...(analysis?.transports ?? []).map((t) => ['Transport', comparisonLine(t), 'note']),
     ...(analysis?.negative_control ? [['Negative control', negativeControl(analysis.negative_control), 'note']] : []),
     // The condition's own finding is the line under the head (drawCondition).
     ...(analysis?.warnings ?? []).filter((w) => !isConditionFinding(w)).map((w) => ['Warning', findingText(w), 'warning']),
     ...(analysis?.notes ?? []).filter((n) => !isConditionFinding(n)).map((n) => ['Note', findingText(n), 'note']),
   ];
+}
+
+function drawFindings(section, analysis) {
+  const doc = section.ownerDocument;
+  const items = findingItems(analysis);
   section.querySelector('#findings').replaceChildren(
     ...items.map(([label, text, cls]) => {
       const li = doc.createElement('li');

@@ -61,13 +61,27 @@ xdotool mousemove --sync 1232 230; sleep 0.3; xdotool click 1
 sleep 1
 shot welcome-page
 
+# A run from the popup; with a second argument, the first registered workload module is
+# ticked first (Firefox has no Control button or debugger link: Tab from Run past the
+# load box to its box, Space, back to Run) and its arm must be intact, with its SHA-256.
 run_and_check() {
   local before run
   before=$(count_runs)
   open_popup
+  if [ -n "${2:-}" ]; then
+    sleep 2 # the popup asks the host for its registered modules
+    key Tab Tab space
+    shot "popup-module-ticked-$1"
+    key shift+Tab shift+Tab
+  fi
   shot "popup-$1"
   key Return # Run has the focus
   run=$(wait_for_run "$before")
+  if [ -n "${2:-}" ]; then
+    [ "$(field "$run" arms.mine)" = ok ] || fail "the module ticked in the popup is not in the run, or not intact: $run"
+    [ "$(field "$run" modules.mine)" = "$2" ] || fail "the run did not record the module's SHA-256 $2: $run"
+    ok "a registered module ticked in Firefox's popup by keys ran as an arm, intact, with its SHA-256 on record"
+  fi
   [ "$(field "$run" status)" = complete ] || fail "$1 run: $run"
   [ "$(field "$run" observed)" = no ] || fail "a real-input run must be unobserved: $run"
   [ "$(field "$run" arms.Uint8Array)" = ok ] || fail "Uint8Array not intact: $run"
@@ -95,5 +109,9 @@ kill -0 "$browser_pid" 2>/dev/null && fail "Firefox did not quit on Ctrl+Q"
 grep -o '\\"nav-bar\\":\[[^]]*\]' "$profile/prefs.js" | grep -q 'unobserved_unobserved_org-browser-action' \
   || fail "the button was not pinned to the toolbar"
 ok "pinned to the toolbar from the \"was added\" message"
+# A workload module registered while Firefox was closed: the popup lists it (the host
+# names it at hello), and the run after the restart takes it as an arm.
+"$bin" workload add mine "$repo/examples/workloads/fetch-blob.mjs" >"$work/workload.log" 2>&1 \
+  || fail "workload add: $(cat "$work/workload.log")"
 start_firefox
-run_and_check after-restart
+run_and_check after-restart "$(sha256sum "$repo/examples/workloads/fetch-blob.mjs" | cut -d' ' -f1)"

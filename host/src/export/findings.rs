@@ -53,19 +53,35 @@ impl fmt::Display for Warning {
                 let parts: Vec<_> = parts.iter().map(|p| (p.condition.clone(), p.blocks.clone(), p.state)).collect();
                 write!(f, "{}", super::conditions::changed(&parts))
             }
+            Warning::ModuleChanged { name, sha256, registered_sha256 } => write!(
+                f,
+                "Workload module {name} changed since it was registered (`unobserved workload add`): this run ran SHA-256 {}…, not the registered {}…. Its figures are the new code's, and `unobserved compare` will not set them beside a run of the old.",
+                words::short_sha(sha256),
+                words::short_sha(registered_sha256)
+            ),
             Warning::AutoBudgetSpent { stop, reps, max_reps, max_seconds, unsettled } => {
-                let budget = match stop {
-                    AutoStop::BudgetReps => format!("The rep budget ({max_reps} reps)"),
-                    _ => format!("The time budget ({max_seconds} s)"),
-                };
-                let left = match unsettled.as_slice() {
-                    [] => "nothing to compare was settled".to_owned(),
-                    names => format!("{} comparison(s) not settled ({}), which read \"not resolved\" whatever their interval", names.len(), names.join(", ")),
-                };
-                write!(f, "{budget} ran out after {reps} reps with {left}. Give it more time (Options, or --max-time) or a quieter machine, or widen the horizon.")
+                budget_spent(f, *stop, (*reps, *max_reps, *max_seconds), unsettled)
             }
         }
     }
+}
+
+/// `Warning::AutoBudgetSpent`'s words: which budget ran out, and what it left unsettled.
+fn budget_spent(
+    f: &mut fmt::Formatter<'_>,
+    stop: AutoStop,
+    (reps, max_reps, max_seconds): (u32, u32, u64),
+    unsettled: &[String],
+) -> fmt::Result {
+    let budget = match stop {
+        AutoStop::BudgetReps => format!("The rep budget ({max_reps} reps)"),
+        _ => format!("The time budget ({max_seconds} s)"),
+    };
+    let left = match unsettled {
+        [] => "nothing to compare was settled".to_owned(),
+        names => format!("{} comparison(s) not settled ({}), which read \"not resolved\" whatever their interval", names.len(), names.join(", ")),
+    };
+    write!(f, "{budget} ran out after {reps} reps with {left}. Give it more time (Options, or --max-time) or a quieter machine, or widen the horizon.")
 }
 
 impl fmt::Display for Note {

@@ -14,6 +14,11 @@ use crate::stats::Integrity;
 
 /// Whole Mbps, with decimals where whole numbers would round tiny bodies to 0:
 /// "0.01", "42.3", "2190"; a dash for none.
+/// A SHA-256 as a reader is shown it: its first 12 hex digits.
+pub fn short_sha(sha256: &str) -> String {
+    sha256.chars().take(12).collect()
+}
+
 pub fn mbps(v: Option<f64>) -> String {
     match v {
         Some(x) if x < 10.0 => format!("{x:.2}"),
@@ -331,10 +336,24 @@ mod tests {
             "end_reasons": EndReason::iter()
                 .map(|r| json!({"end_reason": r, "text": end_reason(r)}))
                 .collect::<Vec<_>>(),
+            "module_changed": module_changed(),
             "auto_reasons": auto_reasons().iter().map(|r| json!({
                 "reason": r, "text": auto_reason(r), "done": auto_done(r, 12),
             })).collect::<Vec<_>>(),
         })
+    }
+
+    /// A run of a registered module whose file changed: its warning as the analysis
+    /// carries it (kind, fields, message), and the words the popup must show for it.
+    fn module_changed() -> Value {
+        let w = crate::report::Warning::ModuleChanged {
+            name: "mine".parse().unwrap(),
+            sha256: "ab".repeat(32),
+            registered_sha256: "0c".repeat(32),
+        };
+        let mut finding = serde_json::to_value(&w).unwrap();
+        finding["message"] = json!(w.to_string());
+        json!({ "finding": finding, "text": w.to_string() })
     }
 
     /// One reason of every kind, two arms unsettled (a transport among them).

@@ -56,6 +56,13 @@ pub enum Warning {
     /// The run's blocks were measured in more than one condition: its comparisons are
     /// given per condition, each part with its blocks.
     ConditionChanged { parts: Vec<ConditionPart> },
+    /// A registered workload module whose file changed since `workload add`: the run ran
+    /// its new code (`sha256`), not the code that was registered (`registered_sha256`).
+    ModuleChanged {
+        name: crate::domain::workload::ModuleName,
+        sha256: String,
+        registered_sha256: String,
+    },
     /// An auto-sampled run stopped on a budget before every comparison settled.
     AutoBudgetSpent {
         stop: AutoStop,

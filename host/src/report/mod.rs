@@ -500,6 +500,7 @@ fn build(run: RunMeta, samples: Vec<Sample>) -> RunReport {
     warnings.extend(verdicts.negative_control_warning());
     let (condition_warning, condition_note) = conditions::findings(&run);
     warnings.extend(condition_warning);
+    warnings.extend(module_code::changed(&run));
     let notes: Vec<Note> = condition_note.into_iter().chain(notes).collect();
     let mut report = RunReport {
         phases: phases::by_arm_in(summary.iter().map(|a| &a.arm), &samples, &|s| {

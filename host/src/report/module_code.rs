@@ -1,7 +1,9 @@
 //! `compare` never compares two versions of one workload module as one: runs that ran a
-//! module of one name with different code (its recorded SHA-256) are refused, typed.
+//! module of one name with different code (its recorded SHA-256) are refused, typed. A
+//! run that ran a registered module whose file changed since `workload add` says so.
 
 use super::RunReport;
+use super::{RunMeta, Warning};
 use crate::domain::workload::ModuleName;
 
 /// Two runs compared ran the module `name` with different code.
@@ -42,4 +44,64 @@ pub fn check(runs: &[&RunReport]) -> Result<(), ModuleCodeDiffers> {
         }
     }
     Ok(())
+}
+
+/// A warning per registered module the run ran with code other than was registered.
+pub fn changed(run: &RunMeta) -> Vec<Warning> {
+    let modules = run.plan.iter().flat_map(|p| &p.modules);
+    modules
+        .filter_map(|m| {
+            Some(Warning::ModuleChanged {
+                name: m.name.clone(),
+                sha256: m.sha256.clone()?,
+                registered_sha256: m.registered_sha256.clone()?,
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::workload::ModuleRef;
+    use crate::report::tests_support::report_of;
+    use crate::store::tests_support::run_record;
+    use crate::store::Record;
+
+    /// A run of `mine` (changed since it was registered) and `other` (unchanged).
+    fn run_of_two_modules() -> Vec<Record> {
+        let mut record = run_record("r");
+        let Record::Run(r) = &mut record else {
+            unreachable!()
+        };
+        let module = |name: &str, registered: Option<&str>| ModuleRef {
+            sha256: Some("ab".repeat(32)),
+            bytes: Some(100),
+            registered_sha256: registered.map(str::to_owned),
+            ..ModuleRef::named(name.parse().unwrap())
+        };
+        r.run.plan.modules = vec![
+            module("mine", Some(&"0c".repeat(32))),
+            module("other", None),
+        ];
+        vec![record]
+    }
+
+    #[test]
+    fn a_run_of_a_module_that_changed_since_it_was_registered_says_so_typed() {
+        let report = report_of(run_of_two_modules());
+        let changed: Vec<_> = report
+            .warnings
+            .iter()
+            .filter(|w| matches!(w, Warning::ModuleChanged { .. }))
+            .collect();
+        assert_eq!(
+            changed,
+            vec![&Warning::ModuleChanged {
+                name: "mine".parse().unwrap(),
+                sha256: "ab".repeat(32),
+                registered_sha256: "0c".repeat(32),
+            }]
+        );
+    }
 }

@@ -102,6 +102,17 @@ impl Index {
         Ok(out)
     }
 
+    /// Every run id the index has entries for, in no order.
+    pub fn run_ids(&self) -> io::Result<Vec<String>> {
+        let mut out = Vec::new();
+        for e in std::fs::read_dir(self.dir.join(RUNS))? {
+            if let Some(name) = e?.file_name().to_str() {
+                out.push(name.to_owned());
+            }
+        }
+        Ok(out)
+    }
+
     fn covered(&self) -> io::Result<Option<Covered>> {
         let mut raw = [0u8; COVERED_BYTES];
         match state::open_private_read(&self.dir.join(COVERED)) {

@@ -145,27 +145,34 @@ impl Store {
         heads: bool,
         mut each: impl FnMut(usize, Parsed),
     ) -> io::Result<Vec<StoreWarning>> {
-        let Some((mut file, index)) = self.indexed(ids) else {
+        let Some((file, index)) = self.indexed(ids) else {
             let set: std::collections::HashSet<&str> = ids.iter().copied().collect();
             return self.scan_picked(pick(heads, Runs::Only(&|id| set.contains(id))), each);
         };
         let mut warnings = Vec::new();
         for id in ids {
             let wanted = |x: &str| x == *id;
-            for e in index.entries(id)? {
-                file.seek(SeekFrom::Start(e.offset))?;
-                let reader = BufReader::with_capacity(1 << 16, (&file).take(e.len));
-                let from = (e.first_line as usize).saturating_sub(1);
-                let found = scan_lines(
-                    reader,
-                    from,
-                    &self.path,
-                    pick(heads, Runs::Only(&wanted)),
-                    false,
-                    &mut each,
-                );
-                warnings.extend(found);
-            }
+            let entries = index.entries(id)?;
+            let pick = pick(heads, Runs::Only(&wanted));
+            warnings.extend(self.scan_entries(&file, &entries, pick, &mut each)?);
+        }
+        Ok(warnings)
+    }
+
+    /// The lines `entries` name, as `pick` wants them.
+    fn scan_entries(
+        &self,
+        mut file: &File,
+        entries: &[index::Entry],
+        pick: Pick,
+        mut each: impl FnMut(usize, Parsed),
+    ) -> io::Result<Vec<StoreWarning>> {
+        let mut warnings = Vec::new();
+        for e in entries {
+            file.seek(SeekFrom::Start(e.offset))?;
+            let reader = BufReader::with_capacity(1 << 16, file.take(e.len));
+            let from = (e.first_line as usize).saturating_sub(1);
+            warnings.extend(scan_lines(reader, from, &self.path, pick, false, &mut each));
         }
         Ok(warnings)
     }
@@ -224,8 +231,38 @@ impl Store {
     }
 
     /// The runs that `which` picks whose start is stored and whose end is not, oldest
-    /// first. Only the runs' start and end lines are parsed.
+    /// first. Through the index: each run's first stretch (its start) is read, and only
+    /// the runs `which` picks are read on; without it, every start and end line.
     pub fn open_runs(&self, which: &dyn Fn(&RunRecord) -> bool) -> io::Result<Vec<String>> {
+        let Some((file, index)) = self.indexed(&[]) else {
+            return self.open_runs_of_every_line(which);
+        };
+        let mut open = Vec::new();
+        for id in index.run_ids()? {
+            let entries = index.entries(&id)?;
+            let (mut picked, mut ended) = (false, false);
+            let only = |x: &str| x == id;
+            let bounds = Pick::Bounds(Runs::Only(&only));
+            self.scan_entries(&file, &entries[..entries.len().min(1)], bounds, |_, p| {
+                picked |= matches!(p, Parsed::Record(Record::Run(r)) if which(&r))
+            })?;
+            if picked {
+                self.scan_entries(&file, &entries, bounds, |_, p| {
+                    ended |= matches!(p, Parsed::Record(Record::RunEnd { .. }))
+                })?;
+            }
+            if picked && !ended {
+                open.push((entries[0].offset, id));
+            }
+        }
+        open.sort();
+        Ok(open.into_iter().map(|(_, id)| id).collect())
+    }
+
+    fn open_runs_of_every_line(
+        &self,
+        which: &dyn Fn(&RunRecord) -> bool,
+    ) -> io::Result<Vec<String>> {
         let (mut open, mut ended) = (Vec::new(), std::collections::HashSet::new());
         self.scan_picked(Pick::Bounds(Runs::All), |_, parsed| match parsed {
             Parsed::Record(Record::Run(r)) if which(&r) => open.push(r.run.run_id),

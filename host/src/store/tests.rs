@@ -396,3 +396,35 @@ fn entries_written_twice_are_read_once() {
     assert_eq!(indexed, every_line_of(&store, "a"));
     assert_eq!(indexed.len(), 4);
 }
+
+/// The runs left open, through the index, are the ones every start and end line says:
+/// picked runs without an end, oldest first, whatever else their stretches hold.
+#[test]
+fn open_runs_through_the_index_are_what_every_line_says() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::in_dir(dir.path());
+    let end = |id: &str| Record::RunEnd {
+        run_id: id.into(),
+        status: RunStatus::Complete,
+        reason: None,
+        end_reason: None,
+        recorded_at: records::now(),
+        observation: None,
+        auto_stop: None,
+    };
+    for id in ["c", "a", "ended", "b"] {
+        store.append(&[run_record(id)]).unwrap();
+    }
+    let mut job = run_record("job");
+    if let Record::Run(r) = &mut job {
+        r.run.source = "popup".into();
+    }
+    store.append(&[job]).unwrap();
+    store
+        .append(&[Record::Sample(sample("a", "Blob", 0, 1.0)), end("ended")])
+        .unwrap();
+    let which = |r: &RunRecord| r.run.source == "job";
+    let indexed = store.open_runs(&which).unwrap();
+    assert_eq!(indexed, ["c", "a", "b"]);
+    assert_eq!(indexed, store.open_runs_of_every_line(&which).unwrap());
+}
