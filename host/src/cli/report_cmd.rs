@@ -18,12 +18,7 @@ pub fn execute(a: ReportArgs) -> Result<i32> {
     }
     let store = Store::in_dir(&state::state_dir()?);
     let cannot_read = || format!("cannot read {}", store.path().display());
-    // One run named by its id: only its lines are read, through the store's index.
-    let metas = match a.run.as_deref() {
-        Some(id) if id != report::LAST => report::read_meta_of(&store, id).map(Vec::from_iter),
-        _ => report::read_metas(&store),
-    }
-    .with_context(cannot_read)?;
+    let metas = metas_to_select(&store, &a).with_context(cannot_read)?;
     let filter = Filter {
         run: a.run.clone(),
         browser: a.browser.clone(),
@@ -53,6 +48,25 @@ pub fn execute(a: ReportArgs) -> Result<i32> {
     }
     write(&a, &runs)?;
     Ok(super::exit::OK)
+}
+
+/// The `RunMeta`s `--run` can pick from. One run named by its id, or `last` with no other
+/// filter: only its lines are read, through the store's index. Otherwise every run's heads.
+fn metas_to_select(store: &Store, a: &ReportArgs) -> std::io::Result<Vec<report::RunMeta>> {
+    let only_last = a.browser.is_none() && a.since.is_none();
+    let one = match a.run.as_deref() {
+        Some(report::LAST) if only_last => store.newest_run_id(),
+        Some(report::LAST) | None => None,
+        Some(id) => return report::read_meta_of(store, id).map(Vec::from_iter),
+    };
+    match one
+        .map(|id| report::read_meta_of(store, &id))
+        .transpose()?
+        .flatten()
+    {
+        Some(meta) => Ok(vec![meta]),
+        None => report::read_metas(store),
+    }
 }
 
 /// The runs in `--format`, to `--output` or stdout (in colour on a terminal).

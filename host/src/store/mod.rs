@@ -274,6 +274,21 @@ impl Store {
         open.retain(|id| !ended.contains(id));
         Ok(open)
     }
+
+    /// The id of the run whose first line is the store's newest (`--run last`), from the
+    /// index alone: no line is read. None when the index cannot say (it cannot be written,
+    /// an entry is unreadable, or the store holds no run); the caller then reads the heads.
+    pub fn newest_run_id(&self) -> Option<String> {
+        let (_, index) = self.indexed(&[])?;
+        let mut newest: Option<(u64, String)> = None;
+        for id in index.run_ids().ok()? {
+            let first = index.entries(&id).ok()?.first()?.first_line;
+            if newest.as_ref().is_none_or(|(line, _)| first > *line) {
+                newest = Some((first, id));
+            }
+        }
+        newest.map(|(_, id)| id)
+    }
 }
 
 /// Samples as their heads, or every line whole.

@@ -346,6 +346,27 @@ fn one_run_is_read_without_reading_the_other_lines() {
     assert_eq!(indexed, every_line_of(&store, "a"));
 }
 
+/// `--run last` is the run that started last, named from the index alone; older runs
+/// that stored lines after it started do not make it theirs, and no run means no answer.
+#[test]
+fn the_newest_run_is_the_one_that_started_last_named_by_the_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::in_dir(dir.path());
+    assert_eq!(store.newest_run_id(), None, "an empty store names no run");
+    store
+        .append(&[run_record("a"), run_record("b"), run_record("c")])
+        .unwrap();
+    store
+        .append(&[
+            Record::Sample(sample("a", "Blob", 0, 1.0)),
+            Record::Sample(sample("b", "Blob", 0, 1.0)),
+        ])
+        .unwrap();
+    assert_eq!(store.newest_run_id().as_deref(), Some("c"));
+    store.append(&[run_record("d")]).unwrap();
+    assert_eq!(store.newest_run_id().as_deref(), Some("d"));
+}
+
 /// A store replaced by another, or rewritten in place (same file, other lines), no
 /// longer matches its index's fingerprint: it is indexed again, and read right.
 #[test]
