@@ -39,3 +39,35 @@ export function drawModuleChoices(box, modules, ticked, onChange = () => {}) {
 export function tickedIn(box) {
   return [...box.querySelectorAll('input:checked')].map((i) => i.value);
 }
+
+/** The names of every module drawn in `box`, ticked or not. */
+export function drawnIn(box) {
+  return [...box.querySelectorAll('input')].map((i) => i.value);
+}
+
+/**
+ * The names to tick when a page that is already open draws `modules` again: the
+ * registered list changed, or the stored ticks went from `before` to `after` (a tick in
+ * the popup). A module whose stored tick changed shows the stored one, the newest choice;
+ * any other module the page drew (`drawn`) keeps its box (`ticked`), so an unsaved change
+ * survives; a module new to the page shows its stored tick.
+ */
+export function ticksToRedraw({ modules, drawn, ticked, before, after }) {
+  const has = (list, name) => Array.isArray(list) && list.includes(name);
+  return modules
+    .map((m) => m.name)
+    .filter((name) => {
+      if (has(before, name) !== has(after, name)) return has(after, name);
+      return drawn.includes(name) ? ticked.includes(name) : has(after, name);
+    });
+}
+
+/**
+ * The ticks a page's Save stores: its own boxes for the modules it drew, and the stored
+ * ticks of every module it did not draw (registered after it last drew, or ticked in the
+ * popup meanwhile), which it has no say over and must not drop.
+ */
+export function ticksToSave({ stored, drawn, ticked }) {
+  const kept = (Array.isArray(stored) ? stored : []).filter((name) => !drawn.includes(name) || ticked.includes(name));
+  return [...kept, ...ticked.filter((name) => !kept.includes(name))];
+}

@@ -1,7 +1,7 @@
 import { api } from '../lib/api.js';
 import { sinkHostPermission } from '../lib/sink-url.js';
-import { AFTER_RUN, BODY_KINDS, DEFAULT_OPTIONS, LIMITS, MIB, TRANSPORTS, problemText, tickedModules, validateOptions } from '../lib/defaults.js';
-import { drawModuleChoices, knownModules, refreshModules, tickedIn } from '../lib/module-choices.js';
+import { AFTER_RUN, BODY_KINDS, DEFAULT_OPTIONS, LIMITS, MIB, TRANSPORTS, problemText, validateOptions } from '../lib/defaults.js';
+import { drawModuleChoices, drawnIn, knownModules, refreshModules, tickedIn, ticksToRedraw, ticksToSave } from '../lib/module-choices.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -38,7 +38,8 @@ function fill(o) {
   choices($('afterRun'), 'radio', Object.entries(AFTER_RUN), (value) => o.afterRun === value);
 }
 
-function read() {
+/** What the form says; `modules` (the ticks to store) is the caller's: see ticksToSave. */
+function read(modules) {
   return {
     sizeMiB: Number($('sizeMiB').value),
     reps: Number($('reps').value),
@@ -46,7 +47,7 @@ function read() {
     maxSeconds: Number($('maxSeconds').value),
     warmup: Number($('warmup').value),
     bodies: [...$('bodies').querySelectorAll('input:checked')].map((i) => i.value),
-    modules: tickedIn($('modules')),
+    modules,
     transports: [...$('transports').querySelectorAll('input:checked')].map((i) => i.value),
     sinkUrl: $('sinkUrl').value.trim(),
     afterRun: $('afterRun').querySelector('input:checked')?.value,
@@ -54,18 +55,51 @@ function read() {
   };
 }
 
+/** The stored options, over the defaults. */
+const stored = async () => ({ ...DEFAULT_OPTIONS, ...(await api.storage.local.get('options')).options });
+
+/**
+ * The registered modules, drawn again whenever they can change under this open page: the
+ * host's list (`unobserved workload add`) as the background stores it, a tick made in the
+ * popup, and the host asked afresh each time the page is shown or focused again.
+ */
+async function watchModules() {
+  const box = $('modules');
+  const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+  const draw = (modules, before, after) => {
+    const ticked = ticksToRedraw({ modules, drawn: drawnIn(box), ticked: tickedIn(box), before, after });
+    // Unchanged: keep the boxes (and the keyboard focus on one).
+    if (same(modules.map((m) => m.name), drawnIn(box)) && same(ticked, tickedIn(box))) return;
+    drawModuleChoices(box, modules, ticked);
+  };
+  const drawStored = async (modules) => {
+    const ticks = (await stored()).modules;
+    draw(modules, ticks, ticks);
+  };
+  api.storage.onChanged.addListener(async (changes, area) => {
+    if (area !== 'local') return;
+    if (changes.registeredModules) await drawStored(changes.registeredModules.newValue ?? []);
+    if (changes.options) draw(await knownModules(), changes.options.oldValue?.modules, changes.options.newValue?.modules);
+  });
+  const ask = () => refreshModules().then(drawStored, () => {});
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') ask();
+  });
+  window.addEventListener('focus', ask);
+  // The last list at once, the host's own when it answers.
+  await drawStored(await knownModules());
+  ask();
+}
+
 async function main() {
-  const { options } = await api.storage.local.get('options');
   bound();
-  fill({ ...DEFAULT_OPTIONS, ...options });
+  fill(await stored());
   $('sizeMiB').focus();
-  // The registered modules: the last list at once, the host's own when it answers.
-  const drawModules = (modules) => drawModuleChoices($('modules'), modules, tickedModules({ ...DEFAULT_OPTIONS, ...options }.modules, modules));
-  drawModules(await knownModules());
-  refreshModules().then(drawModules, () => {});
+  await watchModules();
   $('form').addEventListener('submit', async (e) => {
     e.preventDefault();
-    const o = read();
+    const box = $('modules');
+    const o = read(ticksToSave({ stored: (await stored()).modules, drawn: drawnIn(box), ticked: tickedIn(box) }));
     const errors = validateOptions(o);
     $('errors').textContent = errors.map(problemText).join(' ');
     $('saved').textContent = '';
