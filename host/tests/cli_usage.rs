@@ -130,6 +130,16 @@ fn every_usage_error_exits_2_before_any_browser_starts() {
             "--sink-url",
             "http://127.0.0.1:1/upload/abc#sha256=00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff",
         ],
+        // Firefox's extension page upgrades plain http:// off loopback to https://
+        // (upgrade-insecure-requests in its Manifest V3 pages' default policy): a plain
+        // sink there is never reached, so it is refused before launch (issue 39).
+        &[
+            "run",
+            "--browser",
+            "firefox",
+            "--sink-url",
+            "http://10.239.0.1:1/upload/abc",
+        ],
         &["serve", "--starts-per-minute", "601"],
         &["run", "--size", "1TiB"],
         &["run", "--auto", "--max-reps", "0"],
@@ -160,15 +170,25 @@ fn every_usage_error_exits_2_before_any_browser_starts() {
     }
 }
 
+/// Firefox included: a plain sink on loopback is one its extension page reaches, so
+/// only the probe refuses it.
 #[test]
 fn an_unreachable_sink_fails_before_launch_with_exit_1() {
-    let fake = Fake::new();
-    let (code, stderr) = fake.run(&["run", "--sink-url", "http://127.0.0.1:1/upload/abc"]);
-    assert_eq!(code, Some(1), "{stderr}");
-    assert!(
-        !fake.launched(),
-        "a browser was launched for an unreachable sink"
-    );
+    for browser in ["chromium", "firefox"] {
+        let fake = Fake::new();
+        let (code, stderr) = fake.run(&[
+            "run",
+            "--browser",
+            browser,
+            "--sink-url",
+            "http://127.0.0.1:1/upload/abc",
+        ]);
+        assert_eq!(code, Some(1), "{browser}: {stderr}");
+        assert!(
+            !fake.launched(),
+            "a browser was launched for an unreachable sink"
+        );
+    }
 }
 
 /// An https:// sink that presents another certificate than its URL pins is refused

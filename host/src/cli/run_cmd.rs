@@ -469,12 +469,7 @@ fn check_cli_only(a: &RunArgs) -> Result<()> {
     // --sink-url's shape, and an https:// one's pin, are checked as it is parsed
     // (domain::sink_url::SinkUrl); its certificate before launch (probe_sink).
     if let Some(url) = &a.sink_url {
-        if a.plan.transport.iter().any(|&t| t != url.transport()) {
-            return Err(usage(format!("--transport: a remote sink's transport is its URL's, {} for this one (h2 for an https:// sink, h1 for an http:// one; h1-tls needs the local sink)", url.transport())));
-        }
-        if url.is_tls() && !a.workloads.is_empty() {
-            return Err(usage("--workloads travel over HTTP/1.1: use them with the local sink or an http:// sink URL"));
-        }
+        check_sink_url(a, url)?;
     }
     if a.sink_url.is_some() && !a.scripts.is_empty() {
         return Err(usage("--script needs the local sink, which serves the module and checks every byte it sends: drop --sink-url"));
@@ -506,6 +501,28 @@ fn check_cli_only(a: &RunArgs) -> Result<()> {
         return Err(usage(
             "--streams only applies to --workloads parallel; add it, or drop --streams",
         ));
+    }
+    Ok(())
+}
+
+/// What a remote sink's URL rules out: another transport than its own, workloads over
+/// TLS, and Firefox on a plain sink off loopback, whose extension page would upgrade
+/// every upload to https:// (SinkUrl::gecko_upgrades_to_https) and never reach it.
+fn check_sink_url(a: &RunArgs, url: &SinkUrl) -> Result<()> {
+    if a.plan.transport.iter().any(|&t| t != url.transport()) {
+        return Err(usage(format!("--transport: a remote sink's transport is its URL's, {} for this one (h2 for an https:// sink, h1 for an http:// one; h1-tls needs the local sink)", url.transport())));
+    }
+    if url.is_tls() && !a.workloads.is_empty() {
+        return Err(usage(
+            "--workloads travel over HTTP/1.1: use them with the local sink or an http:// sink URL",
+        ));
+    }
+    let gecko = a.browser.iter().find(|b| {
+        crate::launch::browsers::by_key(b)
+            .is_some_and(|b| b.family() == Some(unobserved_installer::manifest::Family::Firefox))
+    });
+    if let Some(browser) = gecko.filter(|_| url.gecko_upgrades_to_https()) {
+        return Err(usage(format!("--sink-url {url}: {browser} cannot reach a plain http:// sink that is not on this machine. Its extension pages upgrade every such request to https:// (upgrade-insecure-requests, in the default Content-Security-Policy of Manifest V3 extension pages), and a plain sink cannot answer that; only loopback is spared. Start the sink with `unobserved sink --tls` and give the https://…#sha256=… URL it prints (docs/real-links.md)")));
     }
     Ok(())
 }

@@ -89,6 +89,27 @@ impl SinkUrl {
             .unwrap_or(host)
     }
 
+    /// Whether the URL names this machine itself: `localhost` (or a name under it) or a
+    /// loopback address. Browsers hold such an origin potentially trustworthy, so an
+    /// extension page reaches it over plain http:// where Firefox upgrades every other
+    /// http:// request of its extension pages to https:// (`gecko_upgrades_to_https`).
+    pub fn is_loopback(&self) -> bool {
+        let host = self.host().to_ascii_lowercase();
+        match host.parse::<std::net::IpAddr>() {
+            Ok(ip) => ip.is_loopback(),
+            Err(_) => host == "localhost" || host.ends_with(".localhost"),
+        }
+    }
+
+    /// Whether Firefox's extension pages would send this URL's uploads to https://
+    /// instead: the default Content-Security-Policy of a Manifest V3 extension page
+    /// has `upgrade-insecure-requests`, which spares only loopback. A plain sink
+    /// elsewhere then gets a TLS handshake it cannot answer, and the page a
+    /// NetworkError.
+    pub fn gecko_upgrades_to_https(&self) -> bool {
+        !self.is_tls() && !self.is_loopback()
+    }
+
     /// The URL's port, or its scheme's when it names none.
     pub fn port(&self) -> u16 {
         self.uri
@@ -236,6 +257,29 @@ mod tests {
         assert_eq!((v6.host(), v6.port()), ("::1", 8443));
         assert_eq!(v6.host_permission(), "https://[::1]/*");
         assert_eq!(u.host_permission(), "http://192.0.2.7/*");
+    }
+
+    #[test]
+    fn only_plain_http_off_loopback_is_upgraded_by_gecko() {
+        for upgraded in [
+            "http://10.239.0.1:5000/upload/t",
+            "http://192.0.2.7/upload/t",
+            "http://sink.lan:5000/upload/t",
+            "http://[fe80::1]:5000/upload/t",
+            "http://localhost.example:5000/upload/t",
+        ] {
+            assert!(url(upgraded).gecko_upgrades_to_https(), "{upgraded}");
+        }
+        for spared in [
+            "http://127.0.0.1:5000/upload/t".to_owned(),
+            "http://127.8.9.10:5000/upload/t".to_owned(),
+            "http://[::1]:5000/upload/t".to_owned(),
+            "http://LocalHost:5000/upload/t".to_owned(),
+            "http://sink.localhost:5000/upload/t".to_owned(),
+            format!("https://10.239.0.1:5000/upload/t#sha256={PIN}"),
+        ] {
+            assert!(!url(&spared).gecko_upgrades_to_https(), "{spared}");
+        }
     }
 
     #[test]
