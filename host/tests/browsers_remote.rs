@@ -105,7 +105,10 @@ fn firefox_over_h2_to_a_pinned_lan_sink_sends_a_stream_body_as_its_name() {
     }
 }
 
-/// `unobserved run` of Chromium on `sink_url`, many small Blob reps, in `state`.
+/// `unobserved run` of Chromium on `sink_url`, many small Blob reps, in `state`, all in
+/// one block: these tests are about a sink that fails inside a page's block. At a block's
+/// edge a fresh page first checks the sink itself, and a sink gone then ends the run
+/// `failed` with the page's words and no typed reason (not yet typed; seen once in CI).
 fn start_run(state: &Path, sink_url: &str, timeout_secs: &str) -> Child {
     Command::new(BIN)
         .args([
@@ -117,6 +120,7 @@ fn start_run(state: &Path, sink_url: &str, timeout_secs: &str) -> Child {
             "90",
         ])
         .args(["--sink-url", sink_url, "--size", "256KiB", "--reps", "40"])
+        .args(["--block-reps", "40"])
         .args([
             "--warmup",
             "0",
