@@ -407,6 +407,31 @@ fn summary_cells(report: &crate::report::RunReport) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// Each laid-out format's Blob row shows `cell`, and its text says the loads alternated
+/// by plan (`changed`); what does not, as failures.
+fn depends_laid_out(report: &RunReport, cell: &str, changed: &str) -> Vec<String> {
+    let mut failures = Vec::new();
+    for format in LAID_OUT {
+        let text = exporter(format, false).render(std::slice::from_ref(report));
+        let row = row_cells(format, &text, "Blob").expect("a Blob row");
+        let shown = row[RATIO].replace("&quot;", "\"");
+        if shown != cell {
+            failures.push(format!("{format:?}: {shown:?}, not {cell:?}"));
+        }
+        let said = if format == Format::Html {
+            super::html::esc(changed)
+        } else {
+            changed.to_owned()
+        };
+        if !text.contains(&said) {
+            failures.push(format!(
+                "{format:?} does not say the loads alternated by plan"
+            ));
+        }
+    }
+    failures
+}
+
 /// A `--load none,cpu` run in which Blob is 0.7x of Uint8Array in the quiet blocks and
 /// 1.6x in the loaded ones: every format reads "depends" with both parts in the arm's
 /// row, names the condition of each part, and says the loads alternated by plan; the JSON
@@ -441,25 +466,7 @@ fn every_format_reads_depends_with_its_parts_and_names_the_conditions() {
         .find(|n| matches!(n, Note::LoadsPlanned { .. }))
         .expect("the loads-planned note")
         .to_string();
-    let mut failures = Vec::new();
-    for format in LAID_OUT {
-        let text = exporter(format, false).render(std::slice::from_ref(&report));
-        let row = row_cells(format, &text, "Blob").expect("a Blob row");
-        let shown = row[RATIO].replace("&quot;", "\"");
-        if shown != cell {
-            failures.push(format!("{format:?}: {shown:?}, not {cell:?}"));
-        }
-        let said = if format == Format::Html {
-            super::html::esc(&changed)
-        } else {
-            changed.clone()
-        };
-        if !text.contains(&said) {
-            failures.push(format!(
-                "{format:?} does not say the loads alternated by plan"
-            ));
-        }
-    }
+    let mut failures = depends_laid_out(&report, &cell, &changed);
     json_typed(&report, &changed);
     failures.extend(csv_blocks(&report));
     failures.extend(per_condition(&report));
