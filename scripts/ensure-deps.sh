@@ -65,8 +65,8 @@ if [ "$want" = all ]; then
       exit 1
     fi
   done
-  if [ ! -x node_modules/.bin/eslint ] || [ ! -x node_modules/.bin/web-ext ] || [ ! -x node_modules/.bin/esbuild ] || [ ! -d node_modules/tus-js-client ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    echo "==> installing npm dev tools (web-ext, eslint, puppeteer-core; esbuild and tus-js-client for the workload examples)"
+  if [ ! -x node_modules/.bin/eslint ] || [ ! -x node_modules/.bin/web-ext ] || [ ! -x node_modules/.bin/esbuild ] || [ ! -d node_modules/tus-js-client ] || [ ! -d node_modules/happy-dom ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    echo "==> installing npm dev tools (web-ext, eslint, puppeteer-core; esbuild and tus-js-client for the workload examples; happy-dom for the result view's DOM test)"
     npm ci --no-audit --no-fund
   fi
   # The example modules that import packages, bundled (examples/workloads/dist/, not committed).

@@ -130,7 +130,7 @@ export function validateOptions(o) {
   if (!ticked(o.bodies) && !ticked(o.modules)) problems.push({ kind: PLAN_PROBLEM.noArms });
   const transports = o.transports ?? DEFAULT_OPTIONS.transports;
   if (!Array.isArray(transports) || transports.length === 0) problems.push({ kind: OPTION_PROBLEM.noTransports });
-  // A remote sink's transport is its URL's: h2 for https (pinned TLS), h1 for http.
+  // A remote sink's transport is its URL's: h2 for https (pinned TLS; h1-tls when it ends &transport=h1-tls), h1 for http.
   const over = o.sinkUrl ? sinkTransport(o.sinkUrl) : null;
   if (over && transports.some((t) => t !== over)) problems.push({ kind: OPTION_PROBLEM.remoteSinkTransport, transport: over });
   if (o.afterRun !== undefined && !Object.hasOwn(AFTER_RUN, o.afterRun)) problems.push({ kind: OPTION_PROBLEM.afterRun });

@@ -67,6 +67,41 @@ function fillRows(tbody, rows) {
 }
 
 /**
+ * A row's types, for styles and tests: its arm (the host's label), the condition of a
+ * condition's row (`data-load`, `data-pressures`), and on its verdict cell the verdict
+ * kind of the comparison (or of the condition's part) it shows.
+ */
+function markRow(tr, arm, line) {
+  tr.dataset.arm = arm.body;
+  if (line.condition) {
+    tr.dataset.load = line.condition.load;
+    tr.dataset.pressures = (line.condition.pressures ?? []).join(',');
+  }
+  const verdict = line.condition ? line.part?.verdict : arm.comparison?.verdict;
+  if (verdict) tr.querySelector('td.vs').dataset.verdict = verdict;
+}
+
+/** Each part of an arm's comparison on a line of its own in its verdict cell, under its head. */
+function listParts(tr, arm) {
+  const { head, parts } = versusParts(arm);
+  if (parts.length === 0) return;
+  const doc = tr.ownerDocument;
+  const list = doc.createElement('ul');
+  list.className = 'parts';
+  list.append(
+    ...parts.map((text, i) => {
+      const li = doc.createElement('li');
+      li.textContent = text;
+      li.dataset.verdict = arm.comparison.parts[i].verdict;
+      return li;
+    }),
+  );
+  const b = doc.createElement('b');
+  b.textContent = head;
+  tr.querySelector('td.vs').replaceChildren(b, list);
+}
+
+/**
  * The table. In a run measured in more than one condition, each arm has a head row and
  * a row per condition (format.js armLines); otherwise an arm whose comparison has parts
  * (blocks that parted) shows its head ("depends vs Uint8Array") and each part on a
@@ -75,26 +110,12 @@ function fillRows(tbody, rows) {
 function drawTable(section, arms) {
   const tbody = section.querySelector('#table tbody');
   fillRows(tbody, tableRows(arms));
-  const doc = tbody.ownerDocument;
+  const rows = [...tbody.children];
   let row = 0;
   arms.forEach((arm) => {
-    const i = row;
-    row += armLines(arm).length;
-    const { head, parts } = versusParts(arm);
-    if (parts.length === 0 || arm.conditions?.length) return;
-    const cell = tbody.rows[i].querySelector('td.vs');
-    const list = doc.createElement('ul');
-    list.className = 'parts';
-    list.append(
-      ...parts.map((text) => {
-        const li = doc.createElement('li');
-        li.textContent = text;
-        return li;
-      }),
-    );
-    const b = doc.createElement('b');
-    b.textContent = head;
-    cell.replaceChildren(b, list);
+    const first = rows[row];
+    for (const line of armLines(arm)) markRow(rows[row++], arm, line);
+    if (!arm.conditions?.length) listParts(first, arm);
   });
 }
 
@@ -111,6 +132,7 @@ function drawCondition(section, analysis) {
   const findings = [...warnings, ...(analysis.notes ?? []).filter(isConditionFinding)];
   p.hidden = findings.length === 0;
   p.className = warnings.length ? 'condition warning' : 'condition';
+  p.dataset.kinds = findings.map((f) => f.kind).join(' ');
   p.textContent = findings.map(findingText).join(' ');
 }
 
@@ -134,9 +156,10 @@ function negativeControl(c) {
 }
 
 /**
- * The findings list as `[label, text, className]`: integrity findings with their reasons,
+ * The findings list as `[label, text, className, kind]`: integrity findings with their reasons,
  * then the negative control, warnings (a workload module that changed since it was
- * registered among them) and notes, as the host wrote them.
+ * registered among them) and notes, as the host wrote them, each with the host's finding
+ * kind (the others have none).
  */
 export function findingItems(analysis) {
   return [
@@ -144,8 +167,8 @@ export function findingItems(analysis) {
     ...(analysis?.transports ?? []).map((t) => ['Transport', comparisonLine(t), 'note']),
     ...(analysis?.negative_control ? [['Negative control', negativeControl(analysis.negative_control), 'note']] : []),
     // The condition's own finding is the line under the head (drawCondition).
-    ...(analysis?.warnings ?? []).filter((w) => !isConditionFinding(w)).map((w) => ['Warning', findingText(w), 'warning']),
-    ...(analysis?.notes ?? []).filter((n) => !isConditionFinding(n)).map((n) => ['Note', findingText(n), 'note']),
+    ...(analysis?.warnings ?? []).filter((w) => !isConditionFinding(w)).map((w) => ['Warning', findingText(w), 'warning', w.kind]),
+    ...(analysis?.notes ?? []).filter((n) => !isConditionFinding(n)).map((n) => ['Note', findingText(n), 'note', n.kind]),
   ];
 }
 
@@ -153,9 +176,10 @@ function drawFindings(section, analysis) {
   const doc = section.ownerDocument;
   const items = findingItems(analysis);
   section.querySelector('#findings').replaceChildren(
-    ...items.map(([label, text, cls]) => {
+    ...items.map(([label, text, cls, kind]) => {
       const li = doc.createElement('li');
       li.className = cls;
+      if (kind) li.dataset.kind = kind;
       const b = doc.createElement('b');
       b.textContent = `${label}: `;
       li.append(b, text);

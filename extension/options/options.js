@@ -2,6 +2,7 @@ import { api } from '../lib/api.js';
 import { sinkHostPermission } from '../lib/sink-url.js';
 import { AFTER_RUN, BODY_KINDS, DEFAULT_OPTIONS, LIMITS, MIB, TRANSPORTS, problemText, validateOptions } from '../lib/defaults.js';
 import { drawModuleChoices, drawnIn, knownModules, refreshModules, tickedIn, ticksToRedraw, ticksToSave } from '../lib/module-choices.js';
+import { settingToRedraw, settingToSave } from '../lib/shared-setting.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -58,6 +59,30 @@ function read(modules) {
 /** The stored options, over the defaults. */
 const stored = async () => ({ ...DEFAULT_OPTIONS, ...(await api.storage.local.get('options')).options });
 
+/** The stored load tick this page last drew (see shared-setting.js); Defaults does not change it. */
+let loadDrawn = false;
+const storedLoad = async () => (await stored()).load === true;
+
+/**
+ * The CPU-load box, which the popup ticks too: drawn again when the stored tick changes
+ * and when the page is shown or focused again (a change it was not told of), keeping a
+ * change made here and not yet saved.
+ */
+function watchLoad() {
+  const redraw = async () => {
+    const now = await storedLoad();
+    $('load').checked = settingToRedraw({ shown: $('load').checked, drawn: loadDrawn, stored: now });
+    loadDrawn = now;
+  };
+  api.storage.onChanged.addListener((changes, area) => {
+    if (area === 'local' && changes.options) redraw();
+  });
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') redraw();
+  });
+  window.addEventListener('focus', redraw);
+}
+
 /**
  * The registered modules, drawn again whenever they can change under this open page: the
  * host's list (`unobserved workload add`) as the background stores it, a tick made in the
@@ -93,13 +118,18 @@ async function watchModules() {
 
 async function main() {
   bound();
-  fill(await stored());
+  const first = await stored();
+  fill(first);
+  loadDrawn = first.load === true;
   $('sizeMiB').focus();
+  watchLoad();
   await watchModules();
   $('form').addEventListener('submit', async (e) => {
     e.preventDefault();
     const box = $('modules');
-    const o = read(ticksToSave({ stored: (await stored()).modules, drawn: drawnIn(box), ticked: tickedIn(box) }));
+    const now = await stored();
+    const o = read(ticksToSave({ stored: now.modules, drawn: drawnIn(box), ticked: tickedIn(box) }));
+    o.load = settingToSave({ shown: o.load, drawn: loadDrawn, stored: now.load === true });
     const errors = validateOptions(o);
     $('errors').textContent = errors.map(problemText).join(' ');
     $('saved').textContent = '';
@@ -113,7 +143,9 @@ async function main() {
         return;
       }
     }
+    loadDrawn = o.load;
     await api.storage.local.set({ options: o });
+    $('load').checked = o.load;
     $('saved').textContent = 'Saved. The next run uses these settings.';
   });
   $('reset').addEventListener('click', () => {

@@ -1,15 +1,19 @@
 //! A gigabit LAN in a test: two network namespaces this test makes, joined by a veth
 //! pair that carries only their own two addresses and is limited to 1 Gbit/s each way
 //! by `tc ... tbf`. `unobserved sink --tls` runs in one, `unobserved run --sink-url` and
-//! its Chromium in the other, so every upload, the host's own ceiling rounds and its
-//! ledger claims cross the emulated link over pinned TLS and HTTP/2. Both namespaces
-//! (and with them the veth pair and its qdiscs) are removed when the test ends, failed
-//! or not. A missing `ip` or `tc` fails the test; only a kernel that refuses to make a
-//! namespace ends it early, and then it says so on the terminal.
+//! its browser in the other, so every upload, the host's own ceiling rounds and its
+//! ledger claims cross the emulated link over pinned TLS: HTTP/2 for Chromium, and for
+//! Firefox both HTTP/2 and HTTP/1.1 (`sink --transport h1-tls`). Both namespaces (and
+//! with them the veth pair and its qdiscs) are removed when a test ends, failed or not;
+//! the tests take turns, so one link is up at a time and no run shares the CPU with
+//! another. A missing `ip` or `tc` fails the test; only a kernel that refuses to make a
+//! namespace ends it early, and then it says so on the terminal. The sink's stderr goes
+//! to a file that a failed test prints and keeps.
 
 use serde_json::Value;
 use std::io::{BufRead, Write};
 use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
 
 mod common;
 use common::BIN;
@@ -20,6 +24,14 @@ const SINK_ADDR: &str = "10.239.0.1";
 const BROWSER_ADDR: &str = "10.239.0.2";
 /// Each namespace's name starts so; the test process's id follows.
 const PREFIX: &str = "uo-lan-";
+
+/// One link at a time: the namespaces' names are the process's, and a run measures the
+/// link's ceiling, which another run beside it would share.
+static ONE_LINK: Mutex<()> = Mutex::new(());
+
+fn one_link() -> std::sync::MutexGuard<'static, ()> {
+    ONE_LINK.lock().unwrap_or_else(|p| p.into_inner())
+}
 
 /// `ip ARGS`, its stderr on failure.
 fn ip(args: &[&str]) -> Result<(), String> {
@@ -150,25 +162,27 @@ fn remove_stale() {
     }
 }
 
-/// The sink in its namespace, killed on drop (before the namespaces go).
+/// The sink in its namespace, killed on drop (before the namespaces go). Its stderr
+/// (the certificate, one line per request, every refusal and abort) is written to
+/// `log`; a test that fails prints it and keeps the file.
 struct Sink {
     child: Child,
     url: String,
+    log: std::path::PathBuf,
     _state: tempfile::TempDir,
 }
 
 impl Sink {
-    fn start(lan: &Lan) -> Sink {
+    /// `unobserved sink --listen SINK_ADDR:0` and `args` (e.g. `--tls`).
+    fn start(lan: &Lan, args: &[&str]) -> Sink {
         let state = tempfile::tempdir().unwrap();
+        let log = state.path().join("sink.stderr");
         let listen = format!("{SINK_ADDR}:0");
         let mut child = lan
-            .command(
-                &lan.sink,
-                state.path(),
-                &["sink", "--tls", "--listen", &listen],
-            )
+            .command(&lan.sink, state.path(), &["sink", "--listen", &listen])
+            .args(args)
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(std::fs::File::create(&log).unwrap())
             .spawn()
             .unwrap();
         let mut url = String::new();
@@ -180,6 +194,7 @@ impl Sink {
         Sink {
             child,
             url,
+            log,
             _state: state,
         }
     }
@@ -189,30 +204,53 @@ impl Drop for Sink {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        if std::thread::panicking() {
+            let kept = std::env::temp_dir().join(format!(
+                "unobserved-lan-sink-{}-{}.stderr",
+                std::process::id(),
+                self.child.id()
+            ));
+            let text = std::fs::read_to_string(&self.log).unwrap_or_default();
+            let _ = std::fs::copy(&self.log, &kept);
+            loudly(&format!(
+                "the sink's stderr, kept at {}:\n{text}",
+                kept.display()
+            ));
+        }
     }
 }
 
-/// `unobserved run` with Chromium in the browser's namespace: the document's one run.
-fn run_across(lan: &Lan, sink: &Sink) -> Value {
+/// What one `unobserved run` across the link asks for.
+struct Ask<'a> {
+    browser: &'a str,
+    size: &'a str,
+    reps: &'a str,
+    warmup: &'a str,
+    bodies: &'a str,
+}
+
+/// `unobserved run` with `ask.browser` in the browser's namespace: the document's one
+/// run, every sample judged from the remote sink's ledger.
+fn run_across(lan: &Lan, sink: &Sink, ask: &Ask) -> Value {
     let state = tempfile::tempdir().unwrap();
     let json = state.path().join("run.json");
     let args = [
         "run",
         "--browser",
-        "chromium",
+        ask.browser,
         "--quiet",
         "--connect-timeout",
         "90",
         "--sink-url",
         &sink.url,
         "--size",
-        "16MiB",
+        ask.size,
         "--reps",
-        "3",
+        ask.reps,
         "--warmup",
-        "1",
+        ask.warmup,
         "--bodies",
-        "Blob,ReadableStream",
+        ask.bodies,
         "--json",
         json.to_str().unwrap(),
     ];
@@ -222,14 +260,16 @@ fn run_across(lan: &Lan, sink: &Sink) -> Value {
         .unwrap();
     assert!(
         out.status.success(),
-        "`unobserved run` across the link failed ({}). Is Chromium installed?\nstdout:\n{}\nstderr:\n{}",
+        "`unobserved run` across the link failed ({}). Is {} installed?\nstdout:\n{}\nstderr:\n{}",
         out.status,
+        ask.browser,
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
     let doc: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     common::runs::assert_matches_schema(&doc);
     let run = doc["runs"][0].clone();
+    assert_eq!(run["run"]["sink"], "remote", "{}", run["run"]);
     common::runs::assert_judged_from_the_ledger(&run);
     run
 }
@@ -242,9 +282,17 @@ fn mbps(v: &Value) -> f64 {
 
 #[test]
 fn chromium_across_an_emulated_gigabit_lan_reads_the_links_ceiling_beside_every_arm() {
+    let _turn = one_link();
     let Some(lan) = Lan::make() else { return };
-    let sink = Sink::start(&lan);
-    let run = run_across(&lan, &sink);
+    let sink = Sink::start(&lan, &["--tls"]);
+    let ask = Ask {
+        browser: "chromium",
+        size: "16MiB",
+        reps: "3",
+        warmup: "1",
+        bodies: "Blob,ReadableStream",
+    };
+    let run = run_across(&lan, &sink, &ask);
     assert_eq!(run["run"]["status"], "complete", "{}", run["run"]);
     let (before, after) = (
         &run["run"]["transport_ceilings"]["h2"],
@@ -318,4 +366,51 @@ fn arm_within_the_link(run: &Value, body: &str, fastest_round: f64) {
         note.is_some_and(|n| n["limit"] == "link" || n["limit"] == "browser"),
         "{body}: {note:?}"
     );
+}
+
+/// Firefox across the link over pinned TLS, once per transport the sink offers: h2
+/// (`sink --tls`) and HTTP/1.1 alone (`sink --transport h1-tls`). Every sample's record
+/// is the remote sink's (its protocol is what that sink saw), and the link's ceiling is
+/// measured over the same transport. Small runs: Firefox's h2 and h1 figures are in
+/// BENCHMARKS.md, not here.
+#[test]
+fn firefox_across_an_emulated_gigabit_lan_over_pinned_tls_h2_and_h1_is_judged_by_the_remote_sink() {
+    let _turn = one_link();
+    let Some(lan) = Lan::make() else { return };
+    for (offer, transport, protocol) in [
+        (&["--tls"][..], "h2", "h2"),
+        (&["--transport", "h1-tls"][..], "h1-tls", "http/1.1"),
+    ] {
+        let sink = Sink::start(&lan, offer);
+        let ask = Ask {
+            browser: "firefox",
+            size: "8MiB",
+            reps: "2",
+            warmup: "0",
+            bodies: "Uint8Array,Blob",
+        };
+        let run = run_across(&lan, &sink, &ask);
+        assert_eq!(run["run"]["status"], "complete", "{}", run["run"]);
+        let ceiling = mbps(&run["run"]["transport_ceilings"][transport]);
+        assert!(
+            ceiling > 0.0 && ceiling <= 1000.0,
+            "{transport}: the link's ceiling {ceiling} Mbps is not a gigabit link's"
+        );
+        let samples = run["samples"].as_array().unwrap();
+        assert_eq!(samples.len(), 4, "two reps of two bodies over {transport}");
+        for s in samples {
+            assert_eq!(
+                (&s["status"], &s["intact"], &s["receipt"]),
+                (&"ok".into(), &true.into(), &"found".into()),
+                "{s}"
+            );
+            assert_eq!(s["arm"]["transport"], transport, "{s}");
+            assert_eq!(
+                s["protocol"], protocol,
+                "the sink's record over {transport}: {s}"
+            );
+            assert_eq!(s["bytes_received"], 8 << 20, "{s}");
+            assert_eq!(s["sha256_received"], s["sha256_sent"], "{s}");
+        }
+    }
 }

@@ -117,6 +117,9 @@ fn every_usage_error_exits_2_before_any_browser_starts() {
         &["sink", "--public-host", ""],
         &["sink", "--public-host", "a b"],
         &["sink", "--public-host", "http://x"],
+        // HTTP/1.1 in the clear beside a TLS flag (issue 39's h1-only TLS sink).
+        &["sink", "--tls", "--transport", "h1", "--listen", "127.0.0.1:0"],
+        &["sink", "--transport", "h3"],
         &["sink", "--public-host", "[::1"],
         &["sink", "--public-host", &LONG_HOST],
         &["serve", "--public-host", "a b"],

@@ -160,3 +160,60 @@ fn the_link_is_measured_again_after_the_arms(host: &mut Host, state: &std::path:
         "a typed note on where the link's time went: {analysis}"
     );
 }
+
+/// What a real TLS client that offers both (h2 first, as browsers do) is given by ALPN
+/// at the sink of `url`, whose pin it checks.
+fn negotiated(url: &SinkUrl) -> Option<Vec<u8>> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let tcp = tokio::net::TcpStream::connect(url.host_port())
+            .await
+            .unwrap();
+        let alpn: &[&[u8]] = &[b"h2", b"http/1.1"];
+        let (tls, _) = unobserved::sink::pinned::connect(tcp, url.host(), url.pin().unwrap(), alpn)
+            .await
+            .unwrap();
+        tls.get_ref().1.alpn_protocol().map(<[u8]>::to_vec)
+    })
+}
+
+/// `sink --transport h1-tls` offers HTTP/1.1 alone over TLS, and its URL says so; `--tls`
+/// offers h2. A URL that says another transport than the sink negotiates is refused.
+#[test]
+fn a_sink_asked_for_h1_tls_offers_only_http1_by_alpn_and_its_url_says_so() {
+    use unobserved::domain::arm::Transport;
+    let h1 = SinkProcess::start(&["--transport", "h1-tls", "--listen", "127.0.0.1:0"]);
+    let h1_url: SinkUrl = h1.url.parse().unwrap();
+    assert!(h1.url.ends_with("&transport=h1-tls"), "{}", h1.url);
+    assert_eq!(h1_url.transport(), Transport::H1Tls);
+    assert_eq!(negotiated(&h1_url).as_deref(), Some(&b"http/1.1"[..]));
+    let h2 = SinkProcess::start(&["--tls", "--listen", "127.0.0.1:0"]);
+    let h2_url: SinkUrl = h2.url.parse().unwrap();
+    assert_eq!(h2_url.transport(), Transport::H2);
+    assert_eq!(negotiated(&h2_url).as_deref(), Some(&b"h2"[..]));
+    // The host's own client (the check before a run, the ceiling, the ledger) takes each.
+    assert!(Client::connect_sink(&h1_url).is_ok());
+    assert!(Client::connect_sink(&h2_url).is_ok());
+    let (as_h1, as_h2): (SinkUrl, SinkUrl) = (
+        format!("{}&transport=h1-tls", h2.url).parse().unwrap(),
+        h1.url.replace("&transport=h1-tls", "").parse().unwrap(),
+    );
+    for (url, said, offered) in [
+        (as_h1, Transport::H1Tls, Transport::H2),
+        (as_h2, Transport::H2, Transport::H1Tls),
+    ] {
+        match Client::connect_sink(&url) {
+            Err(ReachError::OtherTransport {
+                said: s,
+                offered: o,
+            }) => {
+                assert_eq!((s, o), (said, offered), "{url}")
+            }
+            Err(other) => panic!("{url}: refused for another reason: {other}"),
+            Ok(_) => panic!("{url}: a sink offering {offered} was taken for {said}"),
+        }
+    }
+}

@@ -137,8 +137,9 @@ pub struct SinkArgs {
     /// Largest body accepted.
     #[arg(long, default_value = "16GiB", value_parser = parse_size)]
     pub max_body: u64,
-    /// Serve HTTPS (and HTTP/2 by ALPN) with this sink's own certificate, made on
-    /// first use and kept in the state dir; the printed URL pins it (#sha256=…).
+    /// Serve HTTPS (and HTTP/2 by ALPN, unless --transport h1-tls) with this sink's own
+    /// certificate, made on first use and kept in the state dir; the printed URL pins
+    /// it (#sha256=…).
     #[arg(long)]
     pub tls: bool,
     /// PEM certificate chain: serve HTTPS with it instead (needs --tls-key); the
@@ -148,6 +149,12 @@ pub struct SinkArgs {
     /// PEM private key for --tls-cert.
     #[arg(long, requires = "tls_cert", value_name = "PEM")]
     pub tls_key: Option<PathBuf>,
+    /// What the sink offers: h1 (HTTP/1.1 in the clear, the default), h2 (HTTPS with
+    /// HTTP/2 by ALPN, as --tls alone) or h1-tls (HTTPS offering only HTTP/1.1, so
+    /// every browser measures HTTP/1.1 over TLS; the URL then ends &transport=h1-tls).
+    /// h2 and h1-tls use --tls's certificate, or --tls-cert's.
+    #[arg(long, value_name = "TRANSPORT")]
+    pub transport: Option<crate::domain::arm::Transport>,
     /// Seconds a connection may stay silent before it is closed (1 to 86400).
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub idle_timeout: u64,

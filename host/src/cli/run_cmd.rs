@@ -510,7 +510,7 @@ fn check_cli_only(a: &RunArgs) -> Result<()> {
 /// every upload to https:// (SinkUrl::gecko_upgrades_to_https) and never reach it.
 fn check_sink_url(a: &RunArgs, url: &SinkUrl) -> Result<()> {
     if a.plan.transport.iter().any(|&t| t != url.transport()) {
-        return Err(usage(format!("--transport: a remote sink's transport is its URL's, {} for this one (h2 for an https:// sink, h1 for an http:// one; h1-tls needs the local sink)", url.transport())));
+        return Err(usage(format!("--transport: a remote sink's transport is its URL's, {} for this one (h2 for an https:// sink, h1-tls for one whose URL ends &transport=h1-tls, h1 for an http:// one)", url.transport())));
     }
     if url.is_tls() && !a.workloads.is_empty() {
         return Err(usage(
@@ -584,7 +584,7 @@ fn probe_sink(url: &SinkUrl) -> Result<Option<crate::platform::local_tls::Pins>>
     };
     let (mut client, presented) = match Client::connect_sink(url) {
         Ok(connected) => connected,
-        Err(e @ ReachError::WrongCertificate { .. }) => {
+        Err(e @ (ReachError::WrongCertificate { .. } | ReachError::OtherTransport { .. })) => {
             return Err(usage(format!(
                 "--sink-url: the sink at {} {e}; nothing was launched",
                 url.origin()

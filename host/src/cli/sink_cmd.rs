@@ -5,6 +5,7 @@
 //! browser runs.
 
 use super::args::SinkArgs;
+use crate::domain::arm::Transport;
 use crate::platform::remote_tls::{self, SinkCert};
 use crate::sink::{token, Sink, SinkConfig};
 use anyhow::Result;
@@ -19,16 +20,19 @@ pub fn execute(a: SinkArgs) -> Result<i32> {
         Some(t) => t,
         None => token::generate(),
     };
+    let transport = transport_of(&a)?;
     let hosts = public_hosts(a.public_host.as_ref(), a.listen);
-    let cert = certificate(&a, &hosts)?;
+    let cert = certificate(&a, transport, &hosts)?;
     if !a.listen.ip().is_loopback() {
         log::warn!(
             "listening on {}: reachable from other machines; the token is the only guard",
             a.listen
         );
     }
-    let sink = Sink::start(config(&a, token, cert.as_ref()))?;
-    let pin = cert.as_ref().map(|c| format!("#{}", c.pin.fragment()));
+    let sink = Sink::start(config(&a, token, cert.as_ref(), transport))?;
+    let pin = cert
+        .as_ref()
+        .map(|c| format!("#{}", crate::domain::sink_url::fragment(c.pin, transport)));
     let url = |host: &str| {
         sink.upload_url().replacen(
             &sink.addr().to_string(),
@@ -52,8 +56,27 @@ pub fn execute(a: SinkArgs) -> Result<i32> {
     }
 }
 
+/// What the sink offers: --transport, else h2 with --tls or --tls-cert, else h1. A TLS
+/// flag beside `--transport h1` contradicts it.
+fn transport_of(a: &SinkArgs) -> Result<Transport> {
+    let tls = a.tls || a.tls_cert.is_some();
+    match (a.transport, tls) {
+        (Some(Transport::H1), true) => Err(super::usage::usage(
+            "--transport h1 is HTTP/1.1 in the clear: drop --tls/--tls-cert, or say --transport h1-tls for HTTP/1.1 over TLS",
+        )),
+        (Some(t), _) => Ok(t),
+        (None, true) => Ok(Transport::H2),
+        (None, false) => Ok(Transport::H1),
+    }
+}
+
 /// The sink's configuration for these arguments.
-fn config(a: &SinkArgs, token: String, cert: Option<&SinkCert>) -> SinkConfig {
+fn config(
+    a: &SinkArgs,
+    token: String,
+    cert: Option<&SinkCert>,
+    transport: Transport,
+) -> SinkConfig {
     SinkConfig {
         listen: a.listen,
         token,
@@ -65,6 +88,8 @@ fn config(a: &SinkArgs, token: String, cert: Option<&SinkCert>) -> SinkConfig {
                 c.key_pem.clone().into_bytes(),
             )
         }),
+        // Over TLS, ALPN offers h2 and http/1.1, or http/1.1 alone for h1-tls.
+        http2: transport == Transport::H2,
         public_hosts: a
             .public_host
             .iter()
@@ -82,13 +107,13 @@ fn config(a: &SinkArgs, token: String, cert: Option<&SinkCert>) -> SinkConfig {
     }
 }
 
-/// The sink's certificate: --tls-cert's, or with --tls its own, kept in the state dir
-/// for the names it is reached by. None without either (plain HTTP).
-fn certificate(a: &SinkArgs, hosts: &[String]) -> Result<Option<SinkCert>> {
+/// The sink's certificate: --tls-cert's, or over TLS (--tls, --transport h2/h1-tls) its
+/// own, kept in the state dir for the names it is reached by. None for h1 (plain HTTP).
+fn certificate(a: &SinkArgs, transport: Transport, hosts: &[String]) -> Result<Option<SinkCert>> {
     if let (Some(cert), Some(key)) = (&a.tls_cert, &a.tls_key) {
         return Ok(Some(remote_tls::given(cert, key)?));
     }
-    if !a.tls {
+    if !transport.is_tls() {
         return Ok(None);
     }
     let names: Vec<String> = hosts

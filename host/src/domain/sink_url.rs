@@ -1,6 +1,8 @@
 //! A sink elsewhere (`run --sink-url`): the URL `unobserved sink` printed. An https://
 //! one pins the sink's certificate in its fragment (`#sha256=<hex>`, `domain::pin`),
-//! which a browser never sends: the host accepts that certificate and no other.
+//! which a browser never sends: the host accepts that certificate and no other. A TLS
+//! sink that offers only HTTP/1.1 (`sink --transport h1-tls`) says so in the fragment
+//! too (`#sha256=<hex>&transport=h1-tls`); without it, a TLS sink offers HTTP/2.
 
 use crate::domain::arm::Transport;
 use crate::domain::pin::CertPin;
@@ -11,6 +13,9 @@ use serde::{Deserialize, Serialize};
 /// The path every upload URL starts with, before the session's token.
 pub const UPLOAD_PREFIX: &str = "/upload/";
 
+/// The fragment's second key, after the pin: `&transport=h1-tls` (or `h2`, the default).
+pub const TRANSPORT_KEY: &str = "transport=";
+
 /// http(s)://HOST:PORT/upload/TOKEN, parsed once by hyper's `Uri` (already a dependency,
 /// so no `url` crate), and for https the pinned certificate. The job hands it to the
 /// extension as text.
@@ -20,6 +25,8 @@ pub struct SinkUrl {
     uri: Uri,
     /// Present exactly when the scheme is https.
     pin: Option<CertPin>,
+    /// What the sink offers: h1 in the clear, h2 or h1-tls over TLS.
+    transport: Transport,
 }
 
 impl std::str::FromStr for SinkUrl {
@@ -37,18 +44,51 @@ impl std::str::FromStr for SinkUrl {
         if !(web && uri.host().is_some() && uri.path().contains(UPLOAD_PREFIX)) {
             return Err(wrong());
         }
-        let pin = match (tls, fragment) {
-            (true, Some(f)) => Some(CertPin::from_fragment(f).map_err(|e| e.to_string())?),
+        let (pin, transport) = match (tls, fragment) {
+            (true, Some(f)) => pinned_fragment(f)?,
             (true, None) => return Err(format!(
                 "an https:// sink URL pins the sink's certificate: end it with #sha256=<the certificate's SHA-256>, as `unobserved sink --tls` printed it (like https://HOST:PORT{UPLOAD_PREFIX}TOKEN#sha256=…)"
             )),
-            (false, None) => None,
+            (false, None) => (None, Transport::H1),
             (false, Some(_)) => {
                 return Err("only an https:// sink URL carries a fragment (its certificate's #sha256=…); an http:// one has none".into())
             }
         };
-        Ok(SinkUrl { uri, pin })
+        Ok(SinkUrl {
+            uri,
+            pin,
+            transport,
+        })
     }
+}
+
+/// What an https:// sink URL carries after its `#`: the pin, and `&transport=h1-tls`
+/// for a sink that offers only HTTP/1.1 (h2, what a TLS sink offers unless it says
+/// otherwise, goes unsaid).
+pub fn fragment(pin: CertPin, transport: Transport) -> String {
+    match transport {
+        Transport::H1Tls => format!("{}&{TRANSPORT_KEY}{transport}", pin.fragment()),
+        _ => pin.fragment(),
+    }
+}
+
+/// An https:// URL's fragment: `sha256=<hex>`, then optionally `&transport=h1-tls` (or
+/// `h2`, which is what a TLS sink offers unless it says otherwise).
+fn pinned_fragment(fragment: &str) -> Result<(Option<CertPin>, Transport), String> {
+    let (pin, rest) = match fragment.split_once('&') {
+        Some((pin, rest)) => (pin, Some(rest)),
+        None => (fragment, None),
+    };
+    let pin = CertPin::from_fragment(pin).map_err(|e| e.to_string())?;
+    let transport = match rest.map(|r| r.strip_prefix(TRANSPORT_KEY)) {
+        None => Transport::H2,
+        Some(Some("h1-tls")) => Transport::H1Tls,
+        Some(Some("h2")) => Transport::H2,
+        Some(_) => return Err(format!(
+            "after the pin, an https:// sink URL's fragment may only say {TRANSPORT_KEY}h1-tls (a sink that offers only HTTP/1.1 over TLS) or {TRANSPORT_KEY}h2, as `unobserved sink` printed it"
+        )),
+    };
+    Ok((Some(pin), transport))
 }
 
 fn wrong() -> String {
@@ -66,13 +106,10 @@ impl SinkUrl {
     }
 
     /// What the browser's uploads travel over: the URL's. A TLS sink (`unobserved sink
-    /// --tls`) offers HTTP/2 by ALPN, which every browser takes.
+    /// --tls`) offers HTTP/2 by ALPN, which every browser takes, unless its URL says
+    /// `&transport=h1-tls` (`sink --transport h1-tls`: HTTP/1.1 alone).
     pub fn transport(&self) -> Transport {
-        if self.is_tls() {
-            Transport::H2
-        } else {
-            Transport::H1
-        }
+        self.transport
     }
 
     /// The URL a browser uploads to: without the pin, which is the host's to check.
@@ -166,8 +203,8 @@ impl SinkUrl {
 impl std::fmt::Display for SinkUrl {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         self.uri.fmt(f)?;
-        match &self.pin {
-            Some(pin) => write!(f, "#{}", pin.fragment()),
+        match self.pin {
+            Some(pin) => write!(f, "#{}", fragment(pin, self.transport)),
             None => Ok(()),
         }
     }

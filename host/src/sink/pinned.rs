@@ -54,6 +54,14 @@ pub enum ReachError {
         pinned: CertPin,
         presented: Box<Presented>,
     },
+    /// The sink negotiated another protocol than its URL says it offers (an h1-tls URL
+    /// to a sink that speaks HTTP/2, or the other way round), so the browser's uploads
+    /// would not travel over the transport they are labelled with.
+    #[error("it offers {offered} by ALPN, but the URL says {said}: start the sink with `--transport {said}`, or give the URL it printed")]
+    OtherTransport {
+        said: crate::domain::arm::Transport,
+        offered: crate::domain::arm::Transport,
+    },
     #[error("{0}")]
     Io(#[from] std::io::Error),
 }

@@ -5,6 +5,7 @@
 //! certificate (`pinned.rs`); the connection is all they differ in.
 
 use super::pinned::{Presented, ReachError};
+use crate::domain::arm::Transport;
 use crate::domain::sink_url::SinkUrl;
 use bytes::Bytes;
 use futures_util::stream;
@@ -203,7 +204,8 @@ impl Client {
 
     /// Connects to the sink at `url` as a browser uploads to it: in the clear for
     /// http://, and for https:// over TLS that accepts only the pinned certificate,
-    /// HTTP/2 when the sink offers it. Also what an https:// sink presented.
+    /// HTTP/2 when the sink offers it. Also what an https:// sink presented. A sink that
+    /// negotiates another protocol than its URL says (h2, or h1-tls) is refused.
     pub fn connect_sink(url: &SinkUrl) -> Result<(Client, Option<Presented>), ReachError> {
         let addr = crate::platform::net::resolve(url)?
             .into_iter()
@@ -225,6 +227,11 @@ impl Client {
                 .await
                 .map_err(|_| timed_out())??;
             let h2 = tls.get_ref().1.alpn_protocol() == Some(b"h2");
+            let offered = if h2 { Transport::H2 } else { Transport::H1Tls };
+            if offered != url.transport() {
+                let said = url.transport();
+                return Err(ReachError::OtherTransport { said, offered });
+            }
             let connection = Connection::handshake(tls, url.authority().to_owned(), h2).await?;
             Ok::<_, ReachError>((connection, presented))
         })?;
