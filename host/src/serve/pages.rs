@@ -104,7 +104,7 @@ impl RunPages {
             .block_reps
             .filter(|&k| k > 0)
             .ok_or(PageRefusal::NotABlockStart)?;
-        if rep == 0 || rep % k != 0 || rep <= self.last_granted {
+        if rep == 0 || !rep.is_multiple_of(k) || rep <= self.last_granted {
             return Err(PageRefusal::NotABlockStart);
         }
         if u64::from(rep) >= plan.max_reps() {
