@@ -528,26 +528,18 @@ fn chunk_gaps(encrypted: &[&Value]) {
 }
 
 /// A separate `unobserved sink` process stands in for a server on the LAN: the
-/// extension uploads there from its own page, and the results are stored locally.
+/// extension uploads there from its own page, and the results are stored locally. What
+/// the remote sink took is read from its own typed record: each sample's receipt is the
+/// record the host claimed from that sink's ledger, and the run's ceilings before and
+/// after the arms are the host's own uploads to it.
 #[test]
 fn uploads_to_a_remote_sink_are_verified_and_stored_locally() {
-    use std::io::BufRead;
-    let mut sink = Command::new(BIN)
-        .args(["sink", "--listen", "127.0.0.1:0"])
-        .env("UNOBSERVED_STATE_DIR", tempfile::tempdir().unwrap().path())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut url = String::new();
-    std::io::BufReader::new(sink.stdout.take().unwrap())
-        .read_line(&mut url)
-        .unwrap();
+    let sink = common::SinkProcess::start(&["--listen", "127.0.0.1:0"]);
     let o = run_with(
         "chromium",
         &[
             "--sink-url",
-            url.trim(),
+            sink.url.as_str(),
             "--size",
             "1MiB",
             "--reps",
@@ -558,35 +550,40 @@ fn uploads_to_a_remote_sink_are_verified_and_stored_locally() {
             "Uint8Array,Blob",
         ],
     );
-    let _ = sink.kill();
-    let mut log = String::new();
-    std::io::Read::read_to_string(&mut sink.stderr.take().unwrap(), &mut log).unwrap();
-    let _ = sink.wait();
-    assert_eq!(o.json["run"]["status"], "complete");
-    assert!(
-        o.json["run"]["sink_ceiling_mbps"].as_f64() > Some(0.0),
-        "the link's own ceiling, measured by the host's client to the remote sink"
-    );
-    assert!(
-        o.json["run"]["sink_hash_mbps"].is_null(),
-        "the local hasher says nothing of a remote sink"
-    );
+    drop(sink);
+    let run = &o.json["run"];
+    assert_eq!(run["status"], "complete");
+    assert_eq!(run["sink"], "remote", "{run}");
     let samples = o.json["samples"].as_array().unwrap();
     assert_eq!(samples.len(), 4);
+    // Claimed from the remote sink's ledger, one record per upload, each of the whole body.
+    let claimed: std::collections::BTreeSet<&str> = samples
+        .iter()
+        .filter(|s| s["receipt"] == "found" && s["bytes_received"] == 1 << 20)
+        .filter_map(|s| s["upload_id"].as_str())
+        .collect();
+    assert_eq!(
+        claimed.len(),
+        4,
+        "the remote sink took every upload: {samples:?}"
+    );
     assert!(samples
         .iter()
         .all(|s| s["status"] == "ok" && s["sha256_received"] == s["sha256_sent"]));
-    let received = log
-        .lines()
-        .filter(|l| l.contains("upload /upload/<token>") && l.contains(": 1048576 bytes"))
-        .collect::<Vec<_>>();
-    // The browser's uploads name their upload id; the host's own ceiling rounds do not.
-    let named = received.iter().filter(|l| l.contains("&upload=")).count();
-    assert_eq!(named, 4, "the remote sink took every upload:\n{log}");
-    assert_eq!(
-        received.len(),
-        4 + 6 + 6,
-        "and the host's ceiling rounds (a warm-up and five) before and after them:\n{log}"
+    // The host's own rounds to the same sink, before the arms and after them.
+    let before = run["sink_ceiling_mbps"].as_f64().unwrap_or(0.0);
+    let (lo, hi) = (&run["sink_ceiling_range"][0], &run["sink_ceiling_range"][1]);
+    assert!(
+        before > 0.0 && lo.as_f64() <= Some(before) && hi.as_f64() >= Some(before),
+        "the link's own ceiling, measured by the host's client to the remote sink: {run}"
+    );
+    assert!(
+        run["ceilings_after"]["h1"]["receive_mbps"].as_f64() > Some(0.0),
+        "and again after the arms: {run}"
+    );
+    assert!(
+        run["sink_hash_mbps"].is_null(),
+        "the local hasher says nothing of a remote sink"
     );
 }
 
