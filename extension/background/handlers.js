@@ -1,8 +1,8 @@
 // The background's answers to the extension's own pages, one per MESSAGE.
 import { api } from '../lib/api.js';
-import { DEFAULT_OPTIONS, planFromOptions, tickedModules } from '../lib/defaults.js';
+import { DEFAULT_OPTIONS, OPTION_PROBLEM, planFromOptions, problemText, tickedModules, validateOptions } from '../lib/defaults.js';
 import { knownModules } from '../lib/module-choices.js';
-import { describeBrowser } from '../lib/environment.js';
+import { describeBrowser, isGecko } from '../lib/environment.js';
 import { MESSAGE } from '../lib/messages.js';
 import { connectHost } from './native-port.js';
 import { isRunning, startRun } from './run-controller.js';
@@ -13,6 +13,9 @@ async function startFromPopup(msg) {
   // A module ticked once and removed since (`workload remove`) is not asked for.
   const opts = { ...DEFAULT_OPTIONS, ...options };
   opts.modules = tickedModules(opts.modules, await knownModules());
+  // A plain sink off loopback stored before Options refused it in Firefox: refused here too.
+  const upgraded = validateOptions(opts, { gecko: isGecko(api) }).find((p) => p.kind === OPTION_PROBLEM.plainSinkUpgraded);
+  if (upgraded) throw new Error(problemText(upgraded));
   if (msg.control && !controlAvailable()) throw new Error(`Control not available: ${controlUnavailableReason()}`);
   const plan = { ...planFromOptions(opts), control: Boolean(msg.control) };
   await startRun({ plan, source: 'popup', sinkUrl: opts.sinkUrl, afterRun: opts.afterRun });

@@ -1,6 +1,6 @@
 // Names and defaults shared by every context.
 import { PLAN_LIMITS } from './plan-limits.js';
-import { parseSinkUrl, sinkTransport } from './sink-url.js';
+import { geckoUpgradesToHttps, parseSinkUrl, sinkTransport } from './sink-url.js';
 
 export const HOST_NAME = 'org.unobserved.host';
 // The body kinds and every plan limit come from the host's core (host/src/domain/plan/validate.rs)
@@ -111,11 +111,16 @@ export const OPTION_PROBLEM = Object.freeze({
   remoteSinkTransport: 'remote-sink-transport',
   afterRun: 'after-run',
   sinkUrl: 'sink-url',
+  /** Firefox would upgrade the plain sink's uploads to https:// (off loopback). */
+  plainSinkUpgraded: 'plain-sink-upgraded',
   load: 'load',
 });
 
-/** Why these options cannot be saved, as `{ kind, limit? }`, one per broken rule. */
-export function validateOptions(o) {
+/**
+ * Why these options cannot be saved, as `{ kind, limit? }`, one per broken rule. `gecko`:
+ * the browser is Firefox, whose extension pages cannot reach a plain sink off loopback.
+ */
+export function validateOptions(o, { gecko = false } = {}) {
   const problems = [];
   const size = sizeBytes(o.sizeMiB);
   if (!within(LIMITS.size_bytes, size)) {
@@ -135,6 +140,7 @@ export function validateOptions(o) {
   if (over && transports.some((t) => t !== over)) problems.push({ kind: OPTION_PROBLEM.remoteSinkTransport, transport: over });
   if (o.afterRun !== undefined && !Object.hasOwn(AFTER_RUN, o.afterRun)) problems.push({ kind: OPTION_PROBLEM.afterRun });
   if (o.sinkUrl && !parseSinkUrl(o.sinkUrl)) problems.push({ kind: OPTION_PROBLEM.sinkUrl });
+  if (gecko && o.sinkUrl && geckoUpgradesToHttps(o.sinkUrl)) problems.push({ kind: OPTION_PROBLEM.plainSinkUpgraded });
   if (o.load !== undefined && typeof o.load !== 'boolean') problems.push({ kind: OPTION_PROBLEM.load });
   return problems;
 }
@@ -161,6 +167,8 @@ export function problemText({ kind, limit, transport }) {
       return 'Pick what the benchmark tab does after a run.';
     case OPTION_PROBLEM.load:
       return 'The load tick box is either ticked or not.';
+    case OPTION_PROBLEM.plainSinkUpgraded:
+      return 'Firefox sends an extension\'s uploads to a plain http:// sink that is not on this machine as https:// (upgrade-insecure-requests, in the default Content-Security-Policy of Manifest V3 extension pages), and a plain sink cannot answer that. Start the sink with `unobserved sink --tls` and paste the https://…#sha256=… URL it prints.';
     default:
       return 'Sink URL must be what `unobserved sink` printed: http://HOST:PORT/upload/TOKEN, or with --tls https://HOST:PORT/upload/TOKEN#sha256=… (the certificate it pins); or leave it empty.';
   }

@@ -47,6 +47,14 @@ export function parseUserAgent(ua, { brands = [], isBrave = false } = {}) {
   return { browser: name, browser_version: version, os };
 }
 
+/**
+ * Whether this extension runs in Firefox (Gecko): only it has runtime.getBrowserInfo.
+ * Its extension pages upgrade plain http:// off loopback to https:// (sink-url.js).
+ */
+export function isGecko(api) {
+  return typeof api?.runtime?.getBrowserInfo === 'function';
+}
+
 /** Browser facts from inside any extension context. */
 export async function describeBrowser(api) {
   if (api.runtime.getBrowserInfo) {

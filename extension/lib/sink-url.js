@@ -49,6 +49,25 @@ export function sinkTransport(text) {
   return url.protocol === 'https:' ? tlsTransport(url.hash.slice(1)) : 'h1';
 }
 
+/**
+ * Whether Firefox's extension pages would send this sink's uploads to https:// instead: a
+ * Manifest V3 extension page's default Content-Security-Policy there has
+ * `upgrade-insecure-requests`, which spares only loopback (127.0.0.0/8, ::1, localhost and
+ * *.localhost), so a plain sink elsewhere gets a TLS handshake it cannot answer. The
+ * host's rule is SinkUrl::gecko_upgrades_to_https; tests/fixtures/sink-urls.json holds
+ * both to the same cases. False for what is not a sink URL at all.
+ */
+export function geckoUpgradesToHttps(text) {
+  const url = parseSinkUrl(text);
+  if (!url || url.protocol !== 'http:') return false;
+  // The parser gives an IPv4 host as four decimal parts, an IPv6 one bracketed and compressed.
+  const host = url.hostname;
+  const parts = host.split('.');
+  const ipv4Loopback = parts.length === 4 && parts.every((p) => /^\d+$/.test(p)) && parts[0] === '127';
+  const loopback = ipv4Loopback || host === '[::1]' || host === 'localhost' || host.endsWith('.localhost');
+  return !loopback;
+}
+
 /** The host permission a sink needs: its scheme and host, any port (Firefox refuses a pattern that names one). */
 export function sinkHostPermission(text) {
   const url = new URL(text);

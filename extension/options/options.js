@@ -1,4 +1,5 @@
 import { api } from '../lib/api.js';
+import { isGecko } from '../lib/environment.js';
 import { sinkHostPermission } from '../lib/sink-url.js';
 import { AFTER_RUN, BODY_KINDS, DEFAULT_OPTIONS, LIMITS, MIB, TRANSPORTS, problemText, validateOptions } from '../lib/defaults.js';
 import { drawModuleChoices, drawnIn, knownModules, refreshModules, tickedIn, ticksToRedraw, ticksToSave } from '../lib/module-choices.js';
@@ -130,7 +131,7 @@ async function main() {
     const now = await stored();
     const o = read(ticksToSave({ stored: now.modules, drawn: drawnIn(box), ticked: tickedIn(box) }));
     o.load = settingToSave({ shown: o.load, drawn: loadDrawn, stored: now.load === true });
-    const errors = validateOptions(o);
+    const errors = validateOptions(o, { gecko: isGecko(api) });
     $('errors').textContent = errors.map(problemText).join(' ');
     $('saved').textContent = '';
     if (errors.length) return;

@@ -81,6 +81,14 @@ test('transports: at least one, and TLS ones only with the local sink', () => {
   assert.deepEqual(validateOptions({ ...DEFAULT_OPTIONS, transports: ['h2'], sinkUrl: pinned }), []);
 });
 
+test('in Firefox, a plain sink off loopback is refused, typed; loopback and https are not', () => {
+  const kinds = (sinkUrl, transport, gecko) => validateOptions({ ...DEFAULT_OPTIONS, sinkUrl, transports: [transport] }, { gecko }).map((p) => p.kind);
+  for (const { url, transport, gecko_upgrades_to_https: upgraded } of SINK_URLS.sinks) {
+    assert.deepEqual(kinds(url, transport, true), upgraded ? [OPTION_PROBLEM.plainSinkUpgraded] : [], url);
+    assert.deepEqual(kinds(url, transport, false), [], `${url}: other browsers take it`);
+  }
+});
+
 test('ticked workload modules are arms of the plan, by name, and only while registered', () => {
   const registered = [{ name: 'mine', sha256: 'a'.repeat(64), bytes: 10 }];
   assert.deepEqual(tickedModules(['mine', 'gone'], registered), ['mine'], 'a removed module is not asked for');

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { parseSinkUrl, sinkHostPermission, sinkTransport } from '../lib/sink-url.js';
+import { geckoUpgradesToHttps, parseSinkUrl, sinkHostPermission, sinkTransport } from '../lib/sink-url.js';
 
 // The host reads the same cases (host/src/sink/remote.rs).
 const FIXTURE = JSON.parse(readFileSync(new URL('../../tests/fixtures/sink-urls.json', import.meta.url), 'utf8'));
@@ -17,4 +17,12 @@ test('its transport and host permission are the host\'s', () => {
     assert.equal(sinkHostPermission(url), permission, url);
   }
   for (const url of FIXTURE.not_sinks) assert.equal(sinkTransport(url), null, url);
+});
+
+test("Firefox's upgrade of a plain sink off loopback is the host's rule, case by case", () => {
+  for (const { url, gecko_upgrades_to_https: upgraded } of FIXTURE.sinks) {
+    assert.equal(typeof upgraded, 'boolean', url);
+    assert.equal(geckoUpgradesToHttps(url), upgraded, url);
+  }
+  for (const url of FIXTURE.not_sinks) assert.equal(geckoUpgradesToHttps(url), false, url);
 });

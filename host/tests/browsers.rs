@@ -74,7 +74,8 @@ fn common_checks(o: &Outcome, browser_name: &str) {
     let stored = std::fs::read_to_string(o.state.path().join("results.jsonl")).unwrap();
     let stored_samples = stored
         .lines()
-        .filter(|l| l.contains("\"kind\":\"sample\""))
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["kind"] == "sample")
         .count();
     assert_eq!(stored_samples, 8);
     // And the table printed to stdout names every arm.
@@ -528,26 +529,18 @@ fn chunk_gaps(encrypted: &[&Value]) {
 }
 
 /// A separate `unobserved sink` process stands in for a server on the LAN: the
-/// extension uploads there from its own page, and the results are stored locally.
+/// extension uploads there from its own page, and the results are stored locally. What
+/// the remote sink took is read from its own typed record: each sample's receipt is the
+/// record the host claimed from that sink's ledger, and the run's ceilings before and
+/// after the arms are the host's own uploads to it.
 #[test]
 fn uploads_to_a_remote_sink_are_verified_and_stored_locally() {
-    use std::io::BufRead;
-    let mut sink = Command::new(BIN)
-        .args(["sink", "--listen", "127.0.0.1:0"])
-        .env("UNOBSERVED_STATE_DIR", tempfile::tempdir().unwrap().path())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut url = String::new();
-    std::io::BufReader::new(sink.stdout.take().unwrap())
-        .read_line(&mut url)
-        .unwrap();
+    let sink = common::SinkProcess::start(&["--listen", "127.0.0.1:0"]);
     let o = run_with(
         "chromium",
         &[
             "--sink-url",
-            url.trim(),
+            sink.url.as_str(),
             "--size",
             "1MiB",
             "--reps",
@@ -558,35 +551,40 @@ fn uploads_to_a_remote_sink_are_verified_and_stored_locally() {
             "Uint8Array,Blob",
         ],
     );
-    let _ = sink.kill();
-    let mut log = String::new();
-    std::io::Read::read_to_string(&mut sink.stderr.take().unwrap(), &mut log).unwrap();
-    let _ = sink.wait();
-    assert_eq!(o.json["run"]["status"], "complete");
-    assert!(
-        o.json["run"]["sink_ceiling_mbps"].as_f64() > Some(0.0),
-        "the link's own ceiling, measured by the host's client to the remote sink"
-    );
-    assert!(
-        o.json["run"]["sink_hash_mbps"].is_null(),
-        "the local hasher says nothing of a remote sink"
-    );
+    drop(sink);
+    let run = &o.json["run"];
+    assert_eq!(run["status"], "complete");
+    assert_eq!(run["sink"], "remote", "{run}");
     let samples = o.json["samples"].as_array().unwrap();
     assert_eq!(samples.len(), 4);
+    // Claimed from the remote sink's ledger, one record per upload, each of the whole body.
+    let claimed: std::collections::BTreeSet<&str> = samples
+        .iter()
+        .filter(|s| s["receipt"] == "found" && s["bytes_received"] == 1 << 20)
+        .filter_map(|s| s["upload_id"].as_str())
+        .collect();
+    assert_eq!(
+        claimed.len(),
+        4,
+        "the remote sink took every upload: {samples:?}"
+    );
     assert!(samples
         .iter()
         .all(|s| s["status"] == "ok" && s["sha256_received"] == s["sha256_sent"]));
-    let received = log
-        .lines()
-        .filter(|l| l.contains("upload /upload/<token>") && l.contains(": 1048576 bytes"))
-        .collect::<Vec<_>>();
-    // The browser's uploads name their upload id; the host's own ceiling rounds do not.
-    let named = received.iter().filter(|l| l.contains("&upload=")).count();
-    assert_eq!(named, 4, "the remote sink took every upload:\n{log}");
-    assert_eq!(
-        received.len(),
-        4 + 6 + 6,
-        "and the host's ceiling rounds (a warm-up and five) before and after them:\n{log}"
+    // The host's own rounds to the same sink, before the arms and after them.
+    let before = run["sink_ceiling_mbps"].as_f64().unwrap_or(0.0);
+    let (lo, hi) = (&run["sink_ceiling_range"][0], &run["sink_ceiling_range"][1]);
+    assert!(
+        before > 0.0 && lo.as_f64() <= Some(before) && hi.as_f64() >= Some(before),
+        "the link's own ceiling, measured by the host's client to the remote sink: {run}"
+    );
+    assert!(
+        run["ceilings_after"]["h1"]["receive_mbps"].as_f64() > Some(0.0),
+        "and again after the arms: {run}"
+    );
+    assert!(
+        run["sink_hash_mbps"].is_null(),
+        "the local hasher says nothing of a remote sink"
     );
 }
 
@@ -789,21 +787,23 @@ fn the_matrix_runs_chromium_and_firefox_and_prints_one_table_of_both() {
         .map(|r| r["run"]["browser"].as_str().unwrap())
         .collect();
     assert_eq!(browsers, ["Chromium", "Firefox"]);
-    // Two runs in the store, each complete.
+    // Two runs in the store, each ended complete (the store's typed run_end records),
+    // and `report --list` lists both: a header and one row each.
+    let stored = std::fs::read_to_string(state.path().join("results.jsonl")).unwrap();
+    let ended: Vec<Value> = stored
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["kind"] == "run_end")
+        .collect();
+    assert_eq!(ended.len(), 2, "{ended:?}");
+    assert!(ended.iter().all(|e| e["status"] == "complete"), "{ended:?}");
     let list = Command::new(BIN)
         .args(["report", "--list"])
         .env("UNOBSERVED_STATE_DIR", state.path())
         .output()
         .unwrap();
-    let list = String::from_utf8_lossy(&list.stdout);
-    assert_eq!(
-        list.lines()
-            .skip(1)
-            .filter(|l| l.contains(" complete "))
-            .count(),
-        2,
-        "{list}"
-    );
+    assert!(list.status.success());
+    assert_eq!(String::from_utf8_lossy(&list.stdout).lines().count(), 1 + 2);
     // The matrix: one header naming both browsers, one row per arm with a ratio to the first.
     let header = stdout
         .lines()

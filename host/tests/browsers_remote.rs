@@ -2,16 +2,18 @@
 //! loopback in its own process): the throwaway profile trusts the certificate the URL
 //! pins, uploads travel over HTTP/2 by ALPN, and every sample is judged from the remote
 //! sink's ledger, claimed over the same pinned TLS. And the faults a real link has: a
-//! sink that goes away halfway (killed), and one that stalls (behind a proxy that stops
-//! passing bytes on), each during a real Chromium run.
+//! sink that goes away halfway (killed inside a page's block, and exactly at a block's
+//! edge), one that stalls (behind a proxy that stops passing bytes on), and a browser
+//! that stalls while its sink answers (remote, and on the local sink a page that never
+//! settles), each during a real Chromium run, each ended with its typed reason.
 
 use serde_json::Value;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 mod common;
@@ -105,11 +107,14 @@ fn firefox_over_h2_to_a_pinned_lan_sink_sends_a_stream_body_as_its_name() {
     }
 }
 
-/// `unobserved run` of Chromium on `sink_url`, many small Blob reps, in `state`, all in
-/// one block: these tests are about a sink that fails inside a page's block. At a block's
-/// edge a fresh page first checks the sink itself, and a sink gone then ends the run
-/// `failed` with the page's words and no typed reason (not yet typed; seen once in CI).
-fn start_run(state: &Path, sink_url: &str, timeout_secs: &str) -> Child {
+/// `unobserved run` of Chromium on `sink_url`, small Blob reps, in `state`: `reps` of
+/// them in blocks of `block_reps` (a fresh page per block, which checks the sink first).
+fn start_run(
+    state: &Path,
+    sink_url: &str,
+    timeout_secs: &str,
+    (reps, block_reps): (&str, &str),
+) -> Child {
     Command::new(BIN)
         .args([
             "run",
@@ -119,8 +124,8 @@ fn start_run(state: &Path, sink_url: &str, timeout_secs: &str) -> Child {
             "--connect-timeout",
             "90",
         ])
-        .args(["--sink-url", sink_url, "--size", "256KiB", "--reps", "40"])
-        .args(["--block-reps", "40"])
+        .args(["--sink-url", sink_url, "--size", "256KiB", "--reps", reps])
+        .args(["--block-reps", block_reps])
         .args([
             "--warmup",
             "0",
@@ -135,6 +140,9 @@ fn start_run(state: &Path, sink_url: &str, timeout_secs: &str) -> Child {
         .spawn()
         .unwrap()
 }
+
+/// These faults strike inside a page's block: all 40 reps in one.
+const ONE_BLOCK: (&str, &str) = ("40", "40");
 
 /// The samples stored so far in `state`'s store.
 fn stored_samples(state: &Path) -> Vec<Value> {
@@ -211,7 +219,7 @@ fn a_sink_killed_mid_run_ends_it_sink_unreachable_and_keeps_every_acknowledged_s
         .unwrap_or_else(|p| p.into_inner());
     let mut sink = SinkProcess::start(&["--tls", "--listen", "127.0.0.1:0"]);
     let state = tempfile::tempdir().unwrap();
-    let mut run = start_run(state.path(), &sink.url, "120");
+    let mut run = start_run(state.path(), &sink.url, "120", ONE_BLOCK);
     let acknowledged = wait_for_samples(state.path(), 3, &mut run);
     sink.child.kill().unwrap();
     sink.child.wait().unwrap();
@@ -246,47 +254,42 @@ fn a_sink_killed_mid_run_ends_it_sink_unreachable_and_keeps_every_acknowledged_s
     }
 }
 
-/// A TCP proxy in front of a sink that passes bytes on both ways until told to stall,
-/// then holds whatever arrives (the connections stay open): a sink that stopped
-/// answering, as the browser and the host both see it.
-struct StallingProxy {
-    stalled: Arc<AtomicBool>,
+/// What a proxy does with each chunk one side sent before passing it on: true passes
+/// it (after holding it as long as it likes), false drops the connection.
+type Gate = Box<dyn FnMut(&[u8]) -> bool + Send>;
+
+/// A TCP proxy in front of a sink at `sink`, listening on `listen`: each connection's
+/// bytes go through a fresh pair of gates, towards the sink and back.
+fn proxy<F>(listen: SocketAddr, sink: SocketAddr, gates: F)
+where
+    F: Fn() -> (Gate, Gate) + Send + 'static,
+{
+    let listener = TcpListener::bind(listen).unwrap();
+    std::thread::spawn(move || {
+        for client in listener.incoming().flatten() {
+            let Ok(upstream) = TcpStream::connect(sink) else {
+                continue;
+            };
+            let (c2, u2) = (client.try_clone().unwrap(), upstream.try_clone().unwrap());
+            let (to_sink, to_client) = gates();
+            std::thread::spawn(move || pipe(client, upstream, to_sink));
+            std::thread::spawn(move || pipe(u2, c2, to_client));
+        }
+    });
 }
 
-impl StallingProxy {
-    fn start(listen: SocketAddr, sink: SocketAddr) -> StallingProxy {
-        let listener = TcpListener::bind(listen).unwrap();
-        let stalled = Arc::new(AtomicBool::new(false));
-        let flag = stalled.clone();
-        std::thread::spawn(move || {
-            for client in listener.incoming().flatten() {
-                let Ok(upstream) = TcpStream::connect(sink) else {
-                    continue;
-                };
-                let (c2, u2) = (client.try_clone().unwrap(), upstream.try_clone().unwrap());
-                let (f1, f2) = (flag.clone(), flag.clone());
-                std::thread::spawn(move || pipe(client, upstream, &f1));
-                std::thread::spawn(move || pipe(u2, c2, &f2));
-            }
-        });
-        StallingProxy { stalled }
-    }
-
-    fn stall(&self) {
-        self.stalled.store(true, Ordering::SeqCst);
-    }
-}
-
-/// Copies `from` to `to` while not stalled; stalled, it holds what it read.
-fn pipe(mut from: TcpStream, mut to: TcpStream, stalled: &AtomicBool) {
+/// Copies `from` to `to` through `gate`, until either side closes or the gate drops it.
+fn pipe(mut from: TcpStream, mut to: TcpStream, mut gate: Gate) {
     let mut buf = vec![0u8; 64 << 10];
     loop {
         let n = match from.read(&mut buf) {
             Ok(0) | Err(_) => break,
             Ok(n) => n,
         };
-        while stalled.load(Ordering::SeqCst) {
-            std::thread::sleep(Duration::from_millis(50));
+        if !gate(&buf[..n]) {
+            let _ = to.shutdown(std::net::Shutdown::Both);
+            let _ = from.shutdown(std::net::Shutdown::Both);
+            return;
         }
         if to.write_all(&buf[..n]).is_err() {
             break;
@@ -295,14 +298,38 @@ fn pipe(mut from: TcpStream, mut to: TcpStream, stalled: &AtomicBool) {
     let _ = to.shutdown(std::net::Shutdown::Write);
 }
 
-/// The sink stalls after some samples are stored: the run runs out of time, and its end
-/// says the sink stalled (typed `sink-stalled`, status timed-out), not the page.
-#[test]
-fn a_sink_that_stalls_mid_run_is_named_as_the_side_that_stalled() {
-    let _turn = common::runs::ONE_AT_A_TIME
-        .lock()
-        .unwrap_or_else(|p| p.into_inner());
-    // The sink answers to 127.0.0.2 at its port, where the proxy listens.
+/// A proxy that passes bytes on both ways until told to stall, then holds whatever
+/// arrives (the connections stay open): a sink that stopped answering, as the browser
+/// and the host both see it.
+struct StallingProxy {
+    stalled: Arc<AtomicBool>,
+}
+
+impl StallingProxy {
+    fn start(listen: SocketAddr, sink: SocketAddr) -> StallingProxy {
+        let stalled = Arc::new(AtomicBool::new(false));
+        let flag = stalled.clone();
+        let hold = move || -> Gate {
+            let flag = flag.clone();
+            Box::new(move |_| {
+                while flag.load(Ordering::SeqCst) {
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+                true
+            })
+        };
+        proxy(listen, sink, move || (hold(), hold()));
+        StallingProxy { stalled }
+    }
+
+    fn stall(&self) {
+        self.stalled.store(true, Ordering::SeqCst);
+    }
+}
+
+/// A plain sink on 127.0.0.1 that answers to 127.0.0.2 at its own port, where a test's
+/// proxy listens: the sink and that port.
+fn sink_behind_a_proxy() -> (SinkProcess, u16) {
     let sink = SinkProcess::start(&["--listen", "127.0.0.1:0", "--public-host", "127.0.0.2"]);
     let port: u16 = sink
         .authority()
@@ -316,13 +343,178 @@ fn a_sink_that_stalls_mid_run_is_named_as_the_side_that_stalled() {
         "{}",
         sink.url
     );
+    (sink, port)
+}
+
+/// The sink stalls after some samples are stored: the run runs out of time, and its end
+/// says the sink stalled (typed `sink-stalled`, status timed-out), not the page.
+#[test]
+fn a_sink_that_stalls_mid_run_is_named_as_the_side_that_stalled() {
+    let _turn = common::runs::ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(|p| p.into_inner());
+    let (sink, port) = sink_behind_a_proxy();
     let proxy = StallingProxy::start(
         SocketAddr::from(([127, 0, 0, 2], port)),
         SocketAddr::from(([127, 0, 0, 1], port)),
     );
     let state = tempfile::tempdir().unwrap();
-    let mut run = start_run(state.path(), &sink.url, "15");
+    let mut run = start_run(state.path(), &sink.url, "15", ONE_BLOCK);
     wait_for_samples(state.path(), 2, &mut run);
     proxy.stall();
     ended(run, state.path(), "timed-out", "sink-stalled");
+}
+
+/// A page's own check of its sink, as it reaches the sink: `PUT <upload path>?probe=1`.
+const SINK_CHECK: &[u8] = b"?probe=1 HTTP/";
+
+/// A gate towards the sink that counts the pages' sink checks (on any connection, even
+/// split between reads) and, at the `nth`, runs `edge` and drops that check unpassed.
+fn at_nth_check(seen: Arc<AtomicUsize>, nth: usize, edge: Arc<Mutex<Option<Edge>>>) -> Gate {
+    let mut tail: Vec<u8> = Vec::new();
+    Box::new(move |chunk| {
+        // What the last read ended with, too short to hold a whole check itself.
+        let mut window = std::mem::take(&mut tail);
+        window.extend_from_slice(chunk);
+        let checks = window
+            .windows(SINK_CHECK.len())
+            .filter(|w| *w == SINK_CHECK);
+        let before = seen.fetch_add(checks.count(), Ordering::SeqCst);
+        tail = window[window.len().saturating_sub(SINK_CHECK.len() - 1)..].to_vec();
+        if before < nth && seen.load(Ordering::SeqCst) >= nth {
+            if let Some(edge) = edge.lock().unwrap().take() {
+                edge();
+            }
+            return false;
+        }
+        true
+    })
+}
+
+type Edge = Box<dyn FnOnce() + Send>;
+
+/// The sink is killed exactly at a block's edge: when the second page's own check of
+/// the sink reaches it (the first block's samples all stored by then), before that check
+/// is passed on. The run ends at once, failed, with the typed reason `sink-unreachable`
+/// (the host's own upload finds no sink; the page's words alone would name none), and
+/// every sample the host acknowledged before the kill is kept, intact.
+#[test]
+fn a_sink_killed_at_a_blocks_edge_ends_the_run_sink_unreachable_and_keeps_the_block_before() {
+    let _turn = common::runs::ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(|p| p.into_inner());
+    let (sink, port) = sink_behind_a_proxy();
+    let url = sink.url.clone();
+    let state = tempfile::tempdir().unwrap();
+    let acknowledged = Arc::new(Mutex::new(None));
+    let kill: Edge = {
+        let (ack, dir) = (acknowledged.clone(), state.path().to_owned());
+        // Dropped, the sink process is SIGKILLed and reaped.
+        Box::new(move || {
+            *ack.lock().unwrap() = Some(stored_samples(&dir));
+            drop(sink);
+        })
+    };
+    let (seen, edge) = (
+        Arc::new(AtomicUsize::new(0)),
+        Arc::new(Mutex::new(Some(kill))),
+    );
+    let pass = || -> Gate { Box::new(|_| true) };
+    proxy(
+        SocketAddr::from(([127, 0, 0, 2], port)),
+        SocketAddr::from(([127, 0, 0, 1], port)),
+        move || (at_nth_check(seen.clone(), 2, edge.clone()), pass()),
+    );
+    let run = start_run(state.path(), &url, "120", ("6", "3"));
+    let report = ended(run, state.path(), "failed", "sink-unreachable");
+    let acknowledged = acknowledged.lock().unwrap().take();
+    let acknowledged = acknowledged.expect("a second page checked the sink");
+    let reps: Vec<&Value> = acknowledged.iter().map(|s| &s["rep"]).collect();
+    assert_eq!(
+        reps,
+        [0, 1, 2],
+        "the first block, whole, stored before the edge"
+    );
+    let samples = report["samples"].as_array().unwrap();
+    assert_eq!(
+        samples.len(),
+        3,
+        "nothing uploaded after the edge: {samples:?}"
+    );
+    for before in &acknowledged {
+        let kept = samples
+            .iter()
+            .find(|s| s["upload_id"] == before["upload_id"]);
+        let kept = kept.unwrap_or_else(|| panic!("lost: {before}"));
+        assert_eq!(
+            (&kept["status"], &kept["intact"], &kept["receipt"]),
+            (&"ok".into(), &true.into(), &"found".into()),
+            "{kept}"
+        );
+        assert_eq!(kept["sha256_received"], before["sha256_sent"], "{kept}");
+    }
+}
+
+/// The browser `unobserved run` (process `run`) started: its child that leads a process
+/// group of its own, with every process it spawned (renderers, our own host) in it.
+fn browser_group(run: u32) -> i32 {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // pid (comm) state ppid pgrp …; comm may hold spaces, so split after its ')'.
+        let Some((head, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        let pid: i32 = head.split(' ').next().unwrap().parse().unwrap();
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        let (ppid, pgrp): (u32, i32) = (fields[1].parse().unwrap(), fields[2].parse().unwrap());
+        if ppid == run && pgrp == pid {
+            found.push(pid);
+        }
+    }
+    assert_eq!(found.len(), 1, "one browser group under {run}: {found:?}");
+    found[0]
+}
+
+/// The browser stalls (its whole process group stopped, SIGSTOP) while the remote sink
+/// stays up: the run runs out of time, and its end names the page's side (typed
+/// `page-stalled`, status timed-out), the sink having answered the host's own upload.
+#[test]
+fn a_browser_that_stalls_on_a_live_remote_sink_is_named_as_the_side_that_stalled() {
+    let _turn = common::runs::ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(|p| p.into_inner());
+    let sink = SinkProcess::start(&["--listen", "127.0.0.1:0"]);
+    let state = tempfile::tempdir().unwrap();
+    let mut run = start_run(state.path(), &sink.url, "10", ONE_BLOCK);
+    wait_for_samples(state.path(), 2, &mut run);
+    let group = browser_group(run.id());
+    assert_eq!(unsafe { libc::killpg(group, libc::SIGSTOP) }, 0);
+    ended(run, state.path(), "timed-out", "page-stalled");
+}
+
+/// On the local sink too: a workload module that never settles (its timeout longer than
+/// the run's) stalls the page while the host's own sink answers, and the run's end names
+/// the page's side, typed `page-stalled`, status timed-out.
+#[test]
+fn a_page_that_never_settles_on_the_local_sink_is_named_as_the_side_that_stalled() {
+    let _turn = common::runs::ONE_AT_A_TIME
+        .lock()
+        .unwrap_or_else(|p| p.into_inner());
+    let hangs = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/workloads/hangs.mjs");
+    let state = tempfile::tempdir().unwrap();
+    let run = Command::new(BIN)
+        .args(["run", "--browser", "chromium", "--quiet"])
+        .args(["--connect-timeout", "90", "--timeout", "10"])
+        .args(["--reps", "1", "--warmup", "0", "--module-timeout", "600"])
+        .arg("--script")
+        .arg(format!("hangs={}", hangs.display()))
+        .env("UNOBSERVED_STATE_DIR", state.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    ended(run, state.path(), "timed-out", "page-stalled");
 }

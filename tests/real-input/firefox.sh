@@ -2,8 +2,9 @@
 # The README's Firefox steps, done with real keys under Xvfb and a window manager
 # (Firefox's panels need one): install the host, start Firefox, allow unsigned add-ons in
 # about:config, open the packed .xpi and click Add, pin it, open the popup with its
-# shortcut and Run. Then restart Firefox and Run again: the add-on survived. Every check
-# reads the store through the real binary.
+# shortcut and Run. Then restart Firefox, tick a registered module and the CPU-load box
+# in the popup, and Run again: the add-on survived. Every check reads the store through
+# the real binary.
 #
 #   tests/real-input/firefox.sh      (scripts/test-all.sh runs it; needs a debug build)
 source "$(dirname "$0")/lib.sh" firefox
@@ -62,15 +63,25 @@ sleep 1
 shot welcome-page
 
 # A run from the popup; with a second argument, the first registered workload module is
-# ticked first (Firefox has no Control button or debugger link: Tab from Run past the
-# load box to its box, Space, back to Run) and its arm must be intact, with its SHA-256.
+# ticked first and its arm must be intact, with its SHA-256; with a third, the load box
+# too (Firefox has no Control button or debugger link: Tab from Run to the load box,
+# Space, Tab to the module's box, Space, back to Run), and the run must have measured
+# blocks quiet and with the host's CPU load, every comparison with a verdict in each.
+# Unticked, the box sends no loads. Both ride on the same default run: it runs to its
+# 60 s budget either way.
 run_and_check() {
   local before run
   before=$(count_runs)
   open_popup
   if [ -n "${2:-}" ]; then
     sleep 2 # the popup asks the host for its registered modules
-    key Tab Tab space
+    if [ -n "${3:-}" ]; then
+      key Tab space
+      shot "popup-load-ticked-$1"
+      key Tab space
+    else
+      key Tab Tab space
+    fi
     shot "popup-module-ticked-$1"
     key shift+Tab shift+Tab
   fi
@@ -81,6 +92,15 @@ run_and_check() {
     [ "$(field "$run" arms.mine)" = ok ] || fail "the module ticked in the popup is not in the run, or not intact: $run"
     [ "$(field "$run" modules.mine)" = "$2" ] || fail "the run did not record the module's SHA-256 $2: $run"
     ok "a registered module ticked in Firefox's popup by keys ran as an arm, intact, with its SHA-256 on record"
+  fi
+  if [ -n "${3:-}" ]; then
+    [ "$(field "$run" loads)" = none,cpu ] || fail "the load box did not send the plan's loads: $run"
+    [ "$(field "$run" block_loads)" = cpu,none ] || fail "the run did not measure blocks under both loads: $run"
+    [ "$(field "$run" per_condition)" -ge 1 ] && [ "$(field "$run" condition_verdicts)" = cpu,none ] \
+      || fail "not every comparison has a verdict in each condition: $run"
+    ok "the load box ticked in Firefox's popup by keys: blocks quiet and with the CPU load, every comparison ($(field "$run" per_condition)) with a verdict in each condition"
+  else
+    [ -z "$(field "$run" loads)" ] || fail "the load box, unticked, sent loads: $run"
   fi
   [ "$(field "$run" status)" = complete ] || fail "$1 run: $run"
   [ "$(field "$run" observed)" = no ] || fail "a real-input run must be unobserved: $run"
@@ -114,4 +134,4 @@ ok "pinned to the toolbar from the \"was added\" message"
 "$bin" workload add mine "$repo/examples/workloads/fetch-blob.mjs" >"$work/workload.log" 2>&1 \
   || fail "workload add: $(cat "$work/workload.log")"
 start_firefox
-run_and_check after-restart "$(sha256sum "$repo/examples/workloads/fetch-blob.mjs" | cut -d' ' -f1)"
+run_and_check after-restart "$(sha256sum "$repo/examples/workloads/fetch-blob.mjs" | cut -d' ' -f1)" load

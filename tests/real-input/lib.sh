@@ -57,7 +57,9 @@ focus_browser() {
 
 # The stored runs that have ended, as JSON lines: id, status, observed, size, reps,
 # control, the auto budget and why it stopped, the plan's loads, the loads its blocks ran
-# under, how many comparisons are given per condition, and per-arm integrity.
+# under, how many comparisons are given per condition, the loads in which each comparison
+# has a verdict of its own (the distinct sets, `;`-joined: "cpu,none" when every
+# comparison has one in both), and per-arm integrity.
 ended_runs() {
   "$bin" report --format json 2>/dev/null | node -e '
     let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
@@ -70,6 +72,8 @@ ended_runs() {
         loads: (x.run.plan?.loads ?? []).join(","),
         block_loads: [...new Set((x.run.blocks ?? []).map((b) => b.load))].sort().join(","),
         per_condition: (x.comparisons ?? []).filter((c) => (c.parts ?? []).some((p) => p.of === "condition")).length,
+        condition_verdicts: [...new Set((x.comparisons ?? []).map((c) => (c.parts ?? [])
+          .filter((p) => p.of === "condition" && typeof p.verdict === "string").map((p) => p.condition.load).sort().join(",")))].join(";"),
         arms: Object.fromEntries(x.summary.map((a) => [a.arm.label, Object.keys(a.statuses).join("+")])) }));
     });'
 }

@@ -118,7 +118,8 @@ impl RunStatus {
 #[serde(rename_all = "kebab-case")]
 #[strum(serialize_all = "kebab-case")]
 pub enum EndReason {
-    /// The remote sink could not be reached for a sample's record: it went away.
+    /// The remote sink could not be reached for a sample's record, or (the page having
+    /// failed) for the host's own small upload: it went away.
     SinkUnreachable,
     /// The run ran out of time, and the sink did not answer the host's own small upload
     /// within `STALL_PROBE`: the sink (or the link to it) stalled.

@@ -25,6 +25,7 @@ use crate::native;
 use crate::platform::{extension_files, state};
 use crate::protocol::job::{Job, JobTls, TlsListener};
 use crate::report::{self, RunReport};
+use crate::sink::answers::SinkAt;
 use crate::store::{Record, Store, StoreTail};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -129,17 +130,26 @@ fn outcome(
     launch_command: Vec<String>,
     browser_path: PathBuf,
 ) -> Result<RunOutcome> {
-    let (status, reason) = match followed {
-        Followed::Ended { status, reason } => (status, reason),
+    let (status, reason, end_reason) = match followed {
+        Followed::Ended {
+            status,
+            reason,
+            end_reason,
+        } => (status, reason, end_reason),
         Followed::Broke { error, .. } => return Err(error),
     };
     let report = stored_report(store, run_id)?;
     if status != RunStatus::Complete {
-        bail!(RunError::Failed(format!(
+        let text = format!(
             "the run ended {}: {}",
             status.as_str(),
             reason.unwrap_or_default()
-        )));
+        );
+        // The host's typed word on why (a sink gone at a block's edge), where it has one.
+        bail!(match end_reason {
+            Some(why) => RunError::Ended(why, text),
+            None => RunError::Failed(text),
+        });
     }
     Ok(RunOutcome {
         report,
@@ -164,7 +174,7 @@ struct Prepared {
     launch: profile::Launch,
     launch_command: Vec<String>,
     /// A browser without native messaging: the run's own `serve` session it opens.
-    _page: Option<page::PageSession>,
+    page: Option<page::PageSession>,
 }
 
 fn prepare(opts: &RunOptions) -> Result<Prepared> {
@@ -221,7 +231,7 @@ fn prepare(opts: &RunOptions) -> Result<Prepared> {
         job_path,
         launch,
         launch_command,
-        _page: page,
+        page,
     })
 }
 
@@ -426,6 +436,7 @@ enum Followed {
     Ended {
         status: RunStatus,
         reason: Option<String>,
+        end_reason: Option<EndReason>,
     },
     /// `connected`: the extension had begun the run (so it gets an end record).
     Broke {
@@ -531,7 +542,7 @@ impl<'a> Follow<'a> {
                 opts.connect_timeout.as_secs(), log_tail(&p.log_path)))));
         }
         if self.started.elapsed() > self.total_timeout {
-            return Some(self.broke(timed_out(opts, self.total_timeout)));
+            return Some(self.broke(timed_out(opts, p, self.total_timeout)));
         }
         None
     }
@@ -558,8 +569,17 @@ impl<'a> Follow<'a> {
                         end = Some(sink_gone(self.opts));
                     }
                 }
-                Record::RunEnd { status, reason, .. } => {
-                    end = Some(Followed::Ended { status, reason })
+                Record::RunEnd {
+                    status,
+                    reason,
+                    end_reason,
+                    ..
+                } => {
+                    end = Some(Followed::Ended {
+                        status,
+                        reason,
+                        end_reason,
+                    })
                 }
                 Record::Machine(_)
                 | Record::Series(_)
@@ -587,17 +607,33 @@ fn sink_gone(opts: &RunOptions) -> Followed {
     }
 }
 
-/// The run ran out of time: on a remote sink, which side stalled (`stall.rs`).
-fn timed_out(opts: &RunOptions, limit: Duration) -> RunError {
+/// The run ran out of time: which side stalled, the page or its sink (`stall.rs`).
+fn timed_out(opts: &RunOptions, p: &Prepared, limit: Duration) -> RunError {
     let text = crate::export::words::timed_out(limit.as_secs());
-    match &opts.sink_url {
-        Some(url) => {
-            let side = stall::side(url);
-            let why = crate::export::words::run_ended(side, &url.origin());
+    let at = match &opts.sink_url {
+        Some(url) => Some(SinkAt::Remote(url.clone())),
+        None => local_sink(p).map(SinkAt::Local),
+    };
+    match at {
+        Some(at) => {
+            let side = stall::side(&at);
+            let why = crate::export::words::run_ended(side, &at.origin());
             RunError::Ended(side, format!("{text}: {why}"))
         }
+        // No host ever started for the run: there is no sink to ask.
         None => RunError::TimedOut(text),
     }
+}
+
+/// Where the run's local sink is: in the run's own `serve` session, or in the host the
+/// browser started, as that host wrote beside the job.
+fn local_sink(p: &Prepared) -> Option<std::net::SocketAddr> {
+    if let Some(page) = &p.page {
+        return Some(page.served.addr());
+    }
+    let text = std::fs::read(native::local_sink_signal(&p.job_path)).ok()?;
+    let at: native::LocalSinkAt = serde_json::from_slice(&text).ok()?;
+    Some(at.addr)
 }
 
 /// Ends the browser, its watchdog and (unless kept) the workspace.

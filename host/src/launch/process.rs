@@ -22,6 +22,9 @@ pub fn end_group(pgid: i32, grace: Duration) -> bool {
         return true;
     }
     unsafe { libc::killpg(pgid, libc::SIGTERM) };
+    // A stopped group (a browser that stalled under SIGSTOP) takes its SIGTERM only
+    // once it runs again: it gets the grace to end, not the grace spent waiting.
+    unsafe { libc::killpg(pgid, libc::SIGCONT) };
     if wait_gone(pgid, grace) {
         return true;
     }

@@ -73,6 +73,30 @@ pub fn store_failure_signal(job: &std::path::Path) -> PathBuf {
     job.with_extension("store-failed.json")
 }
 
+/// The file beside a job through which its host tells the CLI where its local sink is,
+/// so that a run that runs out of time can ask that sink whether it answers
+/// (`launch/stall.rs`): the CLI cannot learn it from the store.
+pub fn local_sink_signal(job: &std::path::Path) -> PathBuf {
+    job.with_extension("local-sink.json")
+}
+
+/// Where a job's host has its local sink (`local_sink_signal`).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct LocalSinkAt {
+    pub addr: std::net::SocketAddr,
+}
+
+/// Written as the host starts, replacing any earlier host's (a fresh host that records
+/// how a run ended has a sink of its own).
+fn signal_local_sink(job: &std::path::Path, addr: std::net::SocketAddr) {
+    let path = local_sink_signal(job);
+    let tmp = path.with_extension("tmp");
+    let body = serde_json::to_vec(&LocalSinkAt { addr }).expect("an address serialises");
+    if std::fs::write(&tmp, body).is_ok() {
+        let _ = std::fs::rename(&tmp, &path);
+    }
+}
+
 /// Written in the run's workspace, not the state dir, which may be the full disk.
 fn signal_store_failure(job: &std::path::Path, e: &std::io::Error) {
     let body = serde_json::json!({"code": ErrorCode::StoreFailed.number(), "error": e.to_string()});
@@ -110,6 +134,7 @@ pub fn main(caller: Caller) -> i32 {
     let job_file = std::env::var_os(JOB_ENV).map(PathBuf::from);
     if let Some(job) = &job_file {
         let _ = STORE_FAILURE_SIGNAL.set(job.clone());
+        signal_local_sink(job, sink.addr());
     }
     let mut session = Session {
         store,

@@ -28,9 +28,12 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
     if !valid_run_id(&run_id) {
         return invalid_run_id(&run_id, MessageType::RunFinished);
     }
-    let stored = Stored::scan(session, &run_id);
+    let mut stored = Stored::scan(session, &run_id);
     if let Some(reply) = not_stored(session, &run_id, stored.as_ref().ok(), status) {
         return reply;
+    }
+    if let Ok(stored) = &mut stored {
+        stored.sink_unreachable = stored.sink_unreachable || sink_gone(session, &run_id, status);
     }
     let ((status, reason), end_reason) = judged(stored.as_ref(), status, reason);
     log::info!(
@@ -60,6 +63,28 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
         }
         Err(e) => store_failed(e, MessageType::RunFinished),
     }
+}
+
+/// A page that failed on a remote sink (a fresh page whose own check of the sink failed
+/// at a block's edge, an upload that could not reach it) is not believed about why: the
+/// host uploads to the sink itself, and a sink that does not answer within
+/// `STALL_PROBE` is gone.
+fn sink_gone(session: &Session, run_id: &str, status: RunStatus) -> bool {
+    let Some(remote) = session.remote.get(run_id) else {
+        return false;
+    };
+    if status != RunStatus::Failed {
+        return false;
+    }
+    let at = crate::sink::answers::SinkAt::Remote(remote.url().clone());
+    let gone = !crate::sink::answers::answers_within(&at, crate::domain::run::STALL_PROBE);
+    if gone {
+        log::info!(
+            "run {run_id} failed and its sink {} does not answer",
+            at.origin()
+        );
+    }
+    gone
 }
 
 /// How the run ended as the host records it: the page's word held to the store.
@@ -162,7 +187,8 @@ struct Stored {
     plan: Option<crate::domain::plan::Plan>,
     /// Each (arm, rep) the run stored a sample of, once however many named it.
     measured: std::collections::HashSet<(crate::domain::arm::Arm, u32)>,
-    /// A sample's record could not be claimed: its remote sink went away.
+    /// A sample's record could not be claimed, or the page failed and the host's own
+    /// upload found no sink: its remote sink went away.
     sink_unreachable: bool,
 }
 
@@ -195,8 +221,9 @@ impl Stored {
     /// the error it is stored as; the same rep twice counts once; an arm or rep outside
     /// the plan, which runs stored before samples were held to their plan may have, not
     /// at all): a page that ends early, or says so falsely, leaves the run incomplete.
-    /// A run whose remote sink went away (a sample's record could not be claimed) failed,
-    /// whatever the page says, and its end says why.
+    /// A run whose remote sink went away (a sample's record could not be claimed, or the
+    /// page failed and the sink did not answer the host) failed, whatever the page says,
+    /// and its end says why.
     fn judge(&self, status: RunStatus, reason: Option<String>) -> (Ended, Option<EndReason>) {
         if self.sink_unreachable {
             let failed = (

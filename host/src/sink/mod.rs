@@ -6,6 +6,7 @@
 //! tiny_http, whose four-thread pool let a burst of slow clients stall everyone else;
 //! BENCHMARKS.md and SECURITY.md have the figures.)
 
+pub mod answers;
 pub mod api;
 pub mod ceiling;
 pub mod ceiling_tls;
