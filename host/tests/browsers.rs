@@ -6,11 +6,14 @@ use serde_json::{json, Value};
 use std::process::Command;
 
 mod common;
-use common::runs::{assert_matches_schema, run_with, Outcome, ONE_AT_A_TIME};
+use common::runs::{assert_matches_schema, run_in, run_with, Outcome, StateDir, ONE_AT_A_TIME};
 use common::BIN;
 
+/// The state dir is named relatively, as a person may type it: the native host the
+/// browser starts from another folder must keep its records in the same one.
 fn run(browser: &str) -> Outcome {
-    run_with(browser, &["--size", "2MiB", "--reps", "2", "--warmup", "1"])
+    let plan = ["--size", "2MiB", "--reps", "2", "--warmup", "1"];
+    run_in(browser, &plan, StateDir::Relative)
 }
 
 /// One side of a comparison, as its typed arm (its label left out).

@@ -84,6 +84,7 @@ pub fn main() -> i32 {
             };
         }
     };
+    crate::platform::state::anchor_state_dir_env();
     init_logging(&cli);
     let result = match cli.command {
         Command::Run(a) => run_cmd::execute(*a),

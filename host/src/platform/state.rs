@@ -21,6 +21,22 @@ pub fn state_dir() -> Result<PathBuf> {
         .context("cannot tell where your home directory is; set UNOBSERVED_STATE_DIR")
 }
 
+/// Makes a relative `UNOBSERVED_STATE_DIR` absolute, against the folder the command was
+/// started in. A browser starts its native host from another folder, with this
+/// environment: left relative, the host would keep its records somewhere else and the
+/// command would wait for a run that never reaches it. Call before any thread starts.
+pub fn anchor_state_dir_env() {
+    let Some(dir) = std::env::var_os(STATE_DIR_ENV).filter(|v| !v.is_empty()) else {
+        return;
+    };
+    let dir = PathBuf::from(dir);
+    if dir.is_relative() {
+        if let Ok(abs) = std::path::absolute(&dir) {
+            std::env::set_var(STATE_DIR_ENV, abs);
+        }
+    }
+}
+
 /// Creates the dir (0700 on Unix) if it is missing. A symbolic link in its place is
 /// refused rather than followed: chmod through it would change whatever it points at.
 pub fn ensure_private_dir(dir: &Path) -> Result<()> {

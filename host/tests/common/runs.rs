@@ -17,10 +17,33 @@ pub struct Outcome {
 }
 
 pub fn run_with(browser: &str, extra: &[&str]) -> Outcome {
+    run_in(browser, extra, StateDir::Absolute)
+}
+
+/// How the run is told its state dir. `Relative` names it from the folder the command
+/// starts in, as a person typing `UNOBSERVED_STATE_DIR=state unobserved run` does; the
+/// browser starts the native host elsewhere, which must still find the same folder.
+#[derive(Clone, Copy, PartialEq)]
+pub enum StateDir {
+    Absolute,
+    Relative,
+}
+
+pub fn run_in(browser: &str, extra: &[&str], named: StateDir) -> Outcome {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
     let state = tempfile::tempdir().unwrap();
     let json_path = state.path().join("run.json");
-    let out = Command::new(BIN)
+    let mut cmd = Command::new(BIN);
+    if named == StateDir::Relative {
+        let (parent, name) = (
+            state.path().parent().unwrap(),
+            state.path().file_name().unwrap(),
+        );
+        cmd.current_dir(parent).env("UNOBSERVED_STATE_DIR", name);
+    } else {
+        cmd.env("UNOBSERVED_STATE_DIR", state.path());
+    }
+    let out = cmd
         .args([
             "run",
             "--browser",
@@ -32,7 +55,6 @@ pub fn run_with(browser: &str, extra: &[&str]) -> Outcome {
         .args(extra)
         .arg("--json")
         .arg(&json_path)
-        .env("UNOBSERVED_STATE_DIR", state.path())
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
