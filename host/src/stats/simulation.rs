@@ -605,6 +605,31 @@ fn a_2x_effect_on_half_the_blocks_depends() {
     assert!(pooled > TRIALS / 4);
 }
 
+/// Every block faster, 1.15x in half of them and 1.8x in the other half (a quiet run
+/// measured 1.11–1.84x per block over 27 blocks): the two parts lie apart but both say
+/// faster, so the verdict is faster, never depends (issue 36 item 4: depends is for
+/// parts that disagree, as conditions do).
+#[test]
+fn faster_by_two_amounts_in_half_the_blocks_each_is_faster() {
+    use super::compare::Verdict;
+    let mut rng = StdRng::seed_from_u64(15_100);
+    let (mut faster, mut depends) = (0, 0);
+    for _ in 0..TRIALS {
+        let pairs = blocked_run(&mut rng, Noise::LogNormal, 1.15, 24, 1.8 / 1.15);
+        let v = blocked_verdict(&pairs, false).verdict;
+        faster += (v == Verdict::Faster) as usize;
+        depends += (v == Verdict::Depends) as usize;
+    }
+    eprintln!(
+        "1.15x and 1.8x in half the blocks each: faster {faster}, depends {depends} of {TRIALS}"
+    );
+    assert_eq!(depends, 0);
+    assert!(
+        faster >= TRIALS * 99 / 100,
+        "faster in {faster} of {TRIALS}"
+    );
+}
+
 fn depends_or_pooled(pooled: bool) -> (usize, usize) {
     let mut rng = StdRng::seed_from_u64(15_000);
     let (mut depends, mut differences) = (0, 0);
