@@ -196,7 +196,7 @@ async function runModuleStep(step, m, ctx, bytes, observed) {
  * would fail and read as "the browser cannot upload this kind", when the sink is simply
  * not there (a typo in a remote sink's URL, a stopped `unobserved sink`).
  */
-async function checkSink(uploadUrl) {
+async function checkSink(uploadUrl, resuming) {
   let why;
   try {
     const res = await fetch(`${uploadUrl}?probe=1`, { method: 'PUT', body: new Uint8Array(16), cache: 'no-store' });
@@ -208,7 +208,9 @@ async function checkSink(uploadUrl) {
   } catch (e) {
     why = `${e.name}: ${e.message}`;
   }
-  throw new Error(`the sink at ${new URL(uploadUrl).origin} did not take a 16-byte test upload (${why}); nothing was measured`);
+  // A fresh page of a later block: what the blocks before stored is kept.
+  const lost = resuming ? 'nothing more was measured; the samples stored before are kept' : 'nothing was measured';
+  throw new Error(`the sink at ${new URL(uploadUrl).origin} did not take a 16-byte test upload (${why}); ${lost}`);
 }
 
 /** An arm without a transport travels over h1, as every run before transports did. */
@@ -229,7 +231,7 @@ async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, 
   const transports = new Set(arms.map(({ arm }) => transportOf(arm)));
   for (const t of transports) {
     if (!uploadUrls[t]) throw new Error(`the plan uploads over ${t}, but no ${t} sink was given; nothing was measured`);
-    await checkSink(uploadUrls[t]);
+    await checkSink(uploadUrls[t], resume !== null);
   }
   // Workloads travel over h1; a run on an https:// remote sink has none (the host
   // refuses them there), and no h1 sink.

@@ -5,10 +5,36 @@
 // page session (lib/page-session.js) turns its messages into the host's, as the
 // background does over the native port. The host decides what is stored.
 import { createPageSession } from '../lib/page-session.js';
-import { HOST_REPLY } from '../lib/names.js';
+import { HOST_REPLY, SERVE_MESSAGE } from '../lib/names.js';
+
+const HEX32 = /^[0-9a-f]{32}$/;
 
 /** Served by `serve`: its own page, with the session token in the fragment. */
-const token = location.pathname.endsWith('/serve.html') && /^#[0-9a-f]{32}$/.test(location.hash) ? location.hash.slice(1) : null;
+const token = location.pathname.endsWith('/serve.html') && HEX32.test(location.hash.slice(1)) ? location.hash.slice(1) : null;
+
+/**
+ * The load token serve put in this copy of the page as it served it (a page per block):
+ * sent with every message, so the host knows which of its pages a sample ran in.
+ */
+const load = (() => {
+  const content = globalThis.document?.querySelector('meta[name="unobserved-load"]')?.content ?? '';
+  return HEX32.test(content) ? content : null;
+})();
+
+/** Where a page that handed its run to a fresh one leaves the run for it (this tab only). */
+const RESUME_KEY = 'unobserved-resume';
+
+/** The run this page takes over from the page before it, once: null for a first page. */
+function takeResume() {
+  try {
+    const raw = globalThis.sessionStorage?.getItem(RESUME_KEY);
+    globalThis.sessionStorage?.removeItem(RESUME_KEY);
+    const r = raw ? JSON.parse(raw) : null;
+    return r?.token === token && HEX32.test(r.run_key ?? '') ? r : null;
+  } catch {
+    return null;
+  }
+}
 
 async function call(path, body) {
   const res = await fetch(`/serve/${token}/${path}`, {
@@ -37,14 +63,24 @@ async function clientHints() {
   }
 }
 
-/** serve's HTTP as the page session's transport: `runs/<run id>/<message>`, with the run's key. */
+/** serve's HTTP as the page session's transport: `runs/<run id>/<message>`, with the run's key and this page's load token. */
 function httpTransport(started) {
   return {
     async send(type, fields) {
       const run = await started;
-      return call(`runs/${run.run_id}/${type}`, { key: run.run_key, ...fields });
+      return call(`runs/${run.run_id}/${type}`, { key: run.run_key, load, ...fields });
     },
   };
+}
+
+/**
+ * The run this page measures: the one `start` recorded once Run is pressed (or the
+ * offer starts by itself), or, in a fresh page of a later block, the one it takes over
+ * (`ready`, answered with the plan and `resume`).
+ */
+function startedRun(wanted, resume) {
+  if (resume) return call(`runs/${resume.run_id}/${SERVE_MESSAGE.ready}`, { key: resume.run_key, load }).then((run) => ({ ...run, run_key: resume.run_key }));
+  return wanted.then(async () => call('start', { hints: await clientHints(), load }));
 }
 
 function createHostChannel() {
@@ -52,17 +88,18 @@ function createHostChannel() {
   const wanted = new Promise((resolve) => (wantStart = resolve));
   const listeners = { progress: () => {}, finished: () => {}, failed: () => {} };
   let starting = null;
-  // The run `start` recorded, once Run is pressed (or the offer starts by itself).
-  const started = wanted.then(async () => call('start', { hints: await clientHints() }));
+  const resume = takeResume();
+  const started = startedRun(wanted, resume);
+  const transport = httpTransport(started);
 
-  const session = createPageSession(httpTransport(started), {
+  const session = createPageSession(transport, {
     /** The plan once, when the run has started; later asks get nothing. */
     async plan() {
       if (starting) return null;
       starting = started;
       try {
         const run = await started;
-        return { plan: run.plan, arms: run.arms, upload_urls: run.upload_urls, run_id: run.run_id, workload_key: null, take_turns: run.take_turns === true };
+        return { plan: run.plan, arms: run.arms, upload_urls: run.upload_urls, run_id: run.run_id, workload_key: null, take_turns: run.take_turns === true, fresh_pages: run.fresh_pages === true, resume: run.resume ?? null };
       } catch (e) {
         listeners.failed(e);
         return null;
@@ -71,8 +108,11 @@ function createHostChannel() {
     setCondition() {
       throw new Error('a page served by `unobserved serve` cannot attach a debugger');
     },
-    newPage() {
-      throw new Error('a page of `unobserved serve` runs every block in itself');
+    /** The host grants a fresh page at `rep`; this page leaves the run to it, then reloads. */
+    async newPage(rep) {
+      const run = await started;
+      await transport.send(SERVE_MESSAGE.newPage, { rep });
+      globalThis.sessionStorage.setItem(RESUME_KEY, JSON.stringify({ token, run_id: run.run_id, run_key: run.run_key }));
     },
     progress: (step) => listeners.progress(step),
     async ended({ reply, error }) {
@@ -87,6 +127,8 @@ function createHostChannel() {
       return session.handle(message, onReply);
     },
     offer: () => call('offer'),
+    /** A fresh page of a later block: it goes on by itself. */
+    resuming: resume !== null,
     /** Run pressed (or the offer starts by itself). */
     start: () => wantStart(),
     on(event, fn) {

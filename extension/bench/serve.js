@@ -50,7 +50,8 @@ async function main() {
     hostChannel.start();
   };
   run.addEventListener('click', go);
-  if (offer.start === 'auto') {
+  // A fresh page of a later block goes on with the run the page before it handed over.
+  if (offer.start === 'auto' || hostChannel.resuming) {
     go();
     return;
   }

@@ -5,6 +5,8 @@
 // group here holds exactly the fixture's names, so neither side can rename one alone.
 // POPUP_PHASE is the extension's own (the popup's state), not the host's.
 
+import { PAGE } from './page-protocol.js';
+
 /** The `type` of every message the extension sends the native host (PROTOCOL.md). */
 export const HOST_MESSAGE = Object.freeze({
   hello: 'hello',
@@ -30,11 +32,17 @@ export const HOST_REPLY = Object.freeze({
   error: 'error',
 });
 
-/** The run messages `unobserved serve` carries over HTTP (`/serve/<token>/runs/<id>/<name>`). */
+/**
+ * The run messages `unobserved serve` carries over HTTP (`/serve/<token>/runs/<id>/<name>`):
+ * the host's, and the page protocol's own for a page per block (lib/page-protocol.js's
+ * names, which the background answers itself on the native path).
+ */
 export const SERVE_MESSAGE = Object.freeze({
   samples: HOST_MESSAGE.samples,
   autoCheck: HOST_MESSAGE.autoCheck,
   runFinished: HOST_MESSAGE.runFinished,
+  newPage: PAGE.newPage,
+  ready: PAGE.ready,
 });
 
 /** A sample's `status`. */

@@ -90,7 +90,8 @@ async function overServeHttp() {
   globalThis.location = { pathname: '/bench/serve.html', hash: `#${TOKEN}` };
   globalThis.fetch = async (url, init) => {
     const path = url.replace(`/serve/${TOKEN}/`, '');
-    const { key, ...fields } = JSON.parse(init.body);
+    // The key and the page's load token are the HTTP transport's own (PROTOCOL.md).
+    const { key, load, ...fields } = JSON.parse(init.body);
     let reply;
     if (path === 'start') {
       reply = { type: HOST_REPLY.runStarted, run_id: RUN_ID, run_key: 'k', plan: PLAN, arms: ARMS, measured_uploads: 3, upload_urls: {} };

@@ -74,7 +74,8 @@ fn common_checks(o: &Outcome, browser_name: &str) {
     let stored = std::fs::read_to_string(o.state.path().join("results.jsonl")).unwrap();
     let stored_samples = stored
         .lines()
-        .filter(|l| l.contains("\"kind\":\"sample\""))
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["kind"] == "sample")
         .count();
     assert_eq!(stored_samples, 8);
     // And the table printed to stdout names every arm.
@@ -786,21 +787,23 @@ fn the_matrix_runs_chromium_and_firefox_and_prints_one_table_of_both() {
         .map(|r| r["run"]["browser"].as_str().unwrap())
         .collect();
     assert_eq!(browsers, ["Chromium", "Firefox"]);
-    // Two runs in the store, each complete.
+    // Two runs in the store, each ended complete (the store's typed run_end records),
+    // and `report --list` lists both: a header and one row each.
+    let stored = std::fs::read_to_string(state.path().join("results.jsonl")).unwrap();
+    let ended: Vec<Value> = stored
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["kind"] == "run_end")
+        .collect();
+    assert_eq!(ended.len(), 2, "{ended:?}");
+    assert!(ended.iter().all(|e| e["status"] == "complete"), "{ended:?}");
     let list = Command::new(BIN)
         .args(["report", "--list"])
         .env("UNOBSERVED_STATE_DIR", state.path())
         .output()
         .unwrap();
-    let list = String::from_utf8_lossy(&list.stdout);
-    assert_eq!(
-        list.lines()
-            .skip(1)
-            .filter(|l| l.contains(" complete "))
-            .count(),
-        2,
-        "{list}"
-    );
+    assert!(list.status.success());
+    assert_eq!(String::from_utf8_lossy(&list.stdout).lines().count(), 1 + 2);
     // The matrix: one header naming both browsers, one row per arm with a ratio to the first.
     let header = stdout
         .lines()

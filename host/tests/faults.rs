@@ -99,7 +99,8 @@ fn stored_samples(state: &Path) -> usize {
     std::fs::read_to_string(state.join("results.jsonl"))
         .unwrap_or_default()
         .lines()
-        .filter(|l| l.contains("\"kind\":\"sample\""))
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["kind"] == "sample")
         .count()
 }
 

@@ -285,3 +285,165 @@ fn a_page_on_this_machine_has_its_browsers_cpu_counted_as_the_runs_own() {
     assert!(state["own_cores"].as_f64().unwrap() >= 0.6, "{state}");
     assert_ne!(state["gap"], "browser-unknown", "{state}");
 }
+
+/// The load token serve put into one copy of its page, fetched with `headers` (empty
+/// when it put none).
+fn page_load(serve: &Serve, headers: &[(&str, &str)]) -> String {
+    let addr = format!("127.0.0.1:{}", serve.port());
+    let page = request(
+        &addr,
+        &serve.authority(),
+        "GET",
+        "/bench/serve.html",
+        headers,
+        None,
+    );
+    assert_eq!(page.status, 200);
+    let slot = r#"<meta name="unobserved-load" content=""#;
+    let at = page.text.find(slot).expect("the page has its load slot") + slot.len();
+    page.text[at..].split('"').next().unwrap().to_owned()
+}
+
+const NAVIGATION: &[(&str, &str)] = &[
+    ("sec-fetch-dest", "document"),
+    ("sec-fetch-mode", "navigate"),
+];
+
+/// Uploads 1 KiB under `id` and reports it as rep `rep` from the page with token `load`,
+/// the page claiming to be page 5.
+fn report_rep(serve: &Serve, run: &Value, load: &str, rep: u32) {
+    let (id, key) = (
+        run["run_id"].as_str().unwrap(),
+        run["run_key"].as_str().unwrap(),
+    );
+    let body = vec![b'b'; 1024];
+    let upload = format!(
+        "{}?run={id}&upload=u{rep}",
+        run["upload_urls"]["h1"].as_str().unwrap()
+    );
+    let mut r = ureq::put(&upload).send(&body[..]).unwrap();
+    let _ = r.body_mut().read_to_string();
+    let sha = hex::encode(ring::digest::digest(&ring::digest::SHA256, &body));
+    let sample = json!({"body": "Blob", "rep": rep, "upload_id": format!("u{rep}"), "bytes_sent": 1024,
+        "sha256_sent": sha, "bytes_received": 1024, "sha256_received": sha, "intact": true, "status": "ok", "error": null, "page_ms": 1.0, "page_load": 5,
+        "arm": {"kind": "body", "body": "Blob"}, "observed": {"webdriver": false}});
+    let r = serve.call(
+        "POST",
+        &format!("runs/{id}/samples"),
+        Some(&json!({"key": key, "load": load, "samples": [sample]})),
+    );
+    assert_eq!(r.status, 200, "{r:?}");
+}
+
+/// A page message about `run` from the page with token `load`.
+fn page_says(serve: &Serve, run: &Value, what: &str, load: &str, rep: u32) -> common::serve::Reply {
+    let (id, key) = (
+        run["run_id"].as_str().unwrap(),
+        run["run_key"].as_str().unwrap(),
+    );
+    serve.call(
+        "POST",
+        &format!("runs/{id}/{what}"),
+        Some(&json!({"key": key, "load": load, "rep": rep})),
+    )
+}
+
+/// Issue 36 over HTTP: the page hands each block after the first to a fresh copy of
+/// itself. Serve numbers the pages by the tokens it put into the copies it served to a
+/// navigation, grants a fresh page only at a block's first rep to the current page, and
+/// lets only a copy it served take over; the page's own `page_load` is not asked.
+#[test]
+fn a_fresh_page_per_block_is_numbered_by_the_copies_serve_served_not_by_the_page() {
+    let serve = Serve::start(
+        &[
+            "--size",
+            "1KiB",
+            "--reps",
+            "4",
+            "--block-reps",
+            "2",
+            "--warmup",
+            "0",
+            "--bodies",
+            "Blob",
+        ],
+        false,
+    );
+    // A fetch() of the page gets no token; a navigation does.
+    assert_eq!(
+        page_load(
+            &serve,
+            &[("sec-fetch-dest", "empty"), ("sec-fetch-mode", "cors")]
+        ),
+        ""
+    );
+    let first = page_load(&serve, NAVIGATION);
+    assert_eq!(first.len(), 32, "{first:?}");
+    let run = serve
+        .call("POST", "start", Some(&json!({"load": first})))
+        .body;
+    assert_eq!(run["fresh_pages"], true, "{run}");
+    for rep in [0, 1] {
+        report_rep(&serve, &run, &first, rep);
+    }
+    let refused = page_says(&serve, &run, "new-page", &first, 1);
+    assert_eq!(
+        (refused.status, refused.body["kind"].as_str()),
+        (409, Some("not-a-block-start")),
+        "{refused:?}"
+    );
+    assert_eq!(page_says(&serve, &run, "new-page", &first, 2).status, 200);
+    // The old page cannot take over itself: only a copy served since can.
+    let refused = page_says(&serve, &run, "ready", &first, 0);
+    assert_eq!(refused.body["kind"], "unknown-load", "{refused:?}");
+    let fresh = page_load(&serve, NAVIGATION);
+    let resumed = page_says(&serve, &run, "ready", &fresh, 0);
+    assert_eq!(
+        (resumed.status, &resumed.body["resume"]["rep"]),
+        (200, &json!(2)),
+        "{resumed:?}"
+    );
+    assert_eq!(resumed.body["run_id"], run["run_id"]);
+    for rep in [2, 3] {
+        report_rep(&serve, &run, &fresh, rep);
+    }
+    let (id, key) = (
+        run["run_id"].as_str().unwrap(),
+        run["run_key"].as_str().unwrap(),
+    );
+    let end = serve.call(
+        "POST",
+        &format!("runs/{id}/run-finished"),
+        Some(&json!({"key": key, "load": fresh, "status": "complete"})),
+    );
+    assert_eq!(end.status, 200, "{end:?}");
+    let store = serve.store();
+    let samples: Vec<(u64, u64, bool)> = store
+        .iter()
+        .filter(|r| r["kind"] == "sample")
+        .map(|s| {
+            (
+                s["rep"].as_u64().unwrap(),
+                s["page_load"].as_u64().unwrap(),
+                s["intact"] == true,
+            )
+        })
+        .collect();
+    assert_eq!(
+        samples,
+        [(0, 0, true), (1, 0, true), (2, 1, true), (3, 1, true)]
+    );
+    let pages: Vec<&Value> = store
+        .iter()
+        .filter(|r| r["kind"] == "conditions")
+        .map(|r| &r["page"])
+        .collect();
+    assert_eq!(
+        pages,
+        [
+            &json!({"kind": "own", "load": 0}),
+            &json!({"kind": "own", "load": 1})
+        ],
+        "{store:?}"
+    );
+}

@@ -56,6 +56,8 @@ fn arm<'a>(run: &'a Value, body: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no arm {body}"))
 }
 
+/// Also a page per block (issue 36): four reps in blocks of two, the second block in a
+/// fresh copy of serve's page.
 #[test]
 fn run_browser_webkit_uploads_typed_arrays_and_blobs_intact_and_refuses_streams() {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|p| p.into_inner());
@@ -69,6 +71,8 @@ fn run_browser_webkit_uploads_typed_arrays_and_blobs_intact_and_refuses_streams(
             "--size",
             "1MiB",
             "--reps",
+            "4",
+            "--block-reps",
             "2",
             "--warmup",
             "0",
@@ -95,7 +99,7 @@ fn run_browser_webkit_uploads_typed_arrays_and_blobs_intact_and_refuses_streams(
     for body in ["Uint8Array", "ArrayBuffer", "Blob"] {
         assert_eq!(
             arm(run, body)["statuses"],
-            serde_json::json!({"ok": 2}),
+            serde_json::json!({"ok": 4}),
             "{body}: {}",
             arm(run, body)
         );
@@ -103,7 +107,7 @@ fn run_browser_webkit_uploads_typed_arrays_and_blobs_intact_and_refuses_streams(
     let stream = arm(run, "ReadableStream");
     assert_eq!(
         stream["statuses"],
-        serde_json::json!({"unsupported": 2}),
+        serde_json::json!({"unsupported": 4}),
         "{stream}"
     );
     let samples = run["samples"].as_array().unwrap();
@@ -119,6 +123,7 @@ fn run_browser_webkit_uploads_typed_arrays_and_blobs_intact_and_refuses_streams(
         "{refused}"
     );
     assert!(samples.iter().all(|s| s["observed"]["webdriver"] == false));
+    assert_a_fresh_page_per_block(run);
     // The reason is explained, as for the other engines.
     let notes = run["notes"].as_array().unwrap();
     assert!(
@@ -140,6 +145,30 @@ fn run_browser_webkit_uploads_typed_arrays_and_blobs_intact_and_refuses_streams(
         command.iter().any(|a| a.ends_with("#<token>")),
         "{command:?}"
     );
+}
+
+/// Two blocks, each in a copy of the page serve served for it (`own`, pages 0 and 1),
+/// and every arm's reps 0-3 stored once, each from its block's page.
+fn assert_a_fresh_page_per_block(run: &Value) {
+    let pages: Vec<&Value> = run["run"]["blocks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| &b["page"])
+        .collect();
+    let own = |load: u32| serde_json::json!({"kind": "own", "load": load});
+    assert_eq!(pages, [&own(0), &own(1)], "{}", run["run"]["blocks"]);
+    for body in ["Uint8Array", "ArrayBuffer", "Blob", "ReadableStream"] {
+        let mut reps: Vec<(u64, u64)> = run["samples"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| s["body"] == body)
+            .map(|s| (s["rep"].as_u64().unwrap(), s["page_load"].as_u64().unwrap()))
+            .collect();
+        reps.sort();
+        assert_eq!(reps, [(0, 0), (1, 0), (2, 1), (3, 1)], "{body}");
+    }
 }
 
 /// Opens `serve`'s URL in MiniBrowser (with `browser_args` before it), presses Enter

@@ -241,6 +241,28 @@ pub enum BlockPage {
     Shared,
 }
 
+/// Why `unobserved serve` refused a page's `new-page`, or a fresh page's `ready` (a page
+/// per block over HTTP, PROTOCOL.md). Worded in `export::conditions`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, strum::IntoStaticStr, strum::EnumIter)]
+#[strum(serialize_all = "kebab-case")]
+pub enum PageRefusal {
+    /// The page that asked is not the run's current one (serve did not serve it for
+    /// this run, or a fresh page already took over).
+    NotCurrentPage,
+    /// The rep is not the first rep of a block after the last one granted.
+    NotABlockStart,
+    /// The rep is past the plan's last.
+    BeyondPlan,
+    /// A fresh page was granted and has not taken over yet.
+    Pending,
+    /// `ready` for a run that granted no fresh page.
+    NotGranted,
+    /// `ready` from a page serve did not serve, or one already bound to a run.
+    UnknownLoad,
+    /// The run has ended.
+    Ended,
+}
+
 impl BlockConditions {
     pub fn condition(&self) -> Condition {
         self.state.condition(self.load)

@@ -354,7 +354,7 @@ impl Plan {
     }
 
     /// At most this many benchmark pages: one per block, each with its own warm-up
-    /// (a page of `serve` runs every block in one, so it uses fewer).
+    /// (a page that cannot be renewed runs every block in one, so it uses fewer).
     pub fn pages(&self) -> u64 {
         match self.block_reps.filter(|&k| k > 0) {
             Some(k) => self.max_reps().div_ceil(u64::from(k)).max(1),

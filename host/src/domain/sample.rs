@@ -140,8 +140,9 @@ pub struct Sample {
     pub digest_ms: Option<f64>,
     /// Which benchmark page of its run the upload ran in: 0 the first, one more for each
     /// fresh page (a page per block, issue 36). Counted by the extension's background,
-    /// one per page that connected to it, not by the page. None: no page was renewed in
-    /// this run (a page of `serve`, a run before pages per block).
+    /// one per page that connected to it, or by `serve`, one per copy of its page it
+    /// served and the run bound; never by the page. None: no page was renewed in this
+    /// run (a page `serve` did not serve with a token, a run before pages per block).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page_load: Option<u32>,
     /// An encrypted file's page-side medians: encrypting one chunk, and one chunk's PUT

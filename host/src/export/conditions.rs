@@ -2,9 +2,28 @@
 //! per condition or per block (issue 36). Everything here is text; the figures are the
 //! report's (`report/conditions.rs`, `stats/blocks.rs`).
 
-use crate::domain::conditions::{Condition, Gap, Load, MachineState, Pressure};
+use crate::domain::conditions::{Condition, Gap, Load, MachineState, PageRefusal, Pressure};
 use crate::stats::blocks::{Part, PartOf};
 use crate::stats::compare::{Comparison, Verdict};
+
+/// Why serve refused a fresh page, as its error `message` says it.
+impl std::fmt::Display for PageRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            PageRefusal::NotCurrentPage => {
+                "only the run's current benchmark page may hand the run to a fresh one"
+            }
+            PageRefusal::NotABlockStart => {
+                "a fresh page begins only at the first rep of the next block"
+            }
+            PageRefusal::BeyondPlan => "that rep is past the plan's last",
+            PageRefusal::Pending => "a fresh page was already granted and has not taken over yet",
+            PageRefusal::NotGranted => "this run granted no fresh page",
+            PageRefusal::UnknownLoad => "this page was not served for a fresh page of this run",
+            PageRefusal::Ended => "the run has ended",
+        })
+    }
+}
 
 /// "on a quiet machine", "with the CPU busy with other work", "with the CPU busy
 /// (this run's own load) and under I/O pressure", …: the condition as a phrase that

@@ -10,4 +10,4 @@ pub mod names;
 pub use errors::ErrorCode;
 pub use framing::{read_frame, write_frame, FrameError, MAX_INCOMING, MAX_OUTGOING};
 pub use messages::{parse_incoming, Incoming, Outgoing};
-pub use names::{InReplyTo, MessageType, ReplyType};
+pub use names::{InReplyTo, MessageType, PageMessage, ReplyType};

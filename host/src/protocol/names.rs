@@ -51,6 +51,20 @@ impl MessageType {
     }
 }
 
+/// The page protocol's own messages that `unobserved serve` answers over HTTP, under
+/// `/serve/<token>/runs/<run id>/<name>`: on the native path the extension's background
+/// answers them, so they are no native message (a page per block, PROTOCOL.md).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, strum::EnumIter, strum::EnumString, strum::IntoStaticStr,
+)]
+#[strum(serialize_all = "kebab-case")]
+pub enum PageMessage {
+    /// The current page hands the run to a fresh page at a block's first rep.
+    NewPage,
+    /// A fresh page takes over: the plan, and the rep it resumes at.
+    Ready,
+}
+
 /// The `type` of a reply the host sends.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, strum::EnumIter, strum::IntoStaticStr, strum::Display,
@@ -120,7 +134,11 @@ mod tests {
         json!({
             "host_messages": strs::<MessageType>(),
             "host_replies": strs::<ReplyType>(),
-            "serve_messages": MessageType::OVER_HTTP.map(MessageType::as_str),
+            "serve_messages": MessageType::OVER_HTTP
+                .map(MessageType::as_str)
+                .into_iter()
+                .chain(strs::<PageMessage>())
+                .collect::<Vec<_>>(),
             "sample_statuses": names::<SampleStatus>(),
             "run_statuses": names::<RunStatus>(),
             "conditions": names::<Condition>(),

@@ -5,13 +5,15 @@
 //! into another's run, the browser read from the request, and per-peer rate limits.
 
 use super::offer::Offer;
+use super::pages::{Loads, RunPages};
 use super::rate::{Cost, Limits};
 use super::user_agent::{self, Hints};
 use super::Ended;
+use crate::domain::conditions::PageRefusal;
 use crate::domain::run::{RunInfo, RunSource, RunStatus};
 use crate::native::Session;
 use crate::platform::untrusted::Clipped;
-use crate::protocol::{ErrorCode, Incoming, MessageType, Outgoing};
+use crate::protocol::{ErrorCode, Incoming, MessageType, Outgoing, PageMessage};
 use crate::sink::api::{Api, ApiReply, ApiRequest};
 use crate::store::{records::now, Record};
 use hyper::header::{HeaderMap, HOST, USER_AGENT};
@@ -32,11 +34,14 @@ pub struct State {
     ended: tokio::sync::mpsc::UnboundedSender<Ended>,
 }
 
-/// A run a page started: the key its later messages must carry, and whether it ended.
+/// A run a page started: the key its later messages must carry, whether it ended, its
+/// benchmark pages, and what `start` answered (a fresh page is handed it again).
 struct PageRun {
     key: String,
     env: crate::domain::sample::Environment,
     ended: bool,
+    pages: RunPages,
+    started: Value,
 }
 
 impl State {
@@ -77,6 +82,8 @@ impl State {
 pub struct ServeApi {
     state: OnceLock<Weak<Mutex<State>>>,
     limits: Limits,
+    /// Apart from the state: the page's GET takes a token without waiting on a store write.
+    loads: Mutex<Loads>,
 }
 
 impl ServeApi {
@@ -84,6 +91,7 @@ impl ServeApi {
         ServeApi {
             state: OnceLock::new(),
             limits,
+            loads: Mutex::new(Loads::default()),
         }
     }
 
@@ -110,26 +118,34 @@ impl Api for ServeApi {
             return refusal(Refusal::Stopping, "serve is stopping");
         };
         let mut state = state.lock().unwrap();
-        route(&mut state, &request)
+        route(&mut state, &self.loads, &request)
     }
 
     fn allow_probe(&self, peer: Option<std::net::IpAddr>) -> bool {
         self.limits.allow(peer, Cost::Probe)
     }
+
+    fn page_load(&self) -> Option<String> {
+        Some(self.loads.lock().unwrap().mint())
+    }
 }
 
-fn route(state: &mut State, request: &ApiRequest) -> ApiReply {
+fn route(state: &mut State, loads: &Mutex<Loads>, request: &ApiRequest) -> ApiReply {
     let parts: Vec<&str> = request.what.split('/').collect();
     match (&request.method, parts.as_slice()) {
         (&Method::GET, ["offer"]) => offer(state),
-        (&Method::POST, ["start"]) => start(state, request),
+        (&Method::POST, ["start"]) => start(state, loads, request),
         (&Method::POST, ["runs", run_id, what]) => {
-            let Some(what) = over_http(what) else {
-                return refusal(Refusal::NotFound, "no such page message");
+            let keyed = match body::<Keyed>(&request.body) {
+                Ok(keyed) => keyed,
+                Err(reply) => return reply,
             };
-            match body::<Keyed>(&request.body) {
-                Ok(keyed) => run_message(state, run_id, what, keyed),
-                Err(reply) => reply,
+            if let Ok(page) = what.parse::<PageMessage>() {
+                return page_message(state, loads, run_id, page, keyed);
+            }
+            match over_http(what) {
+                Some(what) => run_message(state, run_id, what, keyed),
+                None => refusal(Refusal::NotFound, "no such page message"),
             }
         }
         _ => refusal(Refusal::NotFound, "no such page message"),
@@ -157,9 +173,12 @@ fn offer(state: &State) -> ApiReply {
 struct StartBody {
     #[serde(default)]
     hints: Option<Hints>,
+    /// The load token serve put in the page that starts the run (page 0).
+    #[serde(default)]
+    load: Option<String>,
 }
 
-fn start(state: &mut State, request: &ApiRequest) -> ApiReply {
+fn start(state: &mut State, loads: &Mutex<Loads>, request: &ApiRequest) -> ApiReply {
     let body: StartBody = match body(&request.body) {
         Ok(b) => b,
         Err(reply) => return reply,
@@ -198,24 +217,38 @@ fn start(state: &mut State, request: &ApiRequest) -> ApiReply {
         return answer(reply);
     }
     state.taken = state.offer.run_id.is_some();
+    let pages = RunPages::first(&mut loads.lock().unwrap(), body.load.as_deref());
+    ok(record_start(state, run_id, env, pages, &reply))
+}
+
+/// The run a page started, kept with its key and pages: what `start` answers.
+fn record_start(
+    state: &mut State,
+    run_id: String,
+    env: crate::domain::sample::Environment,
+    pages: RunPages,
+    reply: &Outgoing,
+) -> Value {
+    let mut value = serde_json::to_value(reply).expect("replies serialise");
     let key = crate::sink::token::generate();
-    state.runs.insert(
-        run_id,
-        PageRun {
-            key: key.clone(),
-            env,
-            ended: false,
-        },
-    );
-    let mut value = serde_json::to_value(&reply).expect("replies serialise");
-    value["run_key"] = key.into();
+    value["run_key"] = key.clone().into();
     // What the page shows of the run it started, and runs.
-    let run = &state.runs[&value["run_id"].as_str().unwrap_or_default().to_owned()];
-    value["browser"] = run.env.browser.clone().into();
-    value["browser_version"] = run.env.browser_version.clone().into();
-    value["os"] = run.env.os.clone().into();
+    value["browser"] = env.browser.clone().into();
+    value["browser_version"] = env.browser_version.clone().into();
+    value["os"] = env.os.clone().into();
     value["plan"] = serde_json::to_value(&state.offer.plan).expect("json");
-    ok(value)
+    // A page per block, when serve knows the page that started the run.
+    value["fresh_pages"] =
+        (pages.renews() && state.offer.plan.block_reps.is_some_and(|k| k > 0)).into();
+    let run = PageRun {
+        key,
+        env,
+        ended: false,
+        pages,
+        started: value.clone(),
+    };
+    state.runs.insert(run_id, run);
+    value
 }
 
 /// The run a start records: the offer's plan and id, and the browser as the request
@@ -276,6 +309,12 @@ struct Keyed {
     reason: Option<String>,
     #[serde(default)]
     auto_stop: Option<crate::domain::plan::AutoStop>,
+    /// The load token serve put in the page that sends this (a page per block).
+    #[serde(default)]
+    load: Option<String>,
+    /// `new-page`: the rep the fresh page is to begin at.
+    #[serde(default)]
+    rep: u32,
 }
 
 /// How a page may say its run ended; stopped and timed-out are the host's to say.
@@ -285,6 +324,17 @@ enum PageEnd {
     Complete,
     Incomplete,
     Failed,
+}
+
+impl PageEnd {
+    /// The status the page asks for (the host may record another); none says failed.
+    fn status(said: Option<PageEnd>) -> RunStatus {
+        match said {
+            Some(PageEnd::Complete) => RunStatus::Complete,
+            Some(PageEnd::Incomplete) => RunStatus::Incomplete,
+            Some(PageEnd::Failed) | None => RunStatus::Failed,
+        }
+    }
 }
 
 fn run_message(state: &mut State, run_id: &str, what: MessageType, keyed: Keyed) -> ApiReply {
@@ -304,8 +354,9 @@ fn run_message(state: &mut State, run_id: &str, what: MessageType, keyed: Keyed)
         ));
     };
     let env = run.env.clone();
+    let page = run.pages.load_of(keyed.load.as_deref());
     let message = match what {
-        MessageType::Samples => match samples_of(run_id, &env, keyed.samples) {
+        MessageType::Samples => match samples_of(run_id, &env, page, keyed.samples) {
             Ok(samples) => Incoming::Samples {
                 run_id: run_id.to_owned(),
                 samples,
@@ -316,20 +367,13 @@ fn run_message(state: &mut State, run_id: &str, what: MessageType, keyed: Keyed)
             run_id: run_id.to_owned(),
             reps_done: keyed.reps_done,
         },
-        MessageType::RunFinished => {
-            let status = match keyed.status {
-                Some(PageEnd::Complete) => RunStatus::Complete,
-                Some(PageEnd::Incomplete) => RunStatus::Incomplete,
-                Some(PageEnd::Failed) | None => RunStatus::Failed,
-            };
-            Incoming::RunFinished {
-                run_id: run_id.to_owned(),
-                status,
-                reason: keyed.reason,
-                observation: None,
-                auto_stop: keyed.auto_stop,
-            }
-        }
+        MessageType::RunFinished => Incoming::RunFinished {
+            run_id: run_id.to_owned(),
+            status: PageEnd::status(keyed.status),
+            reason: keyed.reason,
+            observation: None,
+            auto_stop: keyed.auto_stop,
+        },
         _ => return refusal(Refusal::NotFound, "no such page message"),
     };
     let reply = crate::native::dispatch(&mut state.session, message);
@@ -348,11 +392,63 @@ fn run_message(state: &mut State, run_id: &str, what: MessageType, keyed: Keyed)
     answer(reply)
 }
 
+/// The run of `run_id` when `key` is its own.
+fn keyed_run<'a>(state: &'a mut State, run_id: &str, key: &str) -> Option<&'a mut PageRun> {
+    state
+        .runs
+        .get_mut(run_id)
+        .filter(|r| crate::sink::token::matches(&r.key, key))
+}
+
+/// A page per block over HTTP: the current page's `new-page` (granted once the samples
+/// it sent are stored: each was answered only then, and the page sends this after its
+/// last answer), and the fresh page's `ready`, answered with the plan and where it resumes.
+fn page_message(
+    state: &mut State,
+    loads: &Mutex<Loads>,
+    run_id: &str,
+    what: PageMessage,
+    keyed: Keyed,
+) -> ApiReply {
+    let plan = state.offer.plan.clone();
+    let Some(run) = keyed_run(state, run_id, &keyed.key) else {
+        return answer(Outgoing::error(
+            ErrorCode::UnknownRun,
+            format!(
+                "run {:?} was not started by this page; no page was granted",
+                Clipped(run_id)
+            ),
+            None,
+        ));
+    };
+    let load = keyed.load.as_deref();
+    let done = match what {
+        _ if run.ended => Err(PageRefusal::Ended),
+        PageMessage::NewPage => run
+            .pages
+            .grant(&plan, load, keyed.rep)
+            .map(|()| json!({"type": "new-page-granted", "ok": true, "rep": keyed.rep})),
+        PageMessage::Ready => run
+            .pages
+            .resume(&mut loads.lock().unwrap(), load)
+            .map(|rep| {
+                let mut plan = run.started.clone();
+                plan["resume"] = json!({"rep": rep, "condition": null});
+                plan
+            }),
+    };
+    match done {
+        Ok(value) => ok(value),
+        Err(why) => page_refusal(why),
+    }
+}
+
 /// The page's samples, with the run's id and browser put in by the host: what the page
 /// says about itself there is not asked.
 fn samples_of(
     run_id: &str,
     env: &crate::domain::sample::Environment,
+    page: Option<u32>,
     samples: Vec<Value>,
 ) -> Result<Vec<crate::domain::sample::Sample>, ApiReply> {
     samples
@@ -362,9 +458,11 @@ fn samples_of(
                 return Err(refusal(Refusal::InvalidField, "a sample must be an object"));
             };
             object.insert("run_id".into(), run_id.into());
-            // A page per block is counted by the extension's background; serve's page
-            // runs every block in one page, and its own count is not asked.
-            object.remove("page_load");
+            // The page it ran in as serve numbers it (`pages`), never the page's count.
+            match page {
+                Some(p) => object.insert("page_load".into(), p.into()),
+                None => object.remove("page_load"),
+            };
             for (k, v) in [
                 ("browser", &env.browser),
                 ("browser_version", &env.browser_version),
@@ -414,6 +512,7 @@ pub enum Refusal {
     NotFound,
     InvalidField,
     Stopping,
+    PageRefused,
 }
 
 impl Refusal {
@@ -424,6 +523,7 @@ impl Refusal {
             Refusal::NotFound => 404,
             Refusal::InvalidField => 400,
             Refusal::Stopping => 503,
+            Refusal::PageRefused => 409,
         }
     }
 }
@@ -434,6 +534,14 @@ fn refusal(why: Refusal, message: &str) -> ApiReply {
         status: why.status(),
         body: json!({"type": "error", "name": name, "message": message}),
     }
+}
+
+/// A fresh page refused, with why (typed `kind`, and in words).
+fn page_refusal(why: PageRefusal) -> ApiReply {
+    let mut reply = refusal(Refusal::PageRefused, &why.to_string());
+    let kind: &'static str = why.into();
+    reply.body["kind"] = kind.into();
+    reply
 }
 
 /// A native reply as an HTTP answer: errors get the status that fits their code.

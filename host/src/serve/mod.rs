@@ -7,6 +7,7 @@
 pub mod api;
 pub mod lock;
 pub mod offer;
+pub mod pages;
 pub mod qr;
 pub mod rate;
 pub mod user_agent;

@@ -53,6 +53,35 @@ pub trait Api: Send + Sync {
     /// Whether `peer` may send an upload that names no run now (a page's check that
     /// the sink takes uploads; the host's own ceiling uploads are not asked).
     fn allow_probe(&self, peer: Option<IpAddr>) -> bool;
+
+    /// A load token for one copy of the page about to be served to a navigation, put
+    /// into it (`PAGE_LOAD_SLOT`): a page per block over HTTP. None: the page as it is.
+    fn page_load(&self) -> Option<String> {
+        None
+    }
+}
+
+/// Where the page carries its load token: the sink fills in this meta element's content.
+pub const PAGE_LOAD_SLOT: &str = r#"<meta name="unobserved-load" content="">"#;
+
+/// A GET the browser made to show a document (Fetch Metadata; a browser that sends
+/// none is taken at its GET): a `fetch()` or an iframe gets the page without a token.
+pub(crate) fn is_navigation(headers: &HeaderMap) -> bool {
+    let is = |name: &str, want: &str| {
+        headers
+            .get(name)
+            .is_none_or(|v| v.as_bytes() == want.as_bytes())
+    };
+    is("sec-fetch-dest", "document") && is("sec-fetch-mode", "navigate")
+}
+
+/// The page's bytes with `load` in its slot.
+pub(crate) fn with_load(page: &[u8], load: &str) -> Option<Vec<u8>> {
+    let text = std::str::from_utf8(page).ok()?;
+    text.contains(PAGE_LOAD_SLOT).then(|| {
+        let filled = format!(r#"<meta name="unobserved-load" content="{load}">"#);
+        text.replacen(PAGE_LOAD_SLOT, &filled, 1).into_bytes()
+    })
 }
 
 /// Answers a request for the API (the token is already checked).

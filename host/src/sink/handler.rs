@@ -129,6 +129,9 @@ async fn route_request(req: Request<Incoming>, shared: &Shared) -> Reply {
     let route = route(&path_and_query);
     match (route, &method) {
         (Route::Home, &Method::GET | &Method::HEAD) => home(),
+        (Route::Asset(path), &Method::GET) if is_serve_page(path, &req, shared) => {
+            serve_page(path, shared)
+        }
         (Route::Asset(path), &Method::GET | &Method::HEAD) => asset(path),
         (Route::Upload { .. }, &Method::PUT | &Method::POST) => {
             if let Some(refused) = wrong_token(shared, &route, "upload") {
@@ -212,6 +215,29 @@ fn asset(path: &str) -> Reply {
             .body(full(Bytes::from_static(bytes)))
             .unwrap(),
         None => json_error(404, "no such page"),
+    }
+}
+
+/// A navigation to the page of `unobserved serve`: it gets a copy with a load token.
+fn is_serve_page(path: &str, req: &Request<Incoming>, shared: &Shared) -> bool {
+    shared.api.is_some()
+        && Some(path) == routes::SERVE_PAGE_PATH.strip_prefix('/')
+        && super::api::is_navigation(req.headers())
+}
+
+/// The page of `serve`, with the load token its API made for this copy.
+fn serve_page(path: &str, shared: &Shared) -> Reply {
+    let filled = extension_files::web_file(path).and_then(|page| {
+        let load = shared.api.as_ref()?.page_load()?;
+        super::api::with_load(page, &load)
+    });
+    match filled {
+        Some(bytes) => Response::builder()
+            .header("content-type", extension_files::content_type(path))
+            .header("cache-control", "no-store")
+            .body(full(Bytes::from(bytes)))
+            .unwrap(),
+        None => asset(path),
     }
 }
 

@@ -120,6 +120,8 @@ pub fn spawn(
 pub struct Reply {
     pub status: u16,
     pub body: Value,
+    /// The body as it came (a page's HTML).
+    pub text: String,
 }
 
 /// One HTTP/1.1 request on its own connection to `addr`, naming `host`, with a body
@@ -196,6 +198,7 @@ pub fn request_on(
     Reply {
         status,
         body: serde_json::from_str(body).unwrap_or(Value::Null),
+        text: body.to_owned(),
     }
 }
 
