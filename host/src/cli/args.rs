@@ -290,6 +290,8 @@ pub struct RunArgs {
     /// Upload to this sink (the URL `unobserved sink` printed, e.g. on a LAN server)
     /// instead of the local host's. Results are still stored locally. An https:// URL
     /// pins the sink's certificate (#sha256=…): any other is refused before launch.
+    /// Its transport is the URL's: h2 for https://, h1-tls when it ends
+    /// &transport=h1-tls (`sink --transport h1-tls`), h1 for http://.
     #[arg(long, value_name = "URL")]
     pub sink_url: Option<crate::domain::sink_url::SinkUrl>,
     /// Not a flag: how the throwaway profile trusts an https:// --sink-url's pinned

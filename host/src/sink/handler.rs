@@ -421,7 +421,7 @@ pub(super) async fn read_body(
         let data = match tokio::time::timeout(shared.idle_timeout, body.frame()).await {
             Err(_) => break Some(format!("no body bytes for {:?}", shared.idle_timeout)),
             Ok(None) => break None,
-            Ok(Some(Err(e))) => break Some(e.to_string()),
+            Ok(Some(Err(e))) => break Some(with_causes(&e)),
             Ok(Some(Ok(frame))) => match frame.into_data() {
                 Ok(data) => data,
                 Err(_) => continue,
@@ -448,6 +448,20 @@ pub(super) async fn read_body(
         hasher.push(data).await;
     };
     Ok(got)
+}
+
+/// An error and every cause under it, "outer: inner: …". hyper's body error alone says
+/// only "error reading a body from connection"; the HTTP/2 or I/O error under it says
+/// why (the client reset the stream, the connection closed, …).
+fn with_causes(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    text
 }
 
 /// A body trickled a byte at a time would keep the idle timeout happy forever: past the
@@ -677,4 +691,34 @@ fn download_body(
         std::future::ready((n > 0).then_some((frame, (bytes, serving))))
     });
     StreamBody::new(frames).boxed()
+}
+
+#[cfg(test)]
+mod tests {
+    /// Like hyper's body error: a message of its own, the reason underneath.
+    #[derive(Debug)]
+    struct BodyError(std::io::Error);
+
+    impl std::fmt::Display for BodyError {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("error reading a body from connection")
+        }
+    }
+
+    impl std::error::Error for BodyError {
+        fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+            Some(&self.0)
+        }
+    }
+
+    #[test]
+    fn an_aborted_body_is_logged_with_every_cause_under_it() {
+        let reset = std::io::Error::new(std::io::ErrorKind::ConnectionReset, "stream reset");
+        assert_eq!(
+            super::with_causes(&BodyError(reset)),
+            "error reading a body from connection: stream reset"
+        );
+        let alone = std::io::Error::other("closed");
+        assert_eq!(super::with_causes(&alone), "closed");
+    }
 }

@@ -39,10 +39,17 @@ pub fn judge(mut s: Sample) -> Sample {
 /// with the sink's count, never "unsupported" (a ReadableStream over h2 that carried
 /// 12 of 16 MiB and then failed to fetch was stored so before). A sink that could not
 /// be asked says nothing of the browser: an error. Otherwise the page's word stands.
+///
+/// A record found with no count is an upload the sink was still receiving when the
+/// host claimed it (`Entry::InFlight`): the page saw its fetch fail first. The request
+/// reached the sink, so the browser did send this body: aborted too, never
+/// "unsupported". (On the emulated link a Blob over h2 that failed after 3 of 16 MiB
+/// was stored `unsupported` so, its record claimed before the sink saw the stream end.)
 fn judge_failure(s: &Sample) -> SampleStatus {
     match (s.receipt, s.bytes_received) {
         (Some(Receipt::SinkUnreachable), _) => SampleStatus::Error,
         (Some(Receipt::Found), Some(arrived)) if arrived > 0 => SampleStatus::Aborted,
+        (Some(Receipt::Found), None) => SampleStatus::Aborted,
         _ => s.status,
     }
 }
@@ -168,9 +175,16 @@ mod tests {
             (s.status, s.intact, s.bytes_received, s.mbps),
             (SampleStatus::Aborted, false, Some(12_140_499), None)
         );
+        // Nothing reached the sink under its id: the page's word stands.
         let refused = json!({"status": "unsupported", "error": "TypeError",
-            "bytes_received": null, "sha256_received": null, "receipt": "found"});
+            "bytes_received": null, "sha256_received": null, "receipt": "missing"});
         assert_eq!(judge(claimed(refused)).status, SampleStatus::Unsupported);
+        // The sink had the request and was still receiving it when it was claimed
+        // (seen on the emulated link: a Blob over h2 cut after 3 of 16 MiB).
+        let in_flight = json!({"status": "unsupported", "error": "TypeError: Failed to fetch",
+            "bytes_received": null, "sha256_received": null, "receipt": "found"});
+        let s = judge(claimed(in_flight));
+        assert_eq!((s.status, s.intact), (SampleStatus::Aborted, false));
         let gone = json!({"status": "unsupported", "error": "TypeError: Failed to fetch",
             "bytes_received": null, "sha256_received": null, "receipt": "sink-unreachable"});
         assert_eq!(judge(claimed(gone)).status, SampleStatus::Error);

@@ -154,6 +154,11 @@ fn a_rejected_upload_the_sink_saw_bytes_of_is_aborted_not_unsupported() {
         (s.status, s.intact, s.bytes_received),
         (SampleStatus::Aborted, false, Some(4))
     );
+    // Still being received when claimed (the page saw the failure first): the request
+    // reached the sink, so it is aborted, not the browser's refusal.
+    let l = ledger_with(&[("r1", "u1", Entry::InFlight)]);
+    let s = one(&l, page_saw.clone());
+    assert_eq!((s.status, s.bytes_received), (SampleStatus::Aborted, None));
     let l = ledger_with(&[("r1", "u1", Entry::Cut { bytes: 0 })]);
     assert_eq!(one(&l, page_saw).status, SampleStatus::Unsupported);
 }
