@@ -65,6 +65,12 @@ pub struct Part {
     pub verdict: Verdict,
     /// Its interval lies entirely inside or outside the horizon.
     pub settled: bool,
+    /// A condition the run did not plan (other work came or went; a `--load` the run
+    /// alternates on purpose has a part of its own) measured over fewer than
+    /// `MIN_BLOCKS` blocks: too few blocks to judge. Not resolved, without an interval,
+    /// and `--auto` does not wait for it (`Comparison::settled`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub too_few_blocks: bool,
 }
 
 /// The part of `c` measured in `condition`, if it has one.
@@ -86,6 +92,7 @@ impl Part {
             ci_high: c.ci_high,
             verdict: c.verdict,
             settled: c.settled(),
+            too_few_blocks: false,
         }
     }
 }
@@ -357,34 +364,42 @@ fn rank_sum_p(x: &[f64], y: &[f64]) -> f64 {
 }
 
 /// A comparison made in each condition, as one: `Depends` when two conditions disagree
-/// (`disagree`), the verdict they share when every one says the same, else not
-/// resolved. The ratio is the ratio of the medians over every condition; the interval is
-/// none (each part has its own).
+/// (`disagree`), the verdict they share when every one judged says the same, else not
+/// resolved (a part too few blocks to judge, `unplanned_few`, is given but not judged).
+/// The ratio is the ratio of the medians over every condition; the interval is none
+/// (each part has its own).
 pub fn across_conditions(
     sides: (Side, Side),
     ratio: f64,
     parts: Vec<(Condition, Comparison)>,
     horizon: f64,
 ) -> Comparison {
+    let few = unplanned_few(&parts);
     let parts: Vec<Part> = parts
         .iter()
-        .map(|(c, cmp)| {
-            Part::of(
-                PartOf::Condition {
-                    condition: c.clone(),
-                },
-                cmp,
-            )
+        .zip(few)
+        .map(|((c, cmp), few)| {
+            let of = PartOf::Condition {
+                condition: c.clone(),
+            };
+            let mut part = Part::of(of, cmp);
+            if few {
+                (part.ci_low, part.ci_high) = (None, None);
+                (part.verdict, part.settled) = (Verdict::NotResolved, false);
+                part.too_few_blocks = true;
+            }
+            part
         })
         .collect();
     let depends = parts
         .iter()
         .enumerate()
         .any(|(i, a)| parts[i + 1..].iter().any(|b| disagree(a, b)));
-    let first = parts.first().map(|p| p.verdict);
+    let judged: Vec<&Part> = parts.iter().filter(|p| !p.too_few_blocks).collect();
+    let first = judged.first().map(|p| p.verdict);
     let verdict = if depends {
         Verdict::Depends
-    } else if first.is_some() && parts.iter().all(|p| Some(p.verdict) == first) {
+    } else if first.is_some() && judged.iter().all(|p| Some(p.verdict) == first) {
         first.unwrap_or(Verdict::NotResolved)
     } else {
         Verdict::NotResolved
@@ -400,6 +415,24 @@ pub fn across_conditions(
         blocks: None,
         parts,
     }
+}
+
+/// Which conditions are too few blocks to judge: fewer than `MIN_BLOCKS` blocks in a
+/// condition that shares its load with another (other work came or went, unplanned).
+/// A load the run alternates on purpose is a condition of its own, so it is judged
+/// however few blocks it has so far, and `--auto` waits for it.
+fn unplanned_few(parts: &[(Condition, Comparison)]) -> Vec<bool> {
+    parts
+        .iter()
+        .enumerate()
+        .map(|(i, (c, cmp))| {
+            let shared = parts
+                .iter()
+                .enumerate()
+                .any(|(j, (d, _))| j != i && d.load == c.load);
+            shared && cmp.blocks.is_some_and(|b| b < MIN_BLOCKS)
+        })
+        .collect()
 }
 
 #[cfg(test)]
