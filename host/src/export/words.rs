@@ -392,6 +392,7 @@ mod tests {
             ci_high: ci.map(|c| c.1),
             verdict,
             settled: verdict != Verdict::NotResolved,
+            too_few_blocks: false,
         };
         let quiet = PartOf::Condition {
             condition: Condition::default(),

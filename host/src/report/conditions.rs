@@ -420,6 +420,52 @@ pub(crate) mod tests {
         );
     }
 
+    /// An `--auto` run of 12 blocks, Blob 0.7x of Uint8Array throughout (seeded noise on
+    /// every sample), quiet but for other work over blocks 4 and 5 (a burst): the
+    /// burst's part is too few blocks to judge (not resolved, no interval) and does not
+    /// hold the run, which settles on the quiet blocks' slower; the change is warned of.
+    #[test]
+    fn a_burst_of_other_work_over_two_blocks_does_not_hold_auto() {
+        use rand::{rngs::StdRng, Rng, SeedableRng};
+        let mut rng = StdRng::seed_from_u64(36);
+        let mut records = records("burst", busy(), false);
+        for r in &mut records {
+            match r {
+                Record::Run(r) => {
+                    r.run.plan.auto = Some(crate::domain::plan::AutoBudget {
+                        max_reps: 1000,
+                        max_seconds: 60,
+                    });
+                }
+                Record::Sample(s) => {
+                    s.mbps = s
+                        .mbps
+                        .map(|m| m * (1.0 + 0.04 * (rng.random::<f64>() - 0.5)));
+                }
+                Record::Conditions(c) => {
+                    let burst = (4..6).contains(&c.block.block);
+                    c.block.state.others_cores = if burst { 1.9 } else { 0.0 };
+                    c.block.state.all_cores_busy_share = if burst { 0.9 } else { 0.0 };
+                }
+                _ => {}
+            }
+        }
+        let r = report_of(records);
+        let c = &r.comparisons[0];
+        let few: Vec<_> = c.parts.iter().filter(|p| p.too_few_blocks).collect();
+        assert!(
+            matches!(&few[..], [p] if p.verdict == Verdict::NotResolved && p.ci_low.is_none()),
+            "{c:?}"
+        );
+        assert!(crate::report::auto_budget::comparisons_to_settle(&r)
+            .iter()
+            .all(Comparison::settled));
+        assert_eq!(c.verdict, Verdict::Slower, "{c:?}");
+        assert!(r.warnings.iter().any(
+            |w| matches!(w, crate::report::Warning::ConditionChanged { parts } if parts.len() == 2)
+        ));
+    }
+
     #[test]
     fn compare_refuses_runs_measured_in_different_conditions_and_the_gate_cannot_tell() {
         use crate::report::gate::Gate;

@@ -106,7 +106,10 @@ impl Comparison {
             return true;
         }
         if !self.parts.is_empty() {
-            return self.parts.iter().all(|p| p.settled);
+            // A part too few blocks to judge (other work over a block or two) does not
+            // hold the run; at least one part must be judged.
+            let mut judged = self.parts.iter().filter(|p| !p.too_few_blocks).peekable();
+            return judged.peek().is_some() && judged.all(|p| p.settled);
         }
         if self.blocks.is_some_and(|b| b < super::blocks::MIN_BLOCKS) {
             return false;

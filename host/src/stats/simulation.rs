@@ -585,15 +585,17 @@ fn blocks_under_auto_still_call_a_real_1_3x() {
 }
 
 /// Half the blocks carry a 2x effect on the arm: the answer depends on the block, and
-/// the verdict says so; never faster or slower. Pooled as one sample, the same reps
-/// read "faster" or "slower" in most trials (the red check).
+/// the verdict says so. Pooled as one sample, the same reps read "faster" or "slower"
+/// in most trials (the red check).
 #[test]
 fn a_2x_effect_on_half_the_blocks_depends() {
     let (depends, differences) = depends_or_pooled(false);
-    // A part's own interval errs too (5%), so "never" is to the simulation's
-    // resolution: 1 of 2000 here.
+    // A part's own interval errs too: when the half without the effect reads faster by
+    // chance (its interval's one-sided error), both parts say faster, they do not
+    // disagree, and the verdict over every block stands, as for two conditions that
+    // both say faster. 47 of 2000 (2.4%) with this seed; the promise bounds it.
     assert!(
-        differences <= TRIALS / 1000,
+        differences <= TRIALS * 5 / 100,
         "called faster or slower {differences} times"
     );
     assert!(
@@ -603,6 +605,37 @@ fn a_2x_effect_on_half_the_blocks_depends() {
     let (_, pooled) = depends_or_pooled(true);
     eprintln!("pooled as one sample: {pooled} of {TRIALS} faster or slower");
     assert!(pooled > TRIALS / 4);
+}
+
+/// Every block faster, 1.15x in half of them and 1.8x in the other half (a quiet run
+/// measured 1.11–1.84x per block over 27 blocks): the two parts lie apart but both say
+/// faster, so the verdict is faster, never depends (issue 36 item 4: depends is for
+/// parts that disagree, as conditions do). 64 blocks, so that each part's interval
+/// lies clear of the 5% horizon (a part faster against one not resolved, apart, is a
+/// disagreement). Red on the rule before: depends in 2000 of 2000; with the printed
+/// verdicts in place of what the intervals say, depends in 119 of 2000 (a part's ratio
+/// of medians just outside its own interval).
+#[test]
+fn faster_by_two_amounts_in_half_the_blocks_each_is_faster() {
+    use super::compare::Verdict;
+    let mut rng = StdRng::seed_from_u64(15_100);
+    let (mut faster, mut depends, mut slower) = (0, 0, 0);
+    for _ in 0..TRIALS {
+        let pairs = blocked_run(&mut rng, Noise::LogNormal, 1.15, 64, 1.8 / 1.15);
+        let v = blocked_verdict(&pairs, false).verdict;
+        faster += (v == Verdict::Faster) as usize;
+        depends += (v == Verdict::Depends) as usize;
+        slower += (v == Verdict::Slower) as usize;
+    }
+    eprintln!(
+        "1.15x and 1.8x in half the blocks each: faster {faster}, depends {depends} of {TRIALS}"
+    );
+    assert_eq!((depends, slower), (0, 0));
+    // The rest are not resolved over every block: 22 of 2000 with this seed.
+    assert!(
+        faster >= TRIALS * 95 / 100,
+        "faster in {faster} of {TRIALS}"
+    );
 }
 
 fn depends_or_pooled(pooled: bool) -> (usize, usize) {
