@@ -391,19 +391,7 @@ pub fn across_conditions(
             part
         })
         .collect();
-    let depends = parts
-        .iter()
-        .enumerate()
-        .any(|(i, a)| parts[i + 1..].iter().any(|b| disagree(a, b)));
-    let judged: Vec<&Part> = parts.iter().filter(|p| !p.too_few_blocks).collect();
-    let first = judged.first().map(|p| p.verdict);
-    let verdict = if depends {
-        Verdict::Depends
-    } else if first.is_some() && judged.iter().all(|p| Some(p.verdict) == first) {
-        first.unwrap_or(Verdict::NotResolved)
-    } else {
-        Verdict::NotResolved
-    };
+    let verdict = verdict_across(&parts, horizon);
     Comparison {
         arm: sides.0,
         baseline: sides.1,
@@ -414,6 +402,33 @@ pub fn across_conditions(
         verdict,
         blocks: None,
         parts,
+    }
+}
+
+/// The verdict across conditions: `Depends` when two disagree, the verdict the judged
+/// parts share, else not resolved. Each part counts by what its interval says (`said`),
+/// as blocks do: a part whose ratio falls just outside its narrow interval prints not
+/// resolved, yet its blocks say faster, and that is no disagreement.
+fn verdict_across(parts: &[Part], horizon: f64) -> Verdict {
+    let says: Vec<Part> = parts
+        .iter()
+        .map(|p| Part {
+            verdict: said(p, horizon),
+            ..p.clone()
+        })
+        .collect();
+    let depends = says
+        .iter()
+        .enumerate()
+        .any(|(i, a)| says[i + 1..].iter().any(|b| disagree(a, b)));
+    let judged: Vec<&Part> = says.iter().filter(|p| !p.too_few_blocks).collect();
+    let first = judged.first().map(|p| p.verdict);
+    if depends {
+        Verdict::Depends
+    } else if first.is_some() && judged.iter().all(|p| Some(p.verdict) == first) {
+        first.unwrap_or(Verdict::NotResolved)
+    } else {
+        Verdict::NotResolved
     }
 }
 
@@ -438,6 +453,55 @@ fn unplanned_few(parts: &[(Condition, Comparison)]) -> Vec<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A condition's comparison as `compare_blocks` gives it: its ratio, interval and
+    /// printed verdict.
+    fn judged_in(ratio: f64, (lo, hi): (f64, f64), verdict: Verdict) -> Comparison {
+        let side = super::super::side::of_body(crate::domain::arm::BodyKind::Blob);
+        Comparison {
+            arm: side.clone(),
+            baseline: side,
+            ratio,
+            ci_low: Some(lo),
+            ci_high: Some(hi),
+            horizon: 0.05,
+            verdict,
+            blocks: Some(12),
+            parts: vec![],
+        }
+    }
+
+    #[test]
+    fn two_conditions_whose_intervals_both_say_faster_do_not_depend() {
+        let quiet = Condition::default();
+        let busy = Condition {
+            pressures: vec![crate::domain::conditions::Pressure::Cpu],
+            ..Condition::default()
+        };
+        let side = super::super::side::of_body(crate::domain::arm::BodyKind::Blob);
+        // Quiet: 1.16x inside [1.10–1.25], faster. Busy: the interval [2.4–3.1] says
+        // faster, but the ratio of medians (2.35) falls just outside it, so it prints
+        // not resolved (`agree.rs`). The two intervals lie apart; both say faster.
+        let parts = vec![
+            (
+                quiet.clone(),
+                judged_in(1.16, (1.10, 1.25), Verdict::Faster),
+            ),
+            (
+                busy.clone(),
+                judged_in(2.35, (2.4, 3.1), Verdict::NotResolved),
+            ),
+        ];
+        let c = across_conditions((side.clone(), side.clone()), 1.6, parts, 0.05);
+        assert_eq!(c.verdict, Verdict::Faster, "{c:?}");
+        // Slower when busy instead: they disagree.
+        let parts = vec![
+            (quiet, judged_in(1.16, (1.10, 1.25), Verdict::Faster)),
+            (busy, judged_in(0.5, (0.4, 0.6), Verdict::Slower)),
+        ];
+        let c = across_conditions((side.clone(), side), 0.8, parts, 0.05);
+        assert_eq!(c.verdict, Verdict::Depends, "{c:?}");
+    }
 
     #[test]
     fn erfc_and_the_rank_sum_p_match_the_tables() {
