@@ -143,6 +143,27 @@ fn report_list_shows_each_run_once_and_limit_keeps_the_newest() {
     );
 }
 
+#[test]
+fn report_list_as_json_gives_each_runs_head_typed_and_refuses_other_formats() {
+    let state = tempfile::tempdir().unwrap();
+    for id in ["r1", "r2"] {
+        store_run(state.path(), id, &BASE, &BLOB);
+    }
+    let (code, out) = unobserved(state.path(), &["report", "--list", "--format", "json"]);
+    assert_eq!(code, Some(0), "{out}");
+    let list: serde_json::Value = serde_json::from_str(&out).expect("--list --format json is JSON");
+    assert_eq!(list["schema_version"], 3);
+    let runs = list["runs"].as_array().unwrap();
+    let ids: Vec<&str> = runs.iter().map(|r| r["run_id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["r1", "r2"]);
+    assert!(runs.iter().all(|r| r["status"] == "complete"), "{out}");
+    // A listing has no CSV, Markdown or HTML form: a usage error, before the store is read.
+    for format in ["csv", "markdown", "html"] {
+        let (code, _) = unobserved(state.path(), &["report", "--list", "--format", format]);
+        assert_eq!(code, Some(2), "{format}");
+    }
+}
+
 /// Three builds at once: every later run against the first, in every format; the HTML
 /// draws one bar per arm and run; the gate trips if any later run regressed.
 #[test]

@@ -337,7 +337,8 @@ pub struct ReportArgs {
     /// Write to this file instead of stdout.
     #[arg(long, short)]
     pub output: Option<PathBuf>,
-    /// List the runs (id, time, browser, plan, status, observed) instead of reporting them.
+    /// List the runs (id, time, browser, plan, status, observed) instead of reporting them;
+    /// with `--format json`, each run's head as JSON.
     #[arg(long)]
     pub list: bool,
     /// At most this many runs, the newest.

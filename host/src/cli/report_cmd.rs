@@ -1,7 +1,7 @@
 //! `unobserved report`: any stored run, in any format, recomputed from the store.
 
 use super::args::ReportArgs;
-use crate::export::{self, human_bytes};
+use crate::export;
 use crate::platform::state;
 use crate::report::{self, Filter};
 use crate::store::Store;
@@ -9,6 +9,11 @@ use anyhow::{bail, Context, Result};
 use std::io::{IsTerminal, Write};
 
 pub fn execute(a: ReportArgs) -> Result<i32> {
+    if a.list && !matches!(a.format, export::Format::Table | export::Format::Json) {
+        return Err(super::usage::usage(
+            "--list prints a table or JSON: leave out --format, or give --format json",
+        ));
+    }
     if let Some(since) = &a.since {
         if report::parse_since(since).is_none() {
             return Err(super::usage::usage(format!(
@@ -32,7 +37,11 @@ pub fn execute(a: ReportArgs) -> Result<i32> {
         metas.drain(..metas.len().saturating_sub(n));
     }
     if a.list {
-        print!("{}", list(metas.iter()));
+        let listing = match a.format {
+            export::Format::Json => export::run_list::json(&metas),
+            _ => export::run_list::table(&metas),
+        };
+        emit(a.output.as_deref(), &listing)?;
         return Ok(super::exit::OK);
     }
     let runs: Vec<report::RunReport> = report::read_these(&store, &metas, a.format.points())
@@ -91,26 +100,15 @@ fn write(a: &ReportArgs, runs: &[report::RunReport]) -> Result<()> {
     Ok(())
 }
 
-/// One line per run, oldest first: id, start, browser, plan, status, observed.
-fn list<'a>(runs: impl Iterator<Item = &'a report::RunMeta>) -> String {
-    let mut out = format!(
-        "{:<22} {:<20} {:<28} {:<16} {:<12} {}\n",
-        "Run", "Started (UTC)", "Browser", "Plan", "Status", "Observed"
-    );
-    for m in runs {
-        let plan = m.plan.as_ref().map_or("–".into(), |p| {
-            format!("{} × {}", human_bytes(p.size_bytes), p.reps)
-        });
-        let started = m.started_at.as_deref().unwrap_or("–");
-        out += &format!(
-            "{:<22} {:<20} {:<28} {:<16} {:<12} {}\n",
-            m.run_id,
-            started.get(..19).unwrap_or(started).replace('T', " "),
-            format!("{} {}", m.env.browser, m.env.browser_version),
-            plan,
-            m.status,
-            m.observed
-        );
+/// A listing to `--output` or stdout.
+fn emit(output: Option<&std::path::Path>, text: &str) -> Result<()> {
+    match output {
+        Some(path) => {
+            std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+        }
+        None => {
+            print!("{text}");
+            Ok(())
+        }
     }
-    out
 }

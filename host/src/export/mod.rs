@@ -15,6 +15,7 @@ pub mod machine_check;
 pub mod markdown;
 pub mod phases;
 pub mod plan_error;
+pub mod run_list;
 pub mod table;
 pub mod timeline_svg;
 pub mod units;
