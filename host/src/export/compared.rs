@@ -32,7 +32,7 @@ pub fn of(c: &RunsCompared, labels: &[String]) -> ComparedDocument {
             title: None,
             columns,
             rows: c.arms.iter().map(row).collect(),
-            footnotes: vec!["Mbps medians of intact uploads; ratio of the medians to the first with its [95% interval] (exact Mann–Whitney, by ranks)."],
+            footnotes: vec!["Mbps medians of intact uploads; ratio of the medians to the first with its [95% interval], made as the lines below say."],
         },
         lines: lines(c),
     }
@@ -112,7 +112,7 @@ fn methods(c: &RunsCompared) -> Vec<String> {
                 allowance * 100.0
             ),
             Method::Clusters { runs, baseline_runs } => format!(
-                "{runs} runs against {baseline_runs}: each run is one figure (its median), and the interval is Student's t on those, run-to-run spread included"
+                "{runs} runs against {baseline_runs}: each run is one figure (its log median), and the interval is Welch's t on those (each side's own spread; pooled when a side has one run), run-to-run spread included"
             ),
         })
         .collect()

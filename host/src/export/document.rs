@@ -239,11 +239,29 @@ fn plan_line(r: &RunReport) -> Option<String> {
     Some(line)
 }
 
+/// How the run's intervals were made: over its blocks (each block one figure) when it
+/// had enough of them, else by ranks over the reps (`stats::blocks`).
+const BY_RANKS: &str = "Mbps (10^6 bits/s) over intact uploads; ratio of the medians with its [95% interval] (exact Mann–Whitney, by ranks).";
+const BY_BLOCKS: &str = "Mbps (10^6 bits/s) over intact uploads; ratio of the medians with its [95% interval] (Student's t over the run's blocks, each block one figure).";
+const BY_EITHER: &str = "Mbps (10^6 bits/s) over intact uploads; ratio of the medians with its [95% interval] (Student's t over the run's blocks where it had three or more, else exact Mann–Whitney, by ranks).";
+
+fn interval_footnote(r: &RunReport) -> &'static str {
+    let by_blocks = |c: &&crate::stats::compare::Comparison| {
+        c.blocks
+            .is_some_and(|b| b >= crate::stats::blocks::MIN_BLOCKS)
+    };
+    match r.comparisons.iter().filter(by_blocks).count() {
+        0 => BY_RANKS,
+        n if n == r.comparisons.len() => BY_BLOCKS,
+        _ => BY_EITHER,
+    }
+}
+
 fn summary(r: &RunReport) -> Section {
     let baselines: Vec<&crate::domain::arm::Arm> =
         r.comparisons.iter().map(|c| c.baseline.arm()).collect();
     let single = baselines.windows(2).all(|w| w[0] == w[1]);
-    let mut footnotes = vec!["Mbps (10^6 bits/s) over intact uploads; ratio of the medians with its [95% interval] (exact Mann–Whitney, by ranks)."];
+    let mut footnotes = vec![interval_footnote(r)];
     if !single {
         footnotes.push("Baselines: body kinds vs Uint8Array over the same transport, pipelined vs serial at the same chunk size, parallel xN vs x1.");
     }
@@ -512,4 +530,29 @@ fn ratio_cell(report: &RunReport, arm: &Arm) -> String {
         return "baseline".into();
     }
     "–".into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::conditions::Condition;
+
+    #[test]
+    fn the_interval_footnote_says_how_the_runs_intervals_were_made() {
+        // 12 blocks of 3 reps: its comparison is over the blocks.
+        let mut r = crate::report::conditions::tests::run("b", Condition::default(), false);
+        assert!(!r.comparisons.is_empty());
+        assert!(r.comparisons.iter().all(|c| c.blocks == Some(12)));
+        assert_eq!(summary(&r).footnotes[0], BY_BLOCKS);
+        // One comparison pooled beside one over blocks: both named.
+        let mut pooled = r.comparisons[0].clone();
+        pooled.blocks = None;
+        r.comparisons.push(pooled);
+        assert_eq!(summary(&r).footnotes[0], BY_EITHER);
+        // Every comparison pooled (fewer than three blocks): by ranks.
+        for c in &mut r.comparisons {
+            c.blocks = Some(2);
+        }
+        assert_eq!(summary(&r).footnotes[0], BY_RANKS);
+    }
 }
