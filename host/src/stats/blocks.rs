@@ -161,12 +161,9 @@ pub fn compare_blocks(
 /// not resolved when they say different things without disagreeing (no one verdict
 /// yet); when both say the same (both faster, however much), the verdict over every
 /// block stands, with its own interval and no parts. What a part says is what its
-/// interval says (`said`).
+/// interval says (`as_said`).
 fn part_verdict(c: &mut Comparison, parts: [Part; 2]) {
-    let says = parts.clone().map(|p| Part {
-        verdict: said(&p, c.horizon),
-        ..p
-    });
+    let says = parts.each_ref().map(|p| as_said(p, c.horizon));
     if disagree(&says[0], &says[1]) {
         (c.verdict, c.ci_low, c.ci_high) = (Verdict::Depends, None, None);
     } else if says[0].verdict != says[1].verdict {
@@ -177,13 +174,18 @@ fn part_verdict(c: &mut Comparison, parts: [Part; 2]) {
     c.parts = parts.to_vec();
 }
 
-/// What a part's interval says against the horizon, whether or not its ratio of
-/// medians lies inside it: a part of many blocks whose ratio falls just outside its
-/// narrow interval reads not resolved in print (`agree.rs`), yet its blocks say faster.
-fn said(p: &Part, horizon: f64) -> Verdict {
-    match (p.ci_low, p.ci_high) {
+/// The part with the verdict its interval says against the horizon, whether or not
+/// its ratio of medians lies inside it: a part of many blocks whose ratio falls just
+/// outside its narrow interval reads not resolved in print (`agree.rs`), yet its blocks
+/// say faster. Blocks and conditions are weighed against each other by this.
+fn as_said(p: &Part, horizon: f64) -> Part {
+    let verdict = match (p.ci_low, p.ci_high) {
         (Some(lo), Some(hi)) => judge(lo.ln(), hi.ln(), (1.0 + horizon).ln()),
         _ => p.verdict,
+    };
+    Part {
+        verdict,
+        ..p.clone()
     }
 }
 
@@ -406,17 +408,11 @@ pub fn across_conditions(
 }
 
 /// The verdict across conditions: `Depends` when two disagree, the verdict the judged
-/// parts share, else not resolved. Each part counts by what its interval says (`said`),
+/// parts share, else not resolved. Each part counts by what its interval says (`as_said`),
 /// as blocks do: a part whose ratio falls just outside its narrow interval prints not
 /// resolved, yet its blocks say faster, and that is no disagreement.
 fn verdict_across(parts: &[Part], horizon: f64) -> Verdict {
-    let says: Vec<Part> = parts
-        .iter()
-        .map(|p| Part {
-            verdict: said(p, horizon),
-            ..p.clone()
-        })
-        .collect();
+    let says: Vec<Part> = parts.iter().map(|p| as_said(p, horizon)).collect();
     let depends = says
         .iter()
         .enumerate()
