@@ -397,6 +397,11 @@ mod tests {
             settled: verdict != Verdict::NotResolved,
             too_few_blocks: false,
         };
+        // A burst of other work over too few blocks to judge (`Part::too_few_blocks`).
+        let brief = |of: PartOf, ratio: f64| Part {
+            too_few_blocks: true,
+            ..part(of, ratio, None, Verdict::NotResolved)
+        };
         let quiet = PartOf::Condition {
             condition: Condition::default(),
         };
@@ -414,6 +419,7 @@ mod tests {
             },
         };
         let blocks = |b: &[u32]| PartOf::Blocks { blocks: b.to_vec() };
+        let (quiet_too, busy_too) = (quiet.clone(), busy_io.clone());
         let with = |mut c: Comparison, parts: Vec<Part>| {
             c.parts = parts;
             c
@@ -455,6 +461,13 @@ mod tests {
                         Some((0.97, 1.5)),
                         Verdict::NotResolved,
                     ),
+                ],
+            ),
+            with(
+                compared(1.3, None, 0.05, Verdict::Faster),
+                vec![
+                    part(quiet_too, 1.31, Some((1.22, 1.4)), Verdict::Faster),
+                    brief(busy_too, 0.9),
                 ],
             ),
         ]
