@@ -96,6 +96,7 @@ export const END_REASON = Object.freeze({
   sinkUnreachable: 'sink-unreachable',
   sinkStalled: 'sink-stalled',
   pageStalled: 'page-stalled',
+  pageNotBack: 'page-not-back',
 });
 
 /** Why an auto-sampled run goes on or stops (`auto-decision`'s `reason.kind`; `check-failed` is the page's own). */

@@ -250,6 +250,7 @@ const END_REASON_TEXT = Object.freeze({
   [END_REASON.sinkUnreachable]: "the sink went away: a sample's record could not be claimed from it",
   [END_REASON.sinkStalled]: "the sink stalled: it did not answer the host's own small upload",
   [END_REASON.pageStalled]: "the page or its browser stalled: the sink answered the host's own small upload at once",
+  [END_REASON.pageNotBack]: 'the benchmark page reloaded itself for its next block and no fresh page came back',
 });
 
 /** An end reason in words; null for none, or for a name this build does not know. */

@@ -145,7 +145,8 @@ pub struct Sample {
     pub page_ms: Option<f64>,
     pub sink_ms: Option<f64>,
     /// The sink's view of the whole request: its headers to its last byte. The page's
-    /// span minus this is time the browser spent before the request reached the sink.
+    /// span minus this is the time outside the sink's record: before the headers
+    /// reached the sink, and after the last byte until the page had the reply.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sink_request_ms: Option<f64>,
     pub mbps: Option<f64>,

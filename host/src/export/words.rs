@@ -206,6 +206,9 @@ pub fn end_reason(reason: EndReason) -> &'static str {
         EndReason::PageStalled => {
             "the page or its browser stalled: the sink answered the host's own small upload at once"
         }
+        EndReason::PageNotBack => {
+            "the benchmark page reloaded itself for its next block and no fresh page came back"
+        }
     }
 }
 

@@ -70,8 +70,8 @@ pub struct ArmSummary {
     /// Samples whose page and sink times do not fit together (set by the report).
     pub timing_flags: usize,
     /// Median page time of intact uploads, and the median part of it the sink did not
-    /// see (page time minus the sink's request time): the browser at work before the
-    /// request reached the sink.
+    /// see (page time minus the sink's request time): before the request's headers
+    /// reached the sink, and after its last byte until the page had the reply.
     pub page_ms: Option<f64>,
     pub browser_ms: Option<f64>,
     /// The median as a share of what the arm's sink (or link) carried for the host's
