@@ -7,6 +7,7 @@ import { describeBrowser } from '../lib/environment.js';
 import { toHex } from '../lib/bodies.js';
 import * as control from './debugger-control.js';
 import { SUMMARY_PAGE } from '../lib/defaults.js';
+import { PLAN_LIMITS } from '../lib/plan-limits.js';
 import { createPageSession } from '../lib/page-session.js';
 import { CONDITION, HOST_MESSAGE, POPUP_PHASE, RUN_STATUS } from '../lib/names.js';
 import { PAGE } from '../lib/page-protocol.js';
@@ -92,8 +93,8 @@ export async function startRun({ plan, source, runId, afterRun = 'close', sinkUr
   }
 }
 
-/** How long a page that asked for a fresh page may take to come back (ms). */
-const PAGE_RETURN_MS = 30_000;
+/** How long a page that asked for a fresh page may take to come back (ms): as long as `serve` waits. */
+const PAGE_RETURN_MS = PLAN_LIMITS.page_return_ms;
 
 /** A page's sample, stamped with the page it came from (the port it arrived over). */
 function fromPage(msg, load) {

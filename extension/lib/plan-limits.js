@@ -50,6 +50,7 @@ export const PLAN_LIMITS = {
     "none",
     "cpu"
   ],
+  "page_return_ms": 30000,
   "plan_error_kinds": [
     "size-too-small",
     "size-too-large",

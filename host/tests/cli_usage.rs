@@ -144,6 +144,8 @@ fn every_usage_error_exits_2_before_any_browser_starts() {
             "http://10.239.0.1:1/upload/abc",
         ],
         &["serve", "--starts-per-minute", "601"],
+        &["serve", "--page-return", "0"],
+        &["serve", "--page-return", "601"],
         &["run", "--size", "1TiB"],
         &["run", "--auto", "--max-reps", "0"],
         &["run", "--auto", "--max-time", "0"],

@@ -447,3 +447,68 @@ fn a_fresh_page_per_block_is_numbered_by_the_copies_serve_served_not_by_the_page
         "{store:?}"
     );
 }
+
+/// A page that reloads itself for its next block and never comes back (a phone that
+/// lost the page, a tab closed mid-reload): once `--page-return` has passed since serve
+/// granted the fresh page, serve ends the run `incomplete`, typed `page-not-back`,
+/// keeping every sample stored; a page coming back after that is refused.
+#[test]
+fn a_fresh_page_that_never_comes_back_ends_its_run_incomplete_after_the_page_return() {
+    let serve = Serve::start(
+        &[
+            "--size",
+            "1KiB",
+            "--reps",
+            "4",
+            "--block-reps",
+            "2",
+            "--warmup",
+            "0",
+            "--bodies",
+            "Blob",
+            "--page-return",
+            "1",
+        ],
+        false,
+    );
+    let first = page_load(&serve, NAVIGATION);
+    let run = serve
+        .call("POST", "start", Some(&json!({"load": first})))
+        .body;
+    for rep in [0, 1] {
+        report_rep(&serve, &run, &first, rep);
+    }
+    assert_eq!(page_says(&serve, &run, "new-page", &first, 2).status, 200);
+    let ended = |store: &[Value]| -> Option<Value> {
+        store.iter().find(|r| r["kind"] == "run_end").cloned()
+    };
+    // Within the page return the run stays open.
+    assert_eq!(ended(&serve.store()), None);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let end = loop {
+        if let Some(end) = ended(&serve.store()) {
+            break end;
+        }
+        assert!(std::time::Instant::now() < deadline, "the run never ended");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    assert_eq!(
+        (&end["status"], &end["end_reason"]),
+        (&json!("incomplete"), &json!("page-not-back")),
+        "{end}"
+    );
+    let store = serve.store();
+    let reps: Vec<u64> = store
+        .iter()
+        .filter(|r| r["kind"] == "sample" && r["intact"] == true)
+        .map(|s| s["rep"].as_u64().unwrap())
+        .collect();
+    assert_eq!(reps, [0, 1]);
+    let late = page_load(&serve, NAVIGATION);
+    let refused = page_says(&serve, &run, "ready", &late, 0);
+    assert_eq!(
+        (refused.status, refused.body["kind"].as_str()),
+        (409, Some("ended")),
+        "{refused:?}"
+    );
+}

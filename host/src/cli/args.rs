@@ -190,6 +190,12 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = crate::serve::rate::STARTS_PER_MINUTE.get(),
           value_parser = clap::value_parser!(u32).range(1..=600))]
     pub starts_per_minute: u32,
+    /// Seconds a page that reloads itself for its next block (a page per block, with
+    /// --block-reps) may take to come back before its run ends incomplete. Raise it for
+    /// a phone on a slow link.
+    #[arg(long, value_name = "SECS", default_value_t = crate::domain::run::PAGE_RETURN.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..=600))]
+    pub page_return: u64,
     #[command(flatten)]
     pub plan: super::plan_args::PlanArgs,
 }

@@ -42,6 +42,7 @@ pub fn execute(a: ServeArgs) -> Result<i32> {
             tls: None,
             starts_per_minute: std::num::NonZeroU32::new(a.starts_per_minute)
                 .expect("--starts-per-minute is at least 1"),
+            page_return: std::time::Duration::from_secs(a.page_return),
         },
         store.clone(),
     )?;

@@ -127,6 +127,9 @@ pub enum EndReason {
     /// The run ran out of time while the sink answered the host's own small upload at
     /// once: the page or its browser stalled.
     PageStalled,
+    /// A page asked for a fresh page (a page per block) and none took over within
+    /// `PAGE_RETURN`.
+    PageNotBack,
 }
 
 impl EndReason {
@@ -143,6 +146,10 @@ impl EndReason {
         }
     }
 }
+
+/// How long a page that asked for a fresh page (a page per block) may take to come
+/// back before its run ends `incomplete`: the extension's background and `serve` alike.
+pub const PAGE_RETURN: std::time::Duration = std::time::Duration::from_secs(30);
 
 /// How long a stalled run's sink gets to answer the host's own small upload.
 pub const STALL_PROBE: std::time::Duration = std::time::Duration::from_secs(3);

@@ -136,28 +136,47 @@ impl fmt::Display for Note {
     }
 }
 
-/// Per arm (and condition, in a run measured in more than one), the time before the
-/// request reached the sink.
+/// Per arm (and condition, in a run measured in more than one), the time outside the
+/// sink's record of the request, and where the phases are known, how much of it came
+/// before the request and how much after.
 fn browser_time(arms: &[crate::report::findings::BrowserTime]) -> String {
-    let parts: Vec<String> = arms
-        .iter()
-        .map(|a| {
-            let arm = match &a.condition {
-                Some(c) => super::conditions::arm_in(&a.arm, c),
-                None => a.arm.clone(),
-            };
-            format!(
-                "{} {:.0} of {:.0} ms ({:.0}%)",
-                arm,
-                a.browser_ms,
-                a.page_ms,
-                100.0 * a.browser_ms / a.page_ms.max(f64::MIN_POSITIVE)
-            )
-        })
-        .collect();
+    let parts: Vec<String> = arms.iter().map(browser_time_of).collect();
+    let split = arms.iter().any(|a| a.split.is_some());
     format!(
-        "Time before the request reached the sink, median per upload: {}. That is the browser preparing and handing over the body; a web app waits for it too, so the page time is the figure.",
-        parts.join(", ")
+        "Time outside the sink's record of the request (its headers to its last byte), median per upload: {}. {}A web app waits for all of it, so the page time is the figure.",
+        parts.join(", "),
+        if split {
+            "Before is until its headers reached the sink: the browser preparing and handing over the body; after is from its last byte until the page had the reply (± is how far the clocks may be off). "
+        } else {
+            "It is the browser preparing and handing over the body before the request, and the reply reaching the page after it. "
+        }
+    )
+}
+
+/// "Blob 40 of 100 ms (40%: 5 before, 35 after ±1, mostly after)".
+fn browser_time_of(a: &crate::report::findings::BrowserTime) -> String {
+    use crate::report::phases::OutsidePart;
+    let arm = match &a.condition {
+        Some(c) => super::conditions::arm_in(&a.arm, c),
+        None => a.arm.clone(),
+    };
+    let share = 100.0 * a.browser_ms / a.page_ms.max(f64::MIN_POSITIVE);
+    let split = a.split.map(|o| {
+        let mostly = match o.mostly() {
+            Some(OutsidePart::Before) => ", mostly before",
+            Some(OutsidePart::After) => ", mostly after",
+            None => "",
+        };
+        format!(
+            ": {:.0} before, {:.0} after ±{:.0}{mostly}",
+            o.before_ms, o.after_ms, o.uncertainty_ms
+        )
+    });
+    format!(
+        "{arm} {:.0} of {:.0} ms ({share:.0}%{})",
+        a.browser_ms,
+        a.page_ms,
+        split.unwrap_or_default()
     )
 }
 

@@ -108,3 +108,37 @@ fn a_report_that_shows_only_phases_reads_no_timeline_points_and_the_same_phases(
     assert_eq!(Format::Json.points(), crate::report::TimelinePoints::Keep);
     assert_eq!(Format::Html.points(), crate::report::TimelinePoints::Keep);
 }
+
+/// The browser-time note in words (golden): an upload with a short wait before its
+/// request and a long reply is said to spend its time after its last byte, and one
+/// without phases gets the total alone.
+#[test]
+fn the_browser_time_note_says_before_and_after_the_sinks_record() {
+    let mut long_reply = sample("r", "Uint8Array", 0, 100.0);
+    (long_reply.page_ms, long_reply.sink_request_ms) = (Some(100.0), Some(20.0));
+    long_reply.timeline = Some(crate::report::phases::tests::timeline(2.0, 20.0));
+    long_reply.page_timing = Some(crate::domain::page_timing::PageTiming {
+        request_start_ms: Some(4.0),
+        response_start_ms: Some(26.0),
+        response_end_ms: None,
+    });
+    let mut untimed = sample("r", "Blob", 0, 100.0);
+    (untimed.page_ms, untimed.sink_request_ms) = (Some(50.0), Some(30.0));
+    let report = runs(contents(None, vec![long_reply, untimed]))
+        .pop()
+        .unwrap();
+    let note = report
+        .notes
+        .iter()
+        .find(|n| matches!(n, crate::report::Note::BrowserTime { .. }))
+        .expect("a browser-time note")
+        .to_string();
+    assert_eq!(
+        note,
+        "Time outside the sink's record of the request (its headers to its last byte), median per upload: \
+         Uint8Array 80 of 100 ms (80%: 5 before, 75 after ±1, mostly after), Blob 20 of 50 ms (40%). \
+         Before is until its headers reached the sink: the browser preparing and handing over the body; \
+         after is from its last byte until the page had the reply (± is how far the clocks may be off). \
+         A web app waits for all of it, so the page time is the figure."
+    );
+}

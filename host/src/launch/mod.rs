@@ -86,6 +86,7 @@ impl RunError {
             RunError::Ended(EndReason::SinkStalled | EndReason::PageStalled, _) => {
                 Some(RunStatus::TimedOut)
             }
+            RunError::Ended(EndReason::PageNotBack, _) => Some(RunStatus::Incomplete),
             RunError::BrowserMissing(_) | RunError::NoConnection(_) => None,
         }
     }

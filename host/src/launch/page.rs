@@ -47,6 +47,7 @@ pub fn start(
             },
             tls,
             starts_per_minute: crate::serve::rate::STARTS_PER_MINUTE,
+            page_return: crate::domain::run::PAGE_RETURN,
         },
         store.clone(),
     )?;

@@ -247,6 +247,7 @@ pub fn dispatch(session: &mut Session, message: Incoming) -> Outgoing {
                 reason,
                 observation,
                 auto_stop,
+                host_reason: None,
             },
         ),
         Incoming::Error { message, code } => error_report::handle(message, code),
@@ -254,6 +255,27 @@ pub fn dispatch(session: &mut Session, message: Incoming) -> Outgoing {
         Incoming::WorkloadKey { run_id, key } => workload_key::handle(session, run_id, key),
         Incoming::Turn { run_id } => turn::handle(session, run_id),
     }
+}
+
+/// The host ends a run itself (not on a page's word), with the typed reason why: a
+/// page of `serve` that asked for a fresh page and none came back.
+pub fn end_by_host(
+    session: &mut Session,
+    run_id: &str,
+    status: crate::domain::run::RunStatus,
+    why: crate::domain::run::EndReason,
+) -> Outgoing {
+    run_finished::handle(
+        session,
+        run_finished::Ending {
+            run_id: run_id.to_owned(),
+            status,
+            reason: None,
+            observation: None,
+            auto_stop: None,
+            host_reason: Some(why),
+        },
+    )
 }
 
 /// Sends a reply, or an error in its place when the reply is over the 1 MiB limit.

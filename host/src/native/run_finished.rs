@@ -15,6 +15,9 @@ pub struct Ending {
     pub reason: Option<String>,
     pub observation: Option<serde_json::Value>,
     pub auto_stop: Option<AutoStop>,
+    /// Why, where the host itself ends the run (a page that never came back to
+    /// `serve`); never from a page.
+    pub host_reason: Option<EndReason>,
 }
 
 pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
@@ -24,6 +27,7 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
         reason,
         observation,
         auto_stop,
+        host_reason,
     } = ending;
     if !valid_run_id(&run_id) {
         return invalid_run_id(&run_id, MessageType::RunFinished);
@@ -35,7 +39,8 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
     if let Ok(stored) = &mut stored {
         stored.sink_unreachable = stored.sink_unreachable || sink_gone(session, &run_id, status);
     }
-    let ((status, reason), end_reason) = judged(stored.as_ref(), status, reason);
+    let ((status, reason), judged_reason) = judged(stored.as_ref(), status, reason);
+    let end_reason = judged_reason.or(host_reason);
     log::info!(
         "run {run_id} finished: {status:?} {:?}",
         reason.as_deref().map(Clipped)

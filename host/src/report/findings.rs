@@ -77,7 +77,9 @@ pub enum Warning {
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Note {
-    /// Per arm, the median time before the request reached the sink, of the page time.
+    /// Per arm, the median part of the page time outside the sink's record of the
+    /// request (before its headers reached the sink, and after its last byte), split
+    /// into the two where the phases are known.
     BrowserTime { arms: Vec<BrowserTime> },
     /// The one condition every block of the run was measured in (quiet, or the run's
     /// own generated load), and what the machine did.
@@ -122,8 +124,14 @@ pub struct BrowserTime {
     /// The condition of these uploads, in a run measured in more than one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub condition: Option<crate::domain::conditions::Condition>,
+    /// The median page time less the sink's record of the request (its headers to its
+    /// last byte): the time outside that record, before it and after it.
     pub browser_ms: f64,
     pub page_ms: f64,
+    /// That time split into before the headers reached the sink and after the last
+    /// byte (medians of each, `report::phases`); absent where the uploads have no phases.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub split: Option<super::phases::Outside>,
 }
 
 /// A finding as JSON: its kind and fields, and its words as `message`.

@@ -492,7 +492,7 @@ fn build(run: RunMeta, samples: Vec<Sample>) -> RunReport {
             tolerance: TIMING_TOLERANCE,
         });
     }
-    let notes: Vec<Note> = browser_time_note(&summary)
+    let notes: Vec<Note> = browser_time_note(&run, &summary, &samples)
         .into_iter()
         .chain(integrity_reasons(&summary))
         .collect();
@@ -661,16 +661,20 @@ pub fn timing_disagrees(s: &Sample) -> bool {
     }
 }
 
-/// Where each arm's page time went: the part before the request reached the sink.
-/// Per arm (per arm and condition in a run measured in more than one), the median
-/// time before the request reached the sink.
-fn browser_time_note(summary: &[ArmSummary]) -> Option<Note> {
+/// Where each arm's page time went outside the sink's record of the request (its
+/// headers to its last byte): per arm (per arm and condition in a run measured in more
+/// than one), the median page time less that record, split into before the headers
+/// reached the sink and after the last byte where the uploads have phases.
+fn browser_time_note(run: &RunMeta, summary: &[ArmSummary], samples: &[Sample]) -> Option<Note> {
     let one = |a: &ArmSummary, condition: Option<&crate::domain::conditions::Condition>| {
+        let keep =
+            |s: &Sample| condition.is_none() || conditions::of_sample(run, s).as_ref() == condition;
         Some(findings::BrowserTime {
             arm: a.arm.label(),
             condition: condition.cloned(),
             browser_ms: a.browser_ms?,
             page_ms: a.page_ms?,
+            split: phases::outside_of_arm(samples, &a.arm, &keep),
         })
     };
     let arms: Vec<findings::BrowserTime> = summary

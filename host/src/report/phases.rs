@@ -29,6 +29,101 @@ pub struct Phases {
 
 /// One upload's phases, when the sink recorded its arrival and the page its span.
 pub fn of_sample(s: &Sample) -> Option<Phases> {
+    let a = aligned(s)?;
+    Some(Phases {
+        preparing_ms: us(a.headers_at + a.first),
+        wire_ms: us(a.last - a.first),
+        reply_ms: us(a.reply()),
+        uncertainty_ms: us(a.uncertainty),
+    })
+}
+
+/// The part of an upload's page time outside the sink's record of its request (the
+/// request's headers to its last byte), split where the clocks are aligned: before the
+/// headers reached the sink, and after the last byte (the reply reaching the page).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct Outside {
+    pub before_ms: f64,
+    pub after_ms: f64,
+    /// Before may be up to this much longer and after as much shorter, or the reverse:
+    /// the clocks are aligned to within it (as the phases' uncertainty).
+    pub uncertainty_ms: f64,
+}
+
+/// Which part of the time outside the sink's record is the larger.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutsidePart {
+    /// Before the request's headers reached the sink: the browser preparing and
+    /// handing over the body.
+    Before,
+    /// After its last byte: the reply reaching the page.
+    After,
+}
+
+impl Outside {
+    /// The part that is larger however the clocks lie within their uncertainty; None
+    /// when the uncertainty could make either the larger.
+    pub fn mostly(&self) -> Option<OutsidePart> {
+        let u = self.uncertainty_ms;
+        if self.after_ms - u > self.before_ms + u {
+            Some(OutsidePart::After)
+        } else if self.before_ms - u > self.after_ms + u {
+            Some(OutsidePart::Before)
+        } else {
+            None
+        }
+    }
+}
+
+/// One upload's time outside the sink's record, when it has phases.
+pub fn outside(s: &Sample) -> Option<Outside> {
+    let a = aligned(s)?;
+    Some(Outside {
+        before_ms: us(a.headers_at),
+        after_ms: us(a.reply()),
+        uncertainty_ms: us(a.uncertainty),
+    })
+}
+
+/// The median of each part outside the sink's record over the intact uploads of `arm`
+/// that `keep` holds and that have phases.
+pub fn outside_of_arm(
+    samples: &[Sample],
+    arm: &Arm,
+    keep: &dyn Fn(&Sample) -> bool,
+) -> Option<Outside> {
+    let each: Vec<Outside> = samples
+        .iter()
+        .filter(|s| s.intact && s.is_of(arm) && keep(s))
+        .filter_map(outside)
+        .collect();
+    let m = |f: fn(&Outside) -> f64| median(&each.iter().map(f).collect::<Vec<_>>());
+    Some(Outside {
+        before_ms: m(|o| o.before_ms)?,
+        after_ms: m(|o| o.after_ms)?,
+        uncertainty_ms: m(|o| o.uncertainty_ms)?,
+    })
+}
+
+/// An upload's page span and the sink's record on one axis, the page's clock.
+struct Aligned {
+    page_ms: f64,
+    /// Where the headers reached the sink: the middle of the window they can lie in.
+    headers_at: f64,
+    /// Half that window's width.
+    uncertainty: f64,
+    /// The first and last body byte, after the headers (the sink's clock).
+    first: f64,
+    last: f64,
+}
+
+impl Aligned {
+    fn reply(&self) -> f64 {
+        (self.page_ms - self.headers_at - self.last).max(0.0)
+    }
+}
+
+fn aligned(s: &Sample) -> Option<Aligned> {
     let t = s.timeline.as_ref()?;
     let page_ms = s.page_ms?;
     let (first, last) = (t.first_byte_ms?, t.last_byte_ms?);
@@ -40,15 +135,18 @@ pub fn of_sample(s: &Sample) -> Option<Phases> {
     let lo = timing.request_start_ms.unwrap_or(0.0).clamp(0.0, page_ms);
     let reply_seen = timing.response_start_ms.map_or(page_ms, |r| r.min(page_ms));
     let hi = (reply_seen - last).max(0.0);
-    let headers_at = (lo + hi) / 2.0;
-    // To the microsecond: neither clock is finer.
-    let us = |ms: f64| (ms * 1000.0).round() / 1000.0;
-    Some(Phases {
-        preparing_ms: us(headers_at + first),
-        wire_ms: us(last - first),
-        reply_ms: us((page_ms - headers_at - last).max(0.0)),
-        uncertainty_ms: us(((hi - lo) / 2.0).max(0.0)),
+    Some(Aligned {
+        page_ms,
+        headers_at: (lo + hi) / 2.0,
+        uncertainty: ((hi - lo) / 2.0).max(0.0),
+        first,
+        last,
     })
+}
+
+/// To the microsecond: neither clock is finer.
+fn us(ms: f64) -> f64 {
+    (ms * 1000.0).round() / 1000.0
 }
 
 /// Whether a combined record (several requests on one axis) still lines up with the

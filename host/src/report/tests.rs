@@ -125,8 +125,8 @@ fn filters_select_runs() {
 
 #[test]
 fn browser_time_before_the_request_is_a_note_and_an_impossible_ordering_is_flagged() {
-    // Chromium prepares a typed-array body before the request leaves: the page waits
-    // 97 ms, the sink sees an 18 ms request. That is the browser's time, not an error.
+    // The page waits 97 ms, the sink sees an 18 ms request: the rest is time outside
+    // the sink's record (before the request and after it), not an error.
     let mut slow_start = sample("r", "Uint8Array", 0, 100.0);
     (
         slow_start.page_ms,
@@ -152,6 +152,32 @@ fn browser_time_before_the_request_is_a_note_and_an_impossible_ordering_is_flagg
         "{:?}",
         report.notes
     );
+}
+
+/// The page time less the sink's record of the request is time before the request
+/// and after it: an upload whose reply is long (a debugger working on the response,
+/// say) and whose preparing is short is put down to its reply, not to the browser
+/// preparing the body.
+#[test]
+fn browser_time_with_a_long_reply_is_put_down_to_the_reply() {
+    use super::phases::OutsidePart;
+    let mut s = sample("r", "Uint8Array", 0, 100.0);
+    // Headers at the sink 4–6 ms after fetch(), body bytes 2–20 ms after the headers,
+    // the response at the page only at 100 ms: 5 ms before, 75 ms after, ±1.
+    timed(&mut s, 100.0, (2.0, 20.0), Some((4.0, 26.0)));
+    let report = runs(contents(None, vec![s])).pop().unwrap();
+    let [Note::BrowserTime { arms }] = &report.notes[..] else {
+        panic!("{:?}", report.notes)
+    };
+    assert_eq!((arms[0].browser_ms, arms[0].page_ms), (80.0, 100.0));
+    let split = arms[0].split.expect("the upload has phases");
+    assert_eq!(
+        (split.before_ms, split.after_ms, split.uncertainty_ms),
+        (5.0, 75.0, 1.0)
+    );
+    assert_eq!(split.mostly(), Some(OutsidePart::After));
+    // The same figures as the phases: after is the reply.
+    assert_eq!(report.phases[0].median.reply_ms, split.after_ms);
 }
 
 #[test]

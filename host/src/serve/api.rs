@@ -10,7 +10,7 @@ use super::rate::{Cost, Limits};
 use super::user_agent::{self, Hints};
 use super::Ended;
 use crate::domain::conditions::PageRefusal;
-use crate::domain::run::{RunInfo, RunSource, RunStatus};
+use crate::domain::run::{EndReason, RunInfo, RunSource, RunStatus};
 use crate::native::Session;
 use crate::platform::untrusted::Clipped;
 use crate::protocol::{ErrorCode, Incoming, MessageType, Outgoing, PageMessage};
@@ -73,6 +73,38 @@ impl State {
             };
             if let Err(e) = self.session.store.append(&[record]) {
                 log::error!("could not record how run {run_id} ended: {e}");
+            }
+        }
+    }
+
+    /// Ends `incomplete` each open run whose granted fresh page did not take over
+    /// within `limit` of its grant, as the extension's background does, through the
+    /// native handler (so it is judged and closed as any end), and says so to whoever
+    /// waits on `serve`.
+    pub fn end_overdue_pages(&mut self, now: std::time::Instant, limit: std::time::Duration) {
+        let overdue: Vec<String> = self
+            .runs
+            .iter()
+            .filter(|(_, r)| !r.ended && r.pages.overdue(now, limit))
+            .map(|(id, _)| id.clone())
+            .collect();
+        for run_id in overdue {
+            log::warn!("run {run_id}: no fresh page took over within {limit:?} of its grant");
+            let reply = crate::native::end_by_host(
+                &mut self.session,
+                &run_id,
+                RunStatus::Incomplete,
+                EndReason::PageNotBack,
+            );
+            if let Some(run) = self.runs.get_mut(&run_id) {
+                run.ended = true;
+            }
+            if let Outgoing::RunFinished {
+                status: Some(status),
+                ..
+            } = reply
+            {
+                let _ = self.ended.send(Ended { run_id, status });
             }
         }
     }

@@ -32,6 +32,9 @@ pub struct ServeConfig {
     pub tls: Option<JobTls>,
     /// Runs one address may start a minute, after its burst of three.
     pub starts_per_minute: std::num::NonZeroU32,
+    /// How long a fresh page granted (a page per block) may take to take over before
+    /// its run ends `incomplete` (`domain::run::PAGE_RETURN` unless `--page-return`).
+    pub page_return: std::time::Duration,
 }
 
 /// A run that ended, for whoever waits on `serve` (`--once`, the printed tables).
@@ -82,6 +85,7 @@ impl Served {
         };
         let state = Arc::new(Mutex::new(api::State::new(session, config.offer, tx)));
         api.attach(&state);
+        watch_page_returns(Arc::downgrade(&state), config.page_return);
         Ok(Served {
             state,
             token,
@@ -120,4 +124,19 @@ impl Served {
     pub fn end_open_runs(&self, status: RunStatus, reason: &str) {
         self.state.lock().unwrap().end_open_runs(status, reason);
     }
+}
+
+/// Ends each run whose granted fresh page did not take over within `limit`, looking a
+/// few times a second, for as long as the state lives (the `Served` holding it).
+fn watch_page_returns(state: std::sync::Weak<Mutex<api::State>>, limit: std::time::Duration) {
+    let every = (limit / 4).clamp(
+        std::time::Duration::from_millis(50),
+        std::time::Duration::from_secs(1),
+    );
+    std::thread::spawn(move || loop {
+        std::thread::sleep(every);
+        let Some(state) = state.upgrade() else { return };
+        let mut state = state.lock().unwrap();
+        state.end_overdue_pages(std::time::Instant::now(), limit);
+    });
 }

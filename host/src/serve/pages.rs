@@ -9,6 +9,7 @@ use crate::domain::conditions::PageRefusal;
 use crate::domain::plan::Plan;
 use crate::sink::token;
 use std::collections::VecDeque;
+use std::time::{Duration, Instant};
 
 /// Tokens of pages served and not yet bound to a run: at most this many are kept, the
 /// oldest dropped first (each GET of the page makes one).
@@ -52,7 +53,8 @@ impl Loads {
 #[derive(Default)]
 pub struct RunPages {
     tokens: Vec<String>,
-    granted: Option<u32>,
+    /// The rep the fresh page now awaited resumes at, and when it was granted.
+    granted: Option<(u32, Instant)>,
     last_granted: u32,
 }
 
@@ -110,9 +112,15 @@ impl RunPages {
         if u64::from(rep) >= plan.max_reps() {
             return Err(PageRefusal::BeyondPlan);
         }
-        self.granted = Some(rep);
+        self.granted = Some((rep, Instant::now()));
         self.last_granted = rep;
         Ok(())
+    }
+
+    /// Whether a fresh page was granted more than `limit` before `now` and none took over.
+    pub fn overdue(&self, now: Instant, limit: Duration) -> bool {
+        self.granted
+            .is_some_and(|(_, at)| now.saturating_duration_since(at) > limit)
     }
 
     /// A fresh page with token `presented` takes over the granted block: the rep it
@@ -122,7 +130,7 @@ impl RunPages {
         loads: &mut Loads,
         presented: Option<&str>,
     ) -> Result<u32, PageRefusal> {
-        let rep = self.granted.ok_or(PageRefusal::NotGranted)?;
+        let (rep, _) = self.granted.ok_or(PageRefusal::NotGranted)?;
         let presented = presented
             .filter(|t| loads.take(t))
             .ok_or(PageRefusal::UnknownLoad)?;

@@ -70,8 +70,8 @@ pub struct ArmSummary {
     /// Samples whose page and sink times do not fit together (set by the report).
     pub timing_flags: usize,
     /// Median page time of intact uploads, and the median part of it the sink did not
-    /// see (page time minus the sink's request time): the browser at work before the
-    /// request reached the sink.
+    /// see (page time minus the sink's request time): before the request's headers
+    /// reached the sink, and after its last byte until the page had the reply.
     pub page_ms: Option<f64>,
     pub browser_ms: Option<f64>,
     /// The median as a share of what the arm's sink (or link) carried for the host's
@@ -167,6 +167,7 @@ fn summarise_arm(arm: crate::domain::arm::Arm, samples: Vec<&Sample>) -> ArmSumm
 mod tests {
     use super::*;
     use crate::domain::arm::{BodyKind, Transport};
+    use crate::domain::sample::SampleError;
     use crate::store::tests_support::sample;
 
     /// The page's medians (extension/lib/stats.js) use the same fixture.
@@ -248,6 +249,31 @@ mod tests {
             json["verdict"],
             "corrupted: received 23 bytes `[object ReadableStream]`"
         );
+    }
+
+    /// A sample stored with kinds: the browser's words come from `rejection` (so the
+    /// known causes are still found), a sink's refusal keeps its status as a number.
+    #[test]
+    fn a_typed_failure_gives_the_browsers_words_and_the_sinks_status() {
+        let mut s = sample("r", "ReadableStream", 0, 0.0);
+        s.status = SampleStatus::Unsupported;
+        s.error = Some(SampleError::FetchRejected.as_str().into());
+        s.rejection = Some("TypeError: Failed to fetch".into());
+        let integrity = Integrity::of(&[&s]);
+        let expected = Integrity::Unsupported {
+            error: "TypeError: Failed to fetch".into(),
+            http_status: None,
+        };
+        assert_eq!(integrity, expected);
+        assert!(integrity.why(&s.arm()).is_some());
+        s.status = SampleStatus::Error;
+        s.error = Some(SampleError::SinkStatus.as_str().into());
+        (s.rejection, s.http_status) = (None, Some(413));
+        let expected = Integrity::Error {
+            error: "sink-status".into(),
+            http_status: Some(413),
+        };
+        assert_eq!(Integrity::of(&[&s]), expected);
     }
 
     #[test]

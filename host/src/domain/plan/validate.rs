@@ -330,6 +330,9 @@ pub fn shared_data() -> serde_json::Value {
         // Every rule's name, as error 16's `kind` says it: the options page names the
         // rule an option breaks by these.
         "plan_error_kinds": PlanErrorKind::iter().map(<&str>::from).collect::<Vec<_>>(),
+        // How long a page that reloads itself per block may take to come back: the
+        // extension's background waits as long as `serve` does.
+        "page_return_ms": crate::domain::run::PAGE_RETURN.as_millis(),
     })
 }
 
