@@ -396,6 +396,7 @@ mod tests {
             verdict,
             settled: verdict != Verdict::NotResolved,
             too_few_blocks: false,
+            blocks: None,
         };
         let quiet = PartOf::Condition {
             condition: Condition::default(),
