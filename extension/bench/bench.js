@@ -9,6 +9,7 @@ import { newUploadId, withUpload } from '../lib/upload-id.js';
 import * as workloads from './workloads.js';
 import { pacer, pending, workerSleep } from '../lib/pacing.js';
 import { settledText } from '../lib/format.js';
+import { sampleFailure } from '../lib/words.js';
 import { BENCH_PORT, EXTENSION, FROM_EXTENSION, FROM_PAGE, PAGE } from '../lib/page-protocol.js';
 import { hostChannel } from './host-channel.js';
 import { CONDITION } from '../lib/names.js';
@@ -86,7 +87,7 @@ async function uploadXhr(kind, bytes, url) {
   const t0 = performance.now();
   const r = await xhrUpload(url, body);
   const timing = r.reply.then(() => pageTiming(url, t0)).catch(() => null);
-  return { pageMs: r.pageMs, reply: r.reply, timing, httpStatus: r.status, error: r.error };
+  return { pageMs: r.pageMs, reply: r.reply, timing, httpStatus: r.status, rejection: r.failed && `XMLHttpRequest: ${r.failed}` };
 }
 
 async function uploadOnce(kind, bytes, url, api) {
@@ -101,9 +102,9 @@ async function uploadOnce(kind, bytes, url, api) {
     const reply = res.json().catch(() => null);
     // Resource Timing's responseEnd exists once the body is read.
     const timing = reply.then(() => pageTiming(url, t0)).catch(() => null);
-    return { pageMs, reply, timing, httpStatus: res.status, error: null };
+    return { pageMs, reply, timing, httpStatus: res.status, rejection: null };
   } catch (e) {
-    return { pageMs: performance.now() - t0, reply: Promise.resolve(null), httpStatus: null, error: `${e.name}: ${e.message}` };
+    return { pageMs: performance.now() - t0, reply: Promise.resolve(null), httpStatus: null, rejection: `${e.name}: ${e.message}` };
   }
 }
 
@@ -275,7 +276,7 @@ async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, 
     const workload = workloads.workloadOf(step.arm, plan);
     const report = (sample) => {
       if (step.phase !== 'measure') return;
-      log(`${what} rep ${step.rep + 1}: ${sample.status}${sample.mbps ? ` ${sample.mbps.toFixed(0)} Mbps` : ''}${sample.error ? ` (${sample.error})` : ''}`);
+      log(`${what} rep ${step.rep + 1}: ${sample.status}${sample.mbps ? ` ${sample.mbps.toFixed(0)} Mbps` : ''}${sample.error ? ` (${sampleFailure(sample)})` : ''}`);
       post({ type: PAGE.sample, sample });
     };
     const given = step.arm.kind === 'module' ? mods.bytes : null;
@@ -294,7 +295,7 @@ async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, 
       const result = await uploadOnce(step.arm.body, bytes, url, step.arm.api);
       const headersAt = performance.now();
       // A body the browser refused had no reply: the settle still runs from the last one.
-      if (result.error === null) pace.settleFrom(headersAt);
+      if (!result.rejection) pace.settleFrom(headersAt);
       // digest_ms: how long after the headers the digest was read (BENCHMARKS.md: the
       // settle time must cover it, or the next upload takes another connection).
       const paired = (reply, timing) => ({ ...pairSample({ body: step.label, rep: step.rep, uploadId, bytesSent: sent, shaSent, observed, ...result, reply }), arm: step.arm, page_timing: timing ?? null, digest_ms: reply ? performance.now() - headersAt : null });

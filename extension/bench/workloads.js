@@ -5,7 +5,7 @@ import { randomBytes, sha256Hex, toHex } from '../lib/bodies.js';
 import { mbps } from '../lib/pairing.js';
 import { newUploadId, streamUploadId, withUpload } from '../lib/upload-id.js';
 import { median } from '../lib/stats.js';
-import { SAMPLE_STATUS } from '../lib/names.js';
+import { SAMPLE_ERROR, SAMPLE_STATUS } from '../lib/names.js';
 
 /**
  * What a workload arm needs to run: its own fields (the host's typed arm) and the
@@ -75,7 +75,7 @@ export async function encryptedUpload(w, ctx) {
     // The sink answers at the chunk's last byte and decrypts afterwards: waiting for
     // its verdict is verification, left out of the timed total like the page's own.
     const v0 = performance.now();
-    replies[index] = res.ok ? await res.json() : { tag_ok: false, error: `HTTP ${res.status}` };
+    replies[index] = res.ok ? await res.json() : { tag_ok: false, http_status: res.status };
     verifyMs += performance.now() - v0;
   };
 
@@ -107,7 +107,7 @@ export async function encryptedUpload(w, ctx) {
     sha256_received: await digestOfDigests(receivedShas),
     intact,
     status: intact ? SAMPLE_STATUS.ok : SAMPLE_STATUS.corrupted,
-    error: intact ? null : `${chunks - tagsOk} bad tag(s), ${chunks - orderOk} out-of-order or repeated chunk(s)`,
+    error: intact ? null : SAMPLE_ERROR.differentBytes,
     page_ms: totalMs,
     sink_ms: null,
     mbps: intact ? mbps(fileBytes, totalMs) : null,
@@ -122,6 +122,11 @@ export async function encryptedUpload(w, ctx) {
 async function expectedDownload(seed, length) {
   const key = await crypto.subtle.importKey('raw', seed, 'AES-CTR', false, ['encrypt']);
   return new Uint8Array(await crypto.subtle.encrypt({ name: 'AES-CTR', counter: new Uint8Array(16), length: 64 }, key, new Uint8Array(length)));
+}
+
+/** A download that did not arrive whole, typed: the sink's status when it was not 200. */
+function downloadFailure(status) {
+  return status === 200 ? { error: SAMPLE_ERROR.differentBytes } : { error: SAMPLE_ERROR.sinkStatus, http_status: status };
 }
 
 export async function download(w, ctx) {
@@ -142,7 +147,8 @@ export async function download(w, ctx) {
     sha256_received: shaGot,
     intact,
     status: intact ? SAMPLE_STATUS.ok : SAMPLE_STATUS.corrupted,
-    error: intact ? null : `HTTP ${res.status}, ${got.length} bytes, hash ${shaGot === shaExpected ? 'matches' : 'differs'}`,
+    error: null,
+    ...(intact ? {} : downloadFailure(res.status)),
     page_ms: ms,
     sink_ms: null,
     mbps: intact ? mbps(w.bytes, ms) : null,
@@ -169,7 +175,7 @@ export async function parallel(w, ctx, bytes, sha) {
     sha256_received: intact ? sha : replies.find((r) => r?.sha256 !== sha)?.sha256 ?? null,
     intact,
     status: intact ? SAMPLE_STATUS.ok : SAMPLE_STATUS.corrupted,
-    error: intact ? null : 'a stream did not arrive whole',
+    error: intact ? null : SAMPLE_ERROR.differentBytes,
     page_ms: ms,
     sink_ms: null,
     mbps: intact ? mbps(total, ms) : null,

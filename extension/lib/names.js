@@ -1,5 +1,5 @@
 // The names that travel between the extension and the host, as constants: every host
-// message, every reply, sample status, run status, debugger condition, auto stop, auto
+// message, every reply, sample status, sample error kind, run status, debugger condition, auto stop, auto
 // reason, run end reason and host error. The host's enums are the source (host/src/protocol/names.rs writes
 // tests/fixtures/names.json from them); extension/tests/names.test.js checks that each
 // group here holds exactly the fixture's names, so neither side can rename one alone.
@@ -52,6 +52,20 @@ export const SAMPLE_STATUS = Object.freeze({
   unsupported: 'unsupported',
   aborted: 'aborted',
   error: 'error',
+});
+
+/**
+ * Why a sample failed (its `error`): what the page saw, or what the host found in its
+ * sink's record. The numbers travel in their own fields (`http_status`, `bytes_sent`,
+ * `bytes_received`) and the browser's own words in `rejection`; the words are words.js's.
+ */
+export const SAMPLE_ERROR = Object.freeze({
+  fetchRejected: 'fetch-rejected',
+  sinkStatus: 'sink-status',
+  noReply: 'no-reply',
+  differentBytes: 'different-bytes',
+  noRecord: 'no-record',
+  nothingReceived: 'nothing-received',
 });
 
 /** How a run ended (`run-finished`'s `status`; `stopped` and `timed-out` are `unobserved run`'s to say, `interrupted` the next `serve`'s). */

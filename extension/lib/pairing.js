@@ -1,7 +1,7 @@
 // Pairs what the page meant to send with what the sink says it received, and gives the
 // sample a provisional status for the page's own log. The host decides the stored one:
 // it takes the received side from its sink's record under `upload_id`, never from here.
-import { SAMPLE_STATUS } from './names.js';
+import { SAMPLE_ERROR, SAMPLE_STATUS } from './names.js';
 
 /**
  * @param {object} a
@@ -13,10 +13,10 @@ import { SAMPLE_STATUS } from './names.js';
  * @param {number} a.pageMs     fetch call to the response headers (the sink's last byte)
  * @param {object|null} a.reply the sink's JSON reply, when there was one
  * @param {number|null} a.httpStatus
- * @param {string|null} a.error fetch rejection text
+ * @param {string|null} a.rejection the browser's words when fetch() rejected (`Name: message`)
  * @param {object} a.observed   evidence about being watched
  */
-export function pairSample({ body, rep, uploadId, bytesSent, shaSent, pageMs, reply, httpStatus, error, observed }) {
+export function pairSample({ body, rep, uploadId, bytesSent, shaSent, pageMs, reply, httpStatus, rejection, observed }) {
   const sample = {
     body,
     rep,
@@ -39,18 +39,23 @@ export function pairSample({ body, rep, uploadId, bytesSent, shaSent, pageMs, re
     // What the upload arrived over, as the sink saw it: "http/1.1" or "h2" (TLS sinks).
     protocol: reply?.protocol ?? null,
   };
-  if (error) {
-    // fetch() rejected: the browser refused this kind of body (e.g. a stream over HTTP/1.1).
-    return { ...sample, status: SAMPLE_STATUS.unsupported, error };
-  }
-  if (httpStatus !== 200 || !reply) {
-    return { ...sample, status: SAMPLE_STATUS.error, error: `sink answered HTTP ${httpStatus}${reply?.error ? `: ${reply.error}` : ''}` };
-  }
-  const intact = reply.bytes === bytesSent && reply.sha256 === shaSent;
-  if (!intact) {
-    return { ...sample, status: SAMPLE_STATUS.corrupted, error: `sent ${bytesSent} bytes, the sink received ${reply.bytes} with a different SHA-256` };
-  }
+  const failed = failure({ bytesSent, shaSent, reply, httpStatus, rejection });
+  if (failed) return { ...sample, ...failed };
   return { ...sample, intact: true, status: SAMPLE_STATUS.ok, mbps: mbps(bytesSent, pageMs) };
+}
+
+/**
+ * What went wrong, typed: a status, an `error` kind (SAMPLE_ERROR) and its numbers or
+ * the browser's words in their own fields; null when the sink's figures match. Words
+ * for it are words.js's (`sampleErrorText`).
+ */
+function failure({ bytesSent, shaSent, reply, httpStatus, rejection }) {
+  // fetch() rejected: the browser refused this kind of body (e.g. a stream over HTTP/1.1).
+  if (rejection) return { status: SAMPLE_STATUS.unsupported, error: SAMPLE_ERROR.fetchRejected, rejection };
+  if (httpStatus !== 200) return { status: SAMPLE_STATUS.error, error: SAMPLE_ERROR.sinkStatus, http_status: httpStatus ?? null };
+  if (!reply) return { status: SAMPLE_STATUS.error, error: SAMPLE_ERROR.noReply };
+  if (reply.bytes === bytesSent && reply.sha256 === shaSent) return null;
+  return { status: SAMPLE_STATUS.corrupted, error: SAMPLE_ERROR.differentBytes };
 }
 
 export function mbps(bytes, ms) {

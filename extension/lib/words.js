@@ -3,7 +3,7 @@
 // tests/fixtures/formats.json is written from the host's functions and
 // extension/tests/words.test.js holds these to it, case by case.
 
-import { AUTO_REASON, END_REASON } from './names.js';
+import { AUTO_REASON, END_REASON, SAMPLE_ERROR } from './names.js';
 
 /**
  * `v.toFixed(digits)`, but an exact tie rounds to even, as Rust's formatting does
@@ -85,7 +85,8 @@ export function formatComparison(c) {
 export function partFigures(p, horizon) {
   const hasInterval = p.ci_low !== null && p.ci_low !== undefined && p.ci_high !== null && p.ci_high !== undefined;
   const figures = hasInterval ? `${fixed(p.ratio, 2)}x [${fixed(p.ci_low, 2)}–${fixed(p.ci_high, 2)}]` : `${fixed(p.ratio, 2)}x`;
-  return `${figures} ${verdictWords(p.verdict, horizon)}`;
+  const verdict = verdictWords(p.verdict, horizon);
+  return p.too_few_blocks ? `${figures} ${verdict} (too few blocks to judge)` : `${figures} ${verdict}`;
 }
 
 /** One part of a comparison: "0.70x [0.65–0.76] slower when quiet", "1.95x faster in block(s) 2, 4". */
@@ -221,7 +222,28 @@ export function integrityWord(integrity) {
 /** What arrived or what the browser said, when there is more than the word. */
 export function integrityDetail(integrity) {
   if (integrity.status === 'corrupted') return `received ${integrity.bytes_received} bytes \`${integrity.head}\``;
-  return integrity.error ?? null;
+  if (typeof integrity.error !== 'string') return null;
+  // The browser's own words, or an older sample's sentence, stand as they were.
+  return sampleErrorText(integrity.error, integrity.http_status) ?? integrity.error;
+}
+
+/** Why one sample failed, for the page's log: the browser's words, else its kind's; null when it did not. */
+export function sampleFailure(sample) {
+  if (!sample.error) return null;
+  return sample.rejection ?? sampleErrorText(sample.error, sample.http_status) ?? sample.error;
+}
+
+/** Why an upload failed, by its kind (SAMPLE_ERROR) and the sink's HTTP status; null for a name this build does not know. */
+export function sampleErrorText(kind, httpStatus) {
+  switch (kind) {
+    case SAMPLE_ERROR.fetchRejected: return 'the browser rejected the upload';
+    case SAMPLE_ERROR.sinkStatus: return Number.isInteger(httpStatus) ? `the sink answered HTTP ${httpStatus}` : 'the sink answered with an error status';
+    case SAMPLE_ERROR.noReply: return "the sink's answer could not be read";
+    case SAMPLE_ERROR.differentBytes: return 'the sink received other bytes than were sent';
+    case SAMPLE_ERROR.noRecord: return 'the sink has no record of this upload';
+    case SAMPLE_ERROR.nothingReceived: return 'the sink reported no received bytes';
+    default: return null;
+  }
 }
 
 /** Why a run ended, by its typed `end_reason` (END_REASON), as the host words it. */

@@ -18,7 +18,8 @@ function parseJson(text) {
 /**
  * PUTs `body` to `url`. Resolves at the response headers with `{ pageMs, status,
  * reply, progress }` (`reply`: a promise of the parsed JSON body, or null), or with
- * `{ pageMs, error }` when the request failed before any response.
+ * `{ pageMs, failed }` when the request failed before any response (`failed`: the DOM
+ * event that said so, `error`, `abort` or `timeout`).
  * `onProgress(loaded, total)` sees every upload progress event.
  */
 export function xhrUpload(url, body, { method = 'PUT', onProgress = () => {}, XHR = globalThis.XMLHttpRequest, now = () => performance.now() } = {}) {
@@ -40,21 +41,21 @@ export function xhrUpload(url, body, { method = 'PUT', onProgress = () => {}, XH
       onProgress(e.loaded, e.lengthComputable ? e.total : null);
     };
     xhr.onreadystatechange = () => {
-      if (xhr.readyState === XHR.HEADERS_RECEIVED) finish({ status: xhr.status, reply, error: null });
+      if (xhr.readyState === XHR.HEADERS_RECEIVED) finish({ status: xhr.status, reply, failed: null });
     };
     xhr.onload = () => {
       const parsed = parseJson(xhr.responseText);
       // A reply with no separate headers event (some engines skip straight to DONE).
-      finish({ status: xhr.status, reply, error: null });
+      finish({ status: xhr.status, reply, failed: null });
       bodyDone(parsed);
     };
-    const failed = (what) => () => {
-      finish({ status: null, reply: Promise.resolve(null), error: `XMLHttpRequest ${what}` });
+    const failed = (event) => {
+      finish({ status: null, reply: Promise.resolve(null), failed: event.type });
       bodyDone(null);
     };
-    xhr.onerror = failed('error');
-    xhr.onabort = failed('aborted');
-    xhr.ontimeout = failed('timed out');
+    xhr.onerror = failed;
+    xhr.onabort = failed;
+    xhr.ontimeout = failed;
     xhr.open(method, url);
     t0 = now();
     xhr.send(body);

@@ -14,6 +14,7 @@ const GROUPS = [
   ['HOST_REPLY', 'host_replies'],
   ['SERVE_MESSAGE', 'serve_messages'],
   ['SAMPLE_STATUS', 'sample_statuses'],
+  ['SAMPLE_ERROR', 'sample_errors'],
   ['RUN_STATUS', 'run_statuses'],
   ['CONDITION', 'conditions'],
   ['AUTO_STOP', 'auto_stops'],

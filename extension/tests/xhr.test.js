@@ -44,7 +44,7 @@ test('the span ends at the response headers; the digest is read after', async ()
   const r = await xhrUpload('http://sink/upload', new Uint8Array(8), { XHR: FakeXHR, now: () => clock, onProgress: (l, t) => seenProgress.push([l, t]) });
   assert.equal(r.pageMs, 10);
   assert.equal(r.status, 200);
-  assert.equal(r.error, null);
+  assert.equal(r.failed, null);
   assert.deepEqual(seenProgress, [[4, 8], [8, 8]]);
   assert.equal(r.progress.events, 2);
   assert.deepEqual(await r.reply, { sha256: 'ab' });
@@ -52,11 +52,13 @@ test('the span ends at the response headers; the digest is read after', async ()
 });
 
 test('a request that fails before any response is an error, with no reply', async () => {
-  const { FakeXHR } = fakeXhr((x) => x.onerror());
-  const r = await xhrUpload('http://elsewhere/', new Blob(['x']), { XHR: FakeXHR, now: () => 0 });
-  assert.equal(r.error, 'XMLHttpRequest error');
-  assert.equal(r.status, null);
-  assert.equal(await r.reply, null);
+  for (const type of ['error', 'abort', 'timeout']) {
+    const { FakeXHR } = fakeXhr((x) => x[`on${type}`]({ type }));
+    const r = await xhrUpload('http://elsewhere/', new Blob(['x']), { XHR: FakeXHR, now: () => 0 });
+    assert.equal(r.failed, type, 'the DOM event that said so');
+    assert.equal(r.status, null);
+    assert.equal(await r.reply, null);
+  }
 });
 
 test('XHR arms are the body kinds send() uploads as bytes', () => {

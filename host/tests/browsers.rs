@@ -226,9 +226,10 @@ fn chromium_runs_the_suite_and_refuses_stream_bodies_over_http1() {
     common_checks(&o, "Chromium");
     for s in arm(&o.json, "ReadableStream") {
         assert_eq!(s["status"], "unsupported", "{s}");
+        assert_eq!(s["error"], "fetch-rejected", "{s}");
         assert_eq!(
-            s["error"], "TypeError: Failed to fetch",
-            "the browser's own error text"
+            s["rejection"], "TypeError: Failed to fetch",
+            "the browser's own error text, in its own field"
         );
         assert!(s["bytes_received"].is_null(), "nothing arrived");
     }

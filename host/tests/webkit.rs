@@ -115,8 +115,9 @@ fn run_browser_webkit_uploads_typed_arrays_and_blobs_intact_and_refuses_streams(
         .iter()
         .find(|s| s["body"] == "ReadableStream")
         .unwrap();
+    assert_eq!(refused["error"], "fetch-rejected", "{refused}");
     assert!(
-        refused["error"]
+        refused["rejection"]
             .as_str()
             .unwrap()
             .starts_with("NotSupportedError"),

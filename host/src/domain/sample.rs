@@ -44,6 +44,52 @@ impl SampleStatus {
     }
 }
 
+/// Why a sample failed, as a kind: what the page saw (`FetchRejected`, `SinkStatus`,
+/// `NoReply`, `DifferentBytes`) or what the host found in its sink's record (`DifferentBytes`,
+/// `NoRecord`, `NothingReceived`). Stored in a sample's `error` by name; samples stored
+/// before kinds carry a sentence there instead (`Sample::error_kind` gives None). Its
+/// words are `export::words::sample_error`; the names are in tests/fixtures/names.json.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    strum::IntoStaticStr,
+    strum::EnumString,
+    strum::EnumIter,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
+pub enum SampleError {
+    /// fetch() (or the XHR) rejected: the browser's own words are in `rejection`.
+    FetchRejected,
+    /// The sink answered with another HTTP status than 200 (in `http_status`).
+    SinkStatus,
+    /// The sink answered 200 but the page could not read its answer.
+    NoReply,
+    /// Other bytes arrived than were sent: see `bytes_sent` and `bytes_received`.
+    DifferentBytes,
+    /// The sink has no record of this upload for this sample (see `receipt`).
+    NoRecord,
+    /// The sink's record has no received bytes.
+    NothingReceived,
+}
+
+impl SampleError {
+    pub fn as_str(self) -> &'static str {
+        self.into()
+    }
+
+    /// The kind a stored `error` names; None for an older sample's sentence.
+    pub fn of(error: &str) -> Option<SampleError> {
+        error.parse().ok()
+    }
+}
+
 /// Which browser, OS and extension a run or an upload came from: one type wherever it
 /// is recorded (a run, each of its samples, a report's run).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -87,7 +133,15 @@ pub struct Sample {
     pub sha256_received: Option<String>,
     pub intact: bool,
     pub status: SampleStatus,
+    /// A `SampleError` by name (older samples: a sentence, read as it was).
     pub error: Option<String>,
+    /// The HTTP status the sink answered the page with, when it was not 200.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub http_status: Option<u16>,
+    /// The browser's own words when fetch() rejected ("TypeError: Failed to fetch"):
+    /// its exception's name and message, clipped (`verify::fit`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rejection: Option<String>,
     pub page_ms: Option<f64>,
     pub sink_ms: Option<f64>,
     /// The sink's view of the whole request: its headers to its last byte. The page's
@@ -171,6 +225,11 @@ pub struct Sample {
 }
 
 impl Sample {
+    /// Why it failed, as a kind; None when it did not, or for an older sample's sentence.
+    pub fn error_kind(&self) -> Option<SampleError> {
+        self.error.as_deref().and_then(SampleError::of)
+    }
+
     /// Attached or detached, in a control run.
     pub fn condition(&self) -> Option<crate::domain::arm::Condition> {
         self.arm().condition

@@ -7,6 +7,7 @@
 use crate::domain::arm::Arm;
 use crate::domain::plan::{AutoReason, AutoStop};
 use crate::domain::run::EndReason;
+use crate::domain::sample::SampleError;
 use crate::report::chart_scale::Legend;
 use crate::stats::compare::{Comparison, Verdict};
 use crate::stats::integrity::IntegrityWhy;
@@ -153,10 +154,27 @@ pub fn integrity_detail(i: &Integrity) -> Option<String> {
             bytes_received,
             head,
         } => Some(format!("received {bytes_received} bytes `{head}`")),
-        Integrity::Unsupported { error }
-        | Integrity::Aborted { error }
-        | Integrity::Error { error } => Some(error.clone()),
+        Integrity::Unsupported { error, http_status }
+        | Integrity::Aborted { error, http_status }
+        | Integrity::Error { error, http_status } => Some(match SampleError::of(error) {
+            Some(kind) => sample_error(kind, *http_status),
+            // The browser's own words, or an older sample's sentence, as they were.
+            None => error.clone(),
+        }),
         Integrity::Intact | Integrity::NoSamples => None,
+    }
+}
+
+/// Why an upload failed, by its kind (and the sink's HTTP status, for `SinkStatus`).
+pub fn sample_error(kind: SampleError, http_status: Option<u16>) -> String {
+    match (kind, http_status) {
+        (SampleError::FetchRejected, _) => "the browser rejected the upload".into(),
+        (SampleError::SinkStatus, Some(status)) => format!("the sink answered HTTP {status}"),
+        (SampleError::SinkStatus, None) => "the sink answered with an error status".into(),
+        (SampleError::NoReply, _) => "the sink's answer could not be read".into(),
+        (SampleError::DifferentBytes, _) => "the sink received other bytes than were sent".into(),
+        (SampleError::NoRecord, _) => "the sink has no record of this upload".into(),
+        (SampleError::NothingReceived, _) => "the sink reported no received bytes".into(),
     }
 }
 
@@ -314,9 +332,23 @@ mod tests {
             },
             Integrity::Unsupported {
                 error: "TypeError: Failed to fetch".into(),
+                http_status: None,
+            },
+            Integrity::Error {
+                error: "sink-status".into(),
+                http_status: Some(413),
+            },
+            Integrity::Aborted {
+                error: "sent 10 bytes, the sink received 5 with a different SHA-256".into(),
+                http_status: None,
             },
             Integrity::NoSamples,
         ];
+        let sample_errors = SampleError::iter().flat_map(|kind| {
+            [None, Some(429)].map(|status| {
+                json!({"kind": kind, "http_status": status, "text": sample_error(kind, status)})
+            })
+        });
         let mut comparisons = comparisons.to_vec();
         comparisons.extend(parted());
         json!({
@@ -332,6 +364,7 @@ mod tests {
                 .collect::<Vec<_>>(),
             "legends": legends.iter().map(|l| json!({"legend": l, "text": legend(l)}))
                 .collect::<Vec<_>>(),
+            "sample_errors": sample_errors.collect::<Vec<_>>(),
             "integrity": integrity.iter().map(|i| json!({
                 "integrity": i, "word": integrity_word(i), "detail": integrity_detail(i),
             })).collect::<Vec<_>>(),
@@ -398,6 +431,11 @@ mod tests {
             too_few_blocks: false,
             blocks: None,
         };
+        // A burst of other work over too few blocks to judge (`Part::too_few_blocks`).
+        let brief = |of: PartOf, ratio: f64| Part {
+            too_few_blocks: true,
+            ..part(of, ratio, None, Verdict::NotResolved)
+        };
         let quiet = PartOf::Condition {
             condition: Condition::default(),
         };
@@ -415,6 +453,7 @@ mod tests {
             },
         };
         let blocks = |b: &[u32]| PartOf::Blocks { blocks: b.to_vec() };
+        let (quiet_too, busy_too) = (quiet.clone(), busy_io.clone());
         let with = |mut c: Comparison, parts: Vec<Part>| {
             c.parts = parts;
             c
@@ -456,6 +495,13 @@ mod tests {
                         Some((0.97, 1.5)),
                         Verdict::NotResolved,
                     ),
+                ],
+            ),
+            with(
+                compared(1.3, None, 0.05, Verdict::Faster),
+                vec![
+                    part(quiet_too, 1.31, Some((1.22, 1.4)), Verdict::Faster),
+                    brief(busy_too, 0.9),
                 ],
             ),
         ]

@@ -111,7 +111,7 @@ mod tests {
     use crate::domain::arm::Condition;
     use crate::domain::plan::AutoStop;
     use crate::domain::run::{EndReason, RunStatus};
-    use crate::domain::sample::SampleStatus;
+    use crate::domain::sample::{SampleError, SampleStatus};
     use crate::protocol::ErrorCode;
     use serde_json::{json, Value};
     use strum::IntoEnumIterator;
@@ -140,6 +140,7 @@ mod tests {
                 .chain(strs::<PageMessage>())
                 .collect::<Vec<_>>(),
             "sample_statuses": names::<SampleStatus>(),
+            "sample_errors": names::<SampleError>(),
             "run_statuses": names::<RunStatus>(),
             "conditions": names::<Condition>(),
             "auto_stops": names::<AutoStop>(),

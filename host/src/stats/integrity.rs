@@ -20,14 +20,23 @@ pub enum Integrity {
         head: String,
     },
     /// fetch() rejected the body (e.g. a stream body over HTTP/1.1 in Chromium).
+    /// `error`, in each failure: the browser's own words when it rejected the upload,
+    /// else the sample's `error` (a `SampleError` by name, or an older sample's
+    /// sentence); `http_status` when the sink answered with another status than 200.
     Unsupported {
         error: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        http_status: Option<u16>,
     },
     Aborted {
         error: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        http_status: Option<u16>,
     },
     Error {
         error: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        http_status: Option<u16>,
     },
     NoSamples,
 }
@@ -45,15 +54,21 @@ impl Integrity {
                 head,
             };
         }
-        let error = |s: &&Sample| s.error.clone().unwrap_or_else(|| "no detail".into());
+        let error = |s: &&Sample| {
+            let said = s.rejection.as_ref().or(s.error.as_ref());
+            said.cloned().unwrap_or_else(|| "no detail".into())
+        };
         if let Some(s) = worst(SampleStatus::Unsupported) {
-            return Integrity::Unsupported { error: error(s) };
+            let (error, http_status) = (error(s), s.http_status);
+            return Integrity::Unsupported { error, http_status };
         }
         if let Some(s) = worst(SampleStatus::Aborted) {
-            return Integrity::Aborted { error: error(s) };
+            let (error, http_status) = (error(s), s.http_status);
+            return Integrity::Aborted { error, http_status };
         }
         if let Some(s) = worst(SampleStatus::Error) {
-            return Integrity::Error { error: error(s) };
+            let (error, http_status) = (error(s), s.http_status);
+            return Integrity::Error { error, http_status };
         }
         if samples.is_empty() {
             Integrity::NoSamples
@@ -79,13 +94,13 @@ impl Integrity {
                 Some(IntegrityWhy::StreamUploadedAsText)
             }
             // The DOMException's name: WebKit refuses stream bodies outright.
-            Integrity::Unsupported { error }
+            Integrity::Unsupported { error, .. }
                 if stream && error.starts_with("NotSupportedError") =>
             {
                 Some(IntegrityWhy::NoStreamUploads)
             }
             // Chromium's own rejection (WebKit's is another, above).
-            Integrity::Unsupported { error }
+            Integrity::Unsupported { error, .. }
                 if stream_over_http1 && error.starts_with("TypeError") =>
             {
                 Some(IntegrityWhy::StreamNeedsHttp2)

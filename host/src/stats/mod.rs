@@ -167,6 +167,7 @@ fn summarise_arm(arm: crate::domain::arm::Arm, samples: Vec<&Sample>) -> ArmSumm
 mod tests {
     use super::*;
     use crate::domain::arm::{BodyKind, Transport};
+    use crate::domain::sample::SampleError;
     use crate::store::tests_support::sample;
 
     /// The page's medians (extension/lib/stats.js) use the same fixture.
@@ -248,6 +249,31 @@ mod tests {
             json["verdict"],
             "corrupted: received 23 bytes `[object ReadableStream]`"
         );
+    }
+
+    /// A sample stored with kinds: the browser's words come from `rejection` (so the
+    /// known causes are still found), a sink's refusal keeps its status as a number.
+    #[test]
+    fn a_typed_failure_gives_the_browsers_words_and_the_sinks_status() {
+        let mut s = sample("r", "ReadableStream", 0, 0.0);
+        s.status = SampleStatus::Unsupported;
+        s.error = Some(SampleError::FetchRejected.as_str().into());
+        s.rejection = Some("TypeError: Failed to fetch".into());
+        let integrity = Integrity::of(&[&s]);
+        let expected = Integrity::Unsupported {
+            error: "TypeError: Failed to fetch".into(),
+            http_status: None,
+        };
+        assert_eq!(integrity, expected);
+        assert!(integrity.why(&s.arm()).is_some());
+        s.status = SampleStatus::Error;
+        s.error = Some(SampleError::SinkStatus.as_str().into());
+        (s.rejection, s.http_status) = (None, Some(413));
+        let expected = Integrity::Error {
+            error: "sink-status".into(),
+            http_status: Some(413),
+        };
+        assert_eq!(Integrity::of(&[&s]), expected);
     }
 
     #[test]

@@ -22,6 +22,8 @@ pub(crate) fn sample(run_id: &str, body: &str, rep: u32, mbps: f64) -> Sample {
         intact: true,
         status: SampleStatus::Ok,
         error: None,
+        http_status: None,
+        rejection: None,
         page_ms: Some(1.0),
         sink_ms: Some(0.9),
         mbps: Some(mbps),

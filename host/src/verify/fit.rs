@@ -3,7 +3,7 @@
 //! and bytes, and only while the run is open. What does not fit is refused (error 18,
 //! `sample-refused`, with the rule as `kind`) and nothing of its message is stored.
 //! What does fit is stored with only the fields this host knows: the page's other
-//! fields are dropped, its label is the arm's, its error text is clipped.
+//! fields are dropped, its label is the arm's, its error and rejection texts are clipped.
 
 use crate::domain::arm::Arm;
 use crate::domain::limits::INPUT;
@@ -170,7 +170,7 @@ impl RunBook {
 
 /// The sample with only what this host stores of a page's: no field it does not know
 /// (`extra`, and in `observed` anything but `debugger_attached`), the arm's own label
-/// and arm, the error text clipped.
+/// and arm, the error and the browser's rejection text clipped.
 pub fn only_known(mut s: Sample) -> Sample {
     let arm = s.arm();
     s.body = arm.label();
@@ -182,9 +182,12 @@ pub fn only_known(mut s: Sample) -> Sample {
         s.observed.extra.insert("debugger_attached".into(), seen);
     }
     s.module_failure = s.module_failure.map(|f| f.clipped());
-    if let Some(e) = s.error.as_mut() {
-        if let Some((cut, _)) = e.char_indices().nth(INPUT.error_chars) {
-            e.truncate(cut);
+    for text in [s.error.as_mut(), s.rejection.as_mut()]
+        .into_iter()
+        .flatten()
+    {
+        if let Some((cut, _)) = text.char_indices().nth(INPUT.error_chars) {
+            text.truncate(cut);
         }
     }
     s

@@ -5,7 +5,7 @@
 //! are the sink's own record (`lookup.rs`); a sample with no record is never intact.
 
 use crate::domain::received::Receipt;
-use crate::domain::sample::{Sample, SampleStatus};
+use crate::domain::sample::{Sample, SampleError, SampleStatus};
 
 /// The sample as the host stores it: status, `intact` and the throughput are derived
 /// here. A failure the page saw (fetch rejected, aborted, an error) is never intact, and
@@ -21,14 +21,18 @@ pub fn judge(mut s: Sample) -> Sample {
         judge_figures(&s)
     };
     s.intact = status == SampleStatus::Ok;
-    if s.intact {
-        s.error = None;
-        s.mbps = s.page_ms.and_then(|ms| mbps(s.bytes_sent, ms));
+    s.mbps = if s.intact {
+        s.page_ms.and_then(|ms| mbps(s.bytes_sent, ms))
     } else {
-        s.mbps = None;
-        if s.error.is_none() {
-            s.error = Some(mismatch_text(&s, status));
-        }
+        None
+    };
+    if !failed {
+        // Judged from the sink's record alone: whatever the page said of its error (a
+        // count it claims arrived, an HTTP status) is not what was stored.
+        s.error = mismatch(&s, status).map(|kind| kind.as_str().to_owned());
+        (s.http_status, s.rejection) = (None, None);
+    } else if s.error.is_none() {
+        s.error = mismatch(&s, status).map(|kind| kind.as_str().to_owned());
     }
     s.status = status;
     s
@@ -78,24 +82,13 @@ fn chunk_tags_ok(s: &Sample) -> bool {
     s.chunk_tally.is_none_or(|t| t.whole())
 }
 
-fn mismatch_text(s: &Sample, status: SampleStatus) -> String {
-    match (status, s.bytes_received) {
-        (SampleStatus::Corrupted, Some(got)) => format!(
-            "sent {} bytes, the sink received {got} with {} SHA-256",
-            s.bytes_sent,
-            if s.sha256_received.as_deref() == Some(s.sha256_sent.as_str()) {
-                "the same"
-            } else {
-                "a different"
-            }
-        ),
-        _ => match s.receipt {
-            Some(r) if r != Receipt::Found => format!(
-                "the sink has no record of this upload for this sample ({})",
-                r.as_str()
-            ),
-            _ => "the sink reported no received bytes".into(),
-        },
+/// What the sink's record says went wrong, as a kind; None for an intact upload.
+fn mismatch(s: &Sample, status: SampleStatus) -> Option<SampleError> {
+    match (status, s.bytes_received, s.receipt) {
+        (SampleStatus::Ok, ..) => None,
+        (SampleStatus::Corrupted, Some(_), _) => Some(SampleError::DifferentBytes),
+        (_, _, Some(r)) if r != Receipt::Found => Some(SampleError::NoRecord),
+        _ => Some(SampleError::NothingReceived),
     }
 }
 
@@ -109,6 +102,18 @@ pub fn mbps(bytes: u64, ms: f64) -> Option<f64> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// `fields`, with `more`'s added where `fields` has none.
+    fn merged(mut fields: serde_json::Value, more: &serde_json::Value) -> serde_json::Value {
+        for (k, v) in more.as_object().unwrap() {
+            fields
+                .as_object_mut()
+                .unwrap()
+                .entry(k)
+                .or_insert(v.clone());
+        }
+        fields
+    }
 
     fn claimed(fields: serde_json::Value) -> Sample {
         let mut base = json!({"run_id": "r", "body": "Blob", "rep": 0, "bytes_sent": 1024,
@@ -144,6 +149,52 @@ mod tests {
         }
         let s = judge(claimed(json!({"bytes_received": null})));
         assert_eq!((s.status, s.intact), (SampleStatus::Error, false));
+    }
+
+    /// The page's `error` (its kind, or an older page's sentence naming a count it says
+    /// arrived) is never stored beside the record's figures: the host names its own.
+    #[test]
+    fn the_error_stored_is_the_records_kind_never_the_pages() {
+        let said = json!({"status": "corrupted", "intact": false, "http_status": 413,
+            "error": "sent 1024 bytes, the sink received 999 with a different SHA-256"});
+        let fields = |s: Sample| (s.status, s.error_kind(), s.http_status, s.error);
+        let stored = judge(claimed(merged(json!({"sha256_received": "bb"}), &said)));
+        assert_eq!(
+            fields(stored),
+            (
+                SampleStatus::Corrupted,
+                Some(SampleError::DifferentBytes),
+                None,
+                Some("different-bytes".into())
+            )
+        );
+        let stored = judge(claimed(said.clone()));
+        assert_eq!(fields(stored), (SampleStatus::Ok, None, None, None));
+        let none = merged(json!({"bytes_received": null, "receipt": "missing"}), &said);
+        assert_eq!(
+            judge(claimed(none)).error_kind(),
+            Some(SampleError::NoRecord)
+        );
+        let empty = merged(json!({"bytes_received": null, "receipt": "found"}), &said);
+        let empty = judge(claimed(empty));
+        assert_eq!(empty.error_kind(), Some(SampleError::NothingReceived));
+    }
+
+    /// A failure the page saw keeps its kind and its numbers: they say what the browser
+    /// and the sink's answer were, not what arrived.
+    #[test]
+    fn a_failure_keeps_the_pages_kind_and_status() {
+        let refused = json!({"status": "error", "error": "sink-status", "http_status": 413,
+            "bytes_received": null, "sha256_received": null, "receipt": "missing"});
+        let s = judge(claimed(refused));
+        assert_eq!(
+            (s.status, s.error_kind(), s.http_status),
+            (
+                SampleStatus::Error,
+                Some(SampleError::SinkStatus),
+                Some(413)
+            )
+        );
     }
 
     #[test]

@@ -380,3 +380,24 @@ fn a_records_texts_and_timeline_are_held_to_their_bounds() {
     assert_eq!(s.protocol.unwrap().len(), 16);
     assert_eq!(s.timeline, None);
 }
+
+/// What the host keeps of a page's failure: its kind, the sink's status as a number, and
+/// the browser's words clipped like the error (a page's text is bounded before it is stored).
+#[test]
+fn a_pages_failure_is_kept_typed_and_its_texts_are_clipped() {
+    let long = "TypeError: ".to_owned() + &"x".repeat(5000);
+    let page_saw = json!({"status": "unsupported", "error": "fetch-rejected",
+        "rejection": long, "http_status": 413, "intact": false,
+        "bytes_received": null, "sha256_received": null});
+    let s = fit::only_known(claimed(page_saw));
+    let max = crate::domain::limits::INPUT.error_chars;
+    assert_eq!(s.rejection.as_ref().map(|r| r.chars().count()), Some(max));
+    assert_eq!(
+        (s.error_kind(), s.http_status),
+        (
+            Some(crate::domain::sample::SampleError::FetchRejected),
+            Some(413)
+        )
+    );
+    assert!(s.extra.is_empty(), "{:?}", s.extra);
+}
