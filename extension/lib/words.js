@@ -85,7 +85,8 @@ export function formatComparison(c) {
 export function partFigures(p, horizon) {
   const hasInterval = p.ci_low !== null && p.ci_low !== undefined && p.ci_high !== null && p.ci_high !== undefined;
   const figures = hasInterval ? `${fixed(p.ratio, 2)}x [${fixed(p.ci_low, 2)}–${fixed(p.ci_high, 2)}]` : `${fixed(p.ratio, 2)}x`;
-  return `${figures} ${verdictWords(p.verdict, horizon)}`;
+  const verdict = verdictWords(p.verdict, horizon);
+  return p.too_few_blocks ? `${figures} ${verdict} (too few blocks to judge)` : `${figures} ${verdict}`;
 }
 
 /** One part of a comparison: "0.70x [0.65–0.76] slower when quiet", "1.95x faster in block(s) 2, 4". */

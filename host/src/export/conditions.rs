@@ -167,8 +167,15 @@ fn part_figures(p: &Part, horizon: f64) -> String {
         (Some(lo), Some(hi)) => format!("{:.2}x [{lo:.2}–{hi:.2}]", p.ratio),
         _ => format!("{:.2}x", p.ratio),
     };
-    format!("{figures} {}", super::words::verdict(p.verdict, horizon))
+    let verdict = super::words::verdict(p.verdict, horizon);
+    match p.too_few_blocks {
+        true => format!("{figures} {verdict} ({TOO_FEW_BLOCKS})"),
+        false => format!("{figures} {verdict}"),
+    }
 }
+
+/// Why a part measured over too few blocks has no verdict.
+const TOO_FEW_BLOCKS: &str = "too few blocks to judge";
 
 /// One part's figures: "0.70x [0.65–0.76] slower when quiet".
 fn part_text(p: &Part, horizon: f64) -> String {

@@ -13,13 +13,18 @@ use crate::stats::compare::{Comparison, Verdict};
 use crate::stats::integrity::IntegrityWhy;
 use crate::stats::Integrity;
 
-/// Whole Mbps, with decimals where whole numbers would round tiny bodies to 0:
-/// "0.01", "42.3", "2190"; a dash for none.
+/// A browser as a reader is shown it: its name and version ("Chromium 156").
+pub fn browser(env: &crate::domain::sample::Environment) -> String {
+    format!("{} {}", env.browser, env.browser_version)
+}
+
 /// A SHA-256 as a reader is shown it: its first 12 hex digits.
 pub fn short_sha(sha256: &str) -> String {
     sha256.chars().take(12).collect()
 }
 
+/// Whole Mbps, with decimals where whole numbers would round tiny bodies to 0:
+/// "0.01", "42.3", "2190"; a dash for none.
 pub fn mbps(v: Option<f64>) -> String {
     match v {
         Some(x) if x < 10.0 => format!("{x:.2}"),
@@ -430,6 +435,11 @@ mod tests {
             settled: verdict != Verdict::NotResolved,
             too_few_blocks: false,
         };
+        // A burst of other work over too few blocks to judge (`Part::too_few_blocks`).
+        let brief = |of: PartOf, ratio: f64| Part {
+            too_few_blocks: true,
+            ..part(of, ratio, None, Verdict::NotResolved)
+        };
         let quiet = PartOf::Condition {
             condition: Condition::default(),
         };
@@ -447,6 +457,7 @@ mod tests {
             },
         };
         let blocks = |b: &[u32]| PartOf::Blocks { blocks: b.to_vec() };
+        let (quiet_too, busy_too) = (quiet.clone(), busy_io.clone());
         let with = |mut c: Comparison, parts: Vec<Part>| {
             c.parts = parts;
             c
@@ -488,6 +499,13 @@ mod tests {
                         Some((0.97, 1.5)),
                         Verdict::NotResolved,
                     ),
+                ],
+            ),
+            with(
+                compared(1.3, None, 0.05, Verdict::Faster),
+                vec![
+                    part(quiet_too, 1.31, Some((1.22, 1.4)), Verdict::Faster),
+                    brief(busy_too, 0.9),
                 ],
             ),
         ]
