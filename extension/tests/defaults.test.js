@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { AFTER_RUN, AUTO_DEFAULT, DEFAULT_OPTIONS, LOADS, OPTION_PROBLEM, PLAN_PROBLEM, planFromOptions, problemText, tickedModules, validateOptions, BODY_KINDS, LIMITS, MIB, TRANSPORTS } from '../lib/defaults.js';
+import { AFTER_RUN, AUTO_DEFAULT, DEFAULT_OPTIONS, LOADS, OPTION_PROBLEM, PLAN_PROBLEM, planFromOptions, tickedModules, validateOptions, BODY_KINDS, LIMITS, MIB, TRANSPORTS } from '../lib/defaults.js';
+import { problemText } from '../lib/format.js';
 import { PLAN_LIMITS } from '../lib/plan-limits.js';
 
 // Written by the host's core with the module above (host/src/domain/plan/validate.rs).

@@ -8,7 +8,7 @@ use unobserved::cli::setup_cmds::hello_probe;
 use unobserved_installer::action::{Action, Report};
 use unobserved_installer::apply::{self, InstallOptions};
 use unobserved_installer::browsers::{Os, BROWSERS};
-use unobserved_installer::doctor::{doctor, ProblemKind};
+use unobserved_installer::doctor::{doctor, About, ProblemKind};
 use unobserved_installer::layout::Layout;
 use unobserved_installer::plan::{plan, Plan};
 
@@ -148,7 +148,7 @@ fn assert_doctor_finds_no_problem(l: &Layout, system: bool) {
     // Doctor checked (and so started) the host for every browser, without a problem.
     let browsers_checked = checks
         .iter()
-        .filter(|c| BROWSERS.iter().any(|b| b.name == c.subject))
+        .filter(|c| matches!(c.about, About::Browser { .. }))
         .count();
     assert!(browsers_checked >= 2, "{checks:?}");
 }
@@ -389,8 +389,16 @@ fn snap_and_flatpak_browsers_are_detected_with_advice_and_nothing_is_written_for
     );
     // Doctor repeats them as problems with advice; install never writes into them.
     let checks = doctor(&l, false, &hello_probe);
-    assert!(checks.iter().any(|c| c.subject == "Chromium (Flatpak)"
-        && c.problems.iter().any(|p| p.kind == ProblemKind::Sandboxed)));
+    let flatpak = About::Sandboxed {
+        browser: "Chromium",
+        package: "Flatpak",
+    };
+    assert!(
+        checks
+            .iter()
+            .any(|c| c.about == flatpak
+                && c.problems.iter().any(|p| p.kind == ProblemKind::Sandboxed))
+    );
     let all: Vec<_> = BROWSERS.iter().collect();
     let p = plan(&l, &all, Path::new(BIN), false, &[]);
     assert!(p
@@ -426,7 +434,7 @@ fn doctor_reports_a_broken_manifest_with_a_fix_and_fails() {
         .as_array()
         .unwrap()
         .iter()
-        .find(|c| c["subject"] == "Google Chrome")
+        .find(|c| c["about"] == serde_json::json!({"kind": "browser", "browser": "chrome"}))
         .expect("Chrome is checked");
     let kinds: Vec<&str> = chrome["problems"]
         .as_array()

@@ -117,12 +117,24 @@ fn chromium_loads(home: &Path, url: &str) -> bool {
 fn the_local_ca_is_trusted_for_loopback_only_and_uninstall_removes_it() {
     let s = installed();
     assert!(nssdb_lists(&s.home), "the CA is in ~/.pki/nssdb");
-    let doctor = unobserved(&s, &["doctor", "--profile", s.home.to_str().unwrap()]);
-    let text = String::from_utf8_lossy(&doctor.stdout);
-    assert!(
-        text.contains(unobserved::platform::local_ca::NICKNAME),
-        "{text}"
+    // Doctor checks the local CA (its check typed `local-https`) and finds it whole:
+    // certificate, owner-only key, trusted.
+    let doctor = unobserved(
+        &s,
+        &["doctor", "--json", "--profile", s.home.to_str().unwrap()],
     );
+    let report: Value = serde_json::from_slice(&doctor.stdout).expect("doctor's JSON");
+    let ca: Vec<&Value> = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["about"] == json!({"kind": "local-https"}))
+        .collect();
+    let [ca] = ca.as_slice() else {
+        panic!("one check of the local CA: {report:#}")
+    };
+    assert_eq!(ca["problems"], json!([]), "{ca:#}");
+    assert_eq!(ca["ok"].as_array().map(Vec::len), Some(3), "{ca:#}");
 
     let certs = tempfile::tempdir().unwrap();
     let (cert, key) = leaf_from_ca(&s, "127.0.0.1", certs.path());

@@ -10,11 +10,42 @@ use std::path::Path;
 /// Starts the host as `family` would and says hello; Ok(host version) or Err(why).
 pub type HelloProbe<'a> = &'a dyn Fn(&Path, Family, &Path) -> Result<String, String>;
 
-#[derive(Debug, Default, serde::Serialize)]
+#[derive(Debug, serde::Serialize)]
 pub struct Check {
+    /// What it checked, typed: code and tests find a check by this, never by `subject`.
+    pub about: About,
+    /// The same in words, for a person.
     pub subject: String,
     pub ok: Vec<String>,
     pub problems: Vec<Problem>,
+}
+
+/// What a check is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum About {
+    /// A browser's manifest and host: its key in `BROWSERS`.
+    Browser { browser: &'static str },
+    /// A browser installed as a sandboxed package (`sandbox.rs`).
+    Sandboxed {
+        browser: &'static str,
+        package: &'static str,
+    },
+    /// The state dir the host writes its store to.
+    StateDir,
+    /// The local CA of `install --local-https`, and its trust.
+    LocalHttps,
+}
+
+impl Check {
+    fn new(about: About, subject: String) -> Check {
+        Check {
+            about,
+            subject,
+            ok: vec![],
+            problems: vec![],
+        }
+    }
 }
 
 /// Something doctor found wrong: which rule (`kind`, what code and tests branch on),
@@ -70,24 +101,23 @@ pub fn doctor(layout: &Layout, system: bool, probe: HelloProbe) -> Vec<Check> {
         checks.extend(receipt.trust.iter().map(check_trust));
     }
     for note in crate::sandbox::detect(layout) {
-        checks.push(Check {
-            subject: format!("{} ({})", note.browser, note.kind),
-            problems: vec![problem(
-                ProblemKind::Sandboxed,
-                format!("{} is a {} package with a sandbox", note.browser, note.kind),
-                note.advice,
-            )],
-            ..Default::default()
-        });
+        let about = About::Sandboxed {
+            browser: note.browser,
+            package: note.kind,
+        };
+        let mut c = Check::new(about, format!("{} ({})", note.browser, note.kind));
+        c.problems.push(problem(
+            ProblemKind::Sandboxed,
+            format!("{} is a {} package with a sandbox", note.browser, note.kind),
+            note.advice,
+        ));
+        checks.push(c);
     }
     checks
 }
 
 fn check_browser(layout: &Layout, b: &Browser, system: bool, probe: HelloProbe) -> Check {
-    let mut c = Check {
-        subject: b.name.into(),
-        ..Default::default()
-    };
+    let mut c = Check::new(About::Browser { browser: b.key }, b.name.into());
     let path = layout.manifest_path(b, system);
     let fix_install = format!(
         "run `unobserved install --browser {}{}`",
@@ -164,10 +194,7 @@ fn read_manifest(path: &Path, family: Family) -> Result<serde_json::Value, (Prob
 }
 
 fn check_state_dir(dir: &Path) -> Check {
-    let mut c = Check {
-        subject: "State dir".into(),
-        ..Default::default()
-    };
+    let mut c = Check::new(About::StateDir, "State dir".into());
     // Probe the dir itself, or the nearest existing parent it would be created in;
     // doctor leaves nothing behind.
     // Something that is not a folder where the state dir (or a parent) should be: no
@@ -209,10 +236,7 @@ fn check_state_dir(dir: &Path) -> Check {
 
 /// The local CA of `install --local-https`: its files, its key's mode, and the trust.
 fn check_trust(t: &crate::plan::TrustWrite) -> Check {
-    let mut c = Check {
-        subject: format!("local HTTPS ({})", t.nickname),
-        ..Default::default()
-    };
+    let mut c = Check::new(About::LocalHttps, format!("local HTTPS ({})", t.nickname));
     let reinstall = "run `unobserved install --local-https` again".to_owned();
     if t.cert_path.is_file() {
         c.ok.push(format!("CA certificate {}", t.cert_path.display()));

@@ -342,10 +342,7 @@ fn print_matrix(reports: &[RunReport], horizon: f64, colour: bool) {
     if reports.len() < 2 {
         return;
     }
-    let labels: Vec<String> = reports
-        .iter()
-        .map(|r| format!("{} {}", r.run.env.browser, r.run.env.browser_version))
-        .collect();
+    let labels = crate::export::compared::browser_labels(reports);
     let compared = across::compare_runs(reports, horizon);
     println!("\n{}", Table { colour }.render_compared(&compared, &labels));
 }

@@ -6,6 +6,7 @@
 use super::document::{Cell, Row, Section, SectionKind, Tone};
 use super::words::{integrity_word, mbps as fmt_mbps};
 use crate::report::across::{ArmAcross, Fact, FactValue, RunsCompared};
+use crate::report::RunReport;
 use crate::stats::across_runs::{Across, Method};
 use crate::stats::compare::Verdict;
 
@@ -14,6 +15,14 @@ pub struct ComparedDocument {
     pub section: Section,
     /// "only in A: Blob", "differs: browser: …".
     pub lines: Vec<String>,
+}
+
+/// The browser matrix's name of each run: its browser and version ("Chromium 156").
+pub fn browser_labels(reports: &[RunReport]) -> Vec<String> {
+    reports
+        .iter()
+        .map(|r| super::words::browser(&r.run.env))
+        .collect()
 }
 
 /// `labels` name the runs in `compared.runs` order (run ids, or browser names).

@@ -481,10 +481,7 @@ fn environment(r: &RunReport) -> Vec<(&'static str, String)> {
     let m = &r.run;
     vec![
         ("Run", m.run_id.clone()),
-        (
-            "Browser",
-            format!("{} {}", m.env.browser, m.env.browser_version),
-        ),
+        ("Browser", super::words::browser(&m.env)),
         ("OS", m.env.os.clone()),
         ("CPU", m.cpu.clone().unwrap_or_else(|| "unknown".into())),
         ("Host version", m.host_version.clone()),

@@ -34,7 +34,7 @@ pub fn table(runs: &[RunMeta]) -> String {
             "{:<22} {:<20} {:<28} {:<16} {:<12} {}\n",
             m.run_id,
             started.get(..19).unwrap_or(started).replace('T', " "),
-            format!("{} {}", m.env.browser, m.env.browser_version),
+            super::words::browser(&m.env),
             plan,
             m.status,
             m.observed

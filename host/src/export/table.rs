@@ -89,7 +89,8 @@ impl Table {
 
     /// Columns padded to their widest cell (measured before any colour is added); the
     /// last column is left unpadded.
-    fn section(&self, s: &Section) -> String {
+    /// One section: its title, the columns aligned, its footnotes.
+    pub(super) fn section(&self, s: &Section) -> String {
         let mut out = String::new();
         if let Some(title) = s.title {
             out += &self.paint(&format!("\n{title}\n"), Style::new().bold());

@@ -278,6 +278,80 @@ fn a_comparison_shows_the_same_content_in_every_format() {
     assert_eq!(bars, medians, "{html}");
 }
 
+/// The browser matrix's words and number formats, pinned once: `run --browser a,b`
+/// prints this rendering of the stored runs' comparison (the browser test checks that
+/// typed), named by browser.
+#[test]
+fn the_browser_matrix_reads_as_pinned() {
+    let mut runs = two_runs();
+    runs[1].run.env.browser = "Firefox".into();
+    runs[1].run.env.browser_version = "153.8".into();
+    let compared = crate::report::across::compare_runs(&runs, 0.05);
+    let labels = super::compared::browser_labels(&runs);
+    assert_eq!(labels, ["Chromium 156", "Firefox 153.8"]);
+    let text = exporter(Format::Table, false).render_compared(&compared, &labels);
+    assert_eq!(text, MATRIX, "{text}");
+}
+
+const MATRIX: &str = r#"Firefox 153.8 compared with Chromium 156
+Arm         Chromium 156  Firefox 153.8  vs Chromium 156
+Uint8Array          1008           1008  1.00x [0.85–1.18] not resolved
+Blob                 708            908  1.28x [1.09–1.52] faster
+Mbps medians of intact uploads; ratio of the medians to the first with its [95% interval], made as the lines below say.
+machine check: none; a, b recorded no machine calibration (stored by an older host)
+one run a side: each interval is widened by ±18.1% for run-to-run drift, so it cannot say "same"; give several runs a side (compare A1,A2,A3 B1,B2,B3) or interleave the builds in one run (run --browser-path A --browser-path B)
+only in a: ReadableStream
+differs: browser: Chromium 156 | Firefox 153.8
+"#;
+
+/// An auto-sampled run the rep budget ended: its plan line says how many reps it took
+/// and where it started, and its warning says which budget ran out and what it left
+/// unsettled, in these words (the browser tests check the same run typed: `auto_stop`,
+/// the reps, the warning's kind and figures).
+#[test]
+fn an_auto_run_the_rep_budget_ended_reads_as_pinned() {
+    use crate::domain::plan::{AutoBudget, AutoStop};
+    let mut run = run_record("r");
+    if let Record::Run(r) = &mut run {
+        r.run.plan.reps = 3;
+        r.run.plan.auto = Some(AutoBudget {
+            max_reps: 5,
+            max_seconds: 60,
+        });
+    }
+    let mut records = vec![run];
+    for rep in 0..5 {
+        for (body, mbps) in [("Uint8Array", 1000.0), ("Blob", 990.0)] {
+            let wobble = [0.0, 40.0, -30.0, 25.0, -45.0][rep as usize];
+            records.push(Record::Sample(sample("r", body, rep, mbps + wobble)));
+        }
+    }
+    records.push(Record::RunEnd {
+        run_id: "r".into(),
+        status: crate::domain::run::RunStatus::Complete,
+        reason: None,
+        end_reason: None,
+        recorded_at: crate::store::records::now(),
+        observation: None,
+        auto_stop: Some(AutoStop::BudgetReps),
+    });
+    let report = crate::report::tests_support::report_of(records);
+    let d = document::of(&report);
+    assert_eq!(d.plan.as_deref(), Some(PLAN_LINE));
+    assert_eq!(d.warnings, [BUDGET_SPENT]);
+    let table = exporter(Format::Table, false).render(std::slice::from_ref(&report));
+    assert!(table.contains(&format!("{PLAN_LINE}\n")), "{table}");
+    assert!(
+        table.contains(&format!("warning: {BUDGET_SPENT}\n")),
+        "{table}"
+    );
+}
+
+const PLAN_LINE: &str =
+    "32 MiB per upload × 5 reps (auto from 3), 1 warm-up · sink ceiling 9000 Mbps";
+
+const BUDGET_SPENT: &str = "The rep budget (5 reps) ran out after 5 reps with 1 comparison(s) not settled (Blob vs Uint8Array), which read \"not resolved\" whatever their interval. Give it more time (Options, or --max-time) or a quieter machine, or widen the horizon.";
+
 const SCHEMA_PATH: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../schemas/report.schema.json");
 
 /// The committed schema is the one generated from the types (`json::schema()`).

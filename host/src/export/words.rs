@@ -13,13 +13,18 @@ use crate::stats::compare::{Comparison, Verdict};
 use crate::stats::integrity::IntegrityWhy;
 use crate::stats::Integrity;
 
-/// Whole Mbps, with decimals where whole numbers would round tiny bodies to 0:
-/// "0.01", "42.3", "2190"; a dash for none.
+/// A browser as a reader is shown it: its name and version ("Chromium 156").
+pub fn browser(env: &crate::domain::sample::Environment) -> String {
+    format!("{} {}", env.browser, env.browser_version)
+}
+
 /// A SHA-256 as a reader is shown it: its first 12 hex digits.
 pub fn short_sha(sha256: &str) -> String {
     sha256.chars().take(12).collect()
 }
 
+/// Whole Mbps, with decimals where whole numbers would round tiny bodies to 0:
+/// "0.01", "42.3", "2190"; a dash for none.
 pub fn mbps(v: Option<f64>) -> String {
     match v {
         Some(x) if x < 10.0 => format!("{x:.2}"),

@@ -108,3 +108,12 @@ pub fn assert_judged_from_the_ledger(run: &Value) {
         }
     }
 }
+
+/// What `unobserved run` printed is the table of the run it stored: `report --run ID
+/// --format table` of the same store gives the same bytes. (The table's words are
+/// `export/`'s, pinned by its unit tests; a test here compares bytes, never words.)
+pub fn assert_printed_as_stored(stdout: &str, state: &std::path::Path, run_id: &str) {
+    let stored = super::report(state, &["--run", run_id, "--format", "table"]);
+    assert!(!stored.is_empty(), "no table of run {run_id}");
+    assert_eq!(stdout, stored, "the printed table is not the stored run's");
+}

@@ -83,6 +83,35 @@ fn a_control_run_puts_attached_and_detached_phases_side_by_side() {
     assert_same_content(report, SectionKind::Phases);
 }
 
+/// The phase sections' words and number formats, pinned once: the browser tests check
+/// a real run's phases typed (in JSON), and every format shows this section's words
+/// (the tests above).
+#[test]
+fn the_phase_sections_read_as_pinned() {
+    let table = |r: &RunReport| {
+        super::super::table::Table { colour: false }.section(&super::section(r).unwrap())
+    };
+    assert_eq!(table(&body_run(None)), PLAIN, "{}", table(&body_run(None)));
+    let control = body_run(Some("control"));
+    assert_eq!(table(&control), SIDE_BY_SIDE, "{}", table(&control));
+}
+
+const PLAIN: &str = r#"
+Where the time went: preparing, on the wire, reply
+Arm         n  Preparing  On the wire  Reply    ±  Shares
+Uint8Array  5       54.7         21.4    5.9  5.4  67% · 26% · 7%
+Blob        5       77.2         40.4    4.4  3.9  63% · 33% · 4%
+Median ms per upload: preparing = fetch() called → first byte at the sink; on the wire = first → last byte (the sink's clock); reply = last byte → fetch() resolved. ± = how far the page's and the sink's clocks may be off (preparing that much longer and reply shorter, or the reverse).
+"#;
+
+const SIDE_BY_SIDE: &str = r#"
+Where the time went, attached and detached: preparing, on the wire, reply
+Body        Preparing attached  detached  On the wire attached  detached  Reply attached  detached  ± attached / detached
+Uint8Array               630.7      54.7                  21.4      21.4           149.9       5.9  149.4 / 5.4
+Blob                     941.2      77.2                  40.4      40.4           220.4       4.4  219.9 / 3.9
+Median ms per upload: preparing = fetch() called → first byte at the sink; on the wire = first → last byte (the sink's clock); reply = last byte → fetch() resolved. ± = how far the page's and the sink's clocks may be off (preparing that much longer and reply shorter, or the reverse).
+"#;
+
 #[test]
 fn csv_has_the_phase_and_stall_columns_of_every_sample() {
     let text = exporter(Format::Csv, false).render(&[body_run(None)]);
