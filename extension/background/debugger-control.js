@@ -9,10 +9,6 @@ export function controlAvailable() {
   return Boolean(api.debugger);
 }
 
-export function controlUnavailableReason() {
-  return 'The control needs the chrome.debugger API, which only Chromium-family browsers (Chrome, Edge, Brave, …) have; Firefox does not.';
-}
-
 /** Whether any debugger (ours, DevTools, or an automation client) is attached to the tab. */
 export async function debuggerAttached(tabId) {
   if (!api.debugger?.getTargets) return null;

@@ -1,12 +1,13 @@
 // The background's answers to the extension's own pages, one per MESSAGE.
 import { api } from '../lib/api.js';
-import { DEFAULT_OPTIONS, OPTION_PROBLEM, planFromOptions, problemText, tickedModules, validateOptions } from '../lib/defaults.js';
+import { DEFAULT_OPTIONS, OPTION_PROBLEM, planFromOptions, tickedModules, validateOptions } from '../lib/defaults.js';
 import { knownModules } from '../lib/module-choices.js';
 import { describeBrowser, isGecko } from '../lib/environment.js';
 import { MESSAGE } from '../lib/messages.js';
 import { connectHost } from './native-port.js';
 import { isRunning, startRun } from './run-controller.js';
-import { controlAvailable, controlUnavailableReason } from './debugger-control.js';
+import { controlAvailable } from './debugger-control.js';
+import { NOTE, noteText, problemText } from '../lib/format.js';
 
 async function startFromPopup(msg) {
   const { options } = await api.storage.local.get('options');
@@ -16,7 +17,7 @@ async function startFromPopup(msg) {
   // A plain sink off loopback stored before Options refused it in Firefox: refused here too.
   const upgraded = validateOptions(opts, { gecko: isGecko(api) }).find((p) => p.kind === OPTION_PROBLEM.plainSinkUpgraded);
   if (upgraded) throw new Error(problemText(upgraded));
-  if (msg.control && !controlAvailable()) throw new Error(`Control not available: ${controlUnavailableReason()}`);
+  if (msg.control && !controlAvailable()) throw new Error(noteText(NOTE.controlUnavailable));
   const plan = { ...planFromOptions(opts), control: Boolean(msg.control) };
   await startRun({ plan, source: 'popup', sinkUrl: opts.sinkUrl, afterRun: opts.afterRun });
   return { ok: true };
@@ -24,7 +25,7 @@ async function startFromPopup(msg) {
 
 async function checkHost() {
   // A second host process during a measurement would compete with it.
-  if (isRunning()) throw new Error('A run is in progress; check again when it ends.');
+  if (isRunning()) throw new Error(noteText(NOTE.checkWhileRunning));
   const env = await describeBrowser(api);
   const [host, hello] = await connectHost(api.runtime.getManifest().version, env.browser);
   host.disconnect();

@@ -4,6 +4,7 @@ import { api } from '../lib/api.js';
 import { HOST_NAME } from '../lib/defaults.js';
 import { disconnectFailure, replyFailure } from '../lib/host-failure.js';
 import { HOST_MESSAGE, HOST_REPLY } from '../lib/names.js';
+import { NOTE, noteText } from '../lib/format.js';
 
 /** `failure` is a HOST_FAILURE kind; `code` the host's error number, if it answered one. */
 class HostError extends Error {
@@ -29,7 +30,7 @@ class NativeHost {
     this.port.onDisconnect.addListener((p) => {
       this.closed = true;
       // Chromium reports why through runtime.lastError, Firefox through port.error.
-      const why = p?.error?.message ?? api.runtime.lastError?.message ?? 'the native host disconnected';
+      const why = p?.error?.message ?? api.runtime.lastError?.message ?? noteText(NOTE.hostDisconnected);
       const failure = disconnectFailure(why);
       for (const w of this.pending.splice(0)) w.reject(new HostError(why, failure));
       this.onClose?.(why, failure);
@@ -37,7 +38,7 @@ class NativeHost {
   }
 
   request(message) {
-    if (this.closed) return Promise.reject(new HostError('the native host is not connected', disconnectFailure('')));
+    if (this.closed) return Promise.reject(new HostError(noteText(NOTE.hostNotConnected), disconnectFailure('')));
     return new Promise((resolve, reject) => {
       this.pending.push({ resolve, reject });
       try {

@@ -13,6 +13,7 @@ import { CONDITION, HOST_MESSAGE, POPUP_PHASE, RUN_STATUS } from '../lib/names.j
 import { PAGE } from '../lib/page-protocol.js';
 import { endAsRecorded, endAsSaid } from '../lib/run-end.js';
 import { newRunId } from '../lib/run-id.js';
+import { NOTE, noteText } from '../lib/format.js';
 
 let active = null;
 
@@ -25,7 +26,7 @@ export function isRunning() {
  * is opened here (the popup path). Both paths then share everything below.
  */
 export async function startRun({ plan, source, runId, afterRun = 'close', sinkUrl = '', connection = null, env: known = null }) {
-  if (active) throw new Error('A run is already in progress.');
+  if (active) throw new Error(noteText(NOTE.runInProgress));
   // Claimed before the first await, so a concurrent check sees a run starting.
   active = { pendingStart: true };
   const env = known ?? (await describeBrowser(api));
@@ -46,7 +47,7 @@ export async function startRun({ plan, source, runId, afterRun = 'close', sinkUr
     };
     const started = await host.request({ type: HOST_MESSAGE.runStarted, run });
     if (sinkUrl && plan.workloads?.encrypted) {
-      throw new Error('Encrypted workloads need the local sink: the key goes to it over native messaging, never over the network.');
+      throw new Error(noteText(NOTE.encryptedNeedsLocalSink));
     }
     // Encrypted workloads: a fresh key per run, handed to the host over native
     // messaging (never HTTP) so the sink can decrypt and verify every chunk.
@@ -67,7 +68,7 @@ export async function startRun({ plan, source, runId, afterRun = 'close', sinkUr
     active = { host, run, uploadUrls, arms: plannedArms, total, takeTurns, afterRun, cameFrom: null, workloadKey, moduleSeed: started.module_seed ?? null, tabId: null, samples: [], finished: false, stateWrites: Promise.resolve(), pageLoads: 0, port: null, resumeAt: null, lastResume: null, pageTimer: null, condition: null };
     const session = pageSession(active);
     active.session = session;
-    host.onClose = (why, failure) => session.end(RUN_STATUS.incomplete, `the native host went away: ${why}`, failure);
+    host.onClose = (why, failure) => session.end(RUN_STATUS.incomplete, noteText(NOTE.hostWentAway, { why }), failure);
     await setRunState({
       phase: POPUP_PHASE.running,
       run_id: run.run_id,
@@ -120,10 +121,10 @@ export function attachBenchPort(port) {
   port.onDisconnect.addListener(() => {
     if (run.port !== port) return;
     if (run.resumeAt === null) {
-      run.session.end(RUN_STATUS.incomplete, 'the benchmark tab closed before the run finished');
+      run.session.end(RUN_STATUS.incomplete, noteText(NOTE.benchTabClosed));
       return;
     }
-    run.pageTimer = setTimeout(() => run.session.end(RUN_STATUS.incomplete, `the benchmark page asked for a fresh page at rep ${run.resumeAt.rep + 1} and none came back`), PAGE_RETURN_MS);
+    run.pageTimer = setTimeout(() => run.session.end(RUN_STATUS.incomplete, noteText(NOTE.pageNotBack, run.resumeAt)), PAGE_RETURN_MS);
   });
 }
 
@@ -198,7 +199,7 @@ async function ended(run, { status, reason, reply, error }) {
     const recorded = endAsRecorded(status, reply);
     if (recorded) await patchRunState(recorded);
   } catch (e) {
-    await patchRunState({ phase: POPUP_PHASE.error, error: `${reason ?? 'The run finished'}, but its end could not be recorded: ${e.message}`, failure: e.failure ?? null });
+    await patchRunState({ phase: POPUP_PHASE.error, error: noteText(NOTE.endNotRecorded, { reason, message: e.message }), failure: e.failure ?? null });
   }
   if (run.tabId !== null) leaveBenchTab(run).catch((e) => console.warn(`Unobserved: ${e.message}`));
   try {
@@ -219,7 +220,7 @@ function pageSession(run) {
       return { plan: run.run.plan, arms: run.arms, upload_urls: run.uploadUrls, run_id: run.run.run_id, workload_key: run.workloadKey, take_turns: run.takeTurns, module_seed: run.moduleSeed, fresh_pages: true, resume };
     },
     async setCondition(attached) {
-      if (!control.controlAvailable()) throw new Error(control.controlUnavailableReason());
+      if (!control.controlAvailable()) throw new Error(noteText(NOTE.controlUnavailable));
       if (attached) await control.attach(run.tabId);
       else await control.detach(run.tabId);
       run.condition = attached ? CONDITION.attached : CONDITION.detached;
@@ -262,7 +263,7 @@ async function leaveBenchTab(run) {
 export async function recoverOrphanedRun() {
   const state = await getRunState();
   if (state.phase !== POPUP_PHASE.running || active) return;
-  const reason = 'the extension background stopped mid-run (the browser ended it or it crashed); the run is incomplete';
+  const reason = noteText(NOTE.backgroundStopped);
   await setRunState({ ...state, phase: POPUP_PHASE.error, error: reason });
   try {
     const [host] = await connectHost(api.runtime.getManifest().version, state.browser);

@@ -8,7 +8,7 @@ import { pageTiming, watchRequests } from '../lib/timing.js';
 import { newUploadId, withUpload } from '../lib/upload-id.js';
 import * as workloads from './workloads.js';
 import { pacer, pending, workerSleep } from '../lib/pacing.js';
-import { settledText } from '../lib/format.js';
+import { NOTE, noteText, settledText } from '../lib/format.js';
 import { sampleFailure } from '../lib/words.js';
 import { BENCH_PORT, EXTENSION, FROM_EXTENSION, FROM_PAGE, PAGE } from '../lib/page-protocol.js';
 import { hostChannel } from './host-channel.js';
@@ -78,7 +78,7 @@ function request(message) {
 
 async function setCondition(condition) {
   const reply = await request({ type: PAGE.setCondition, attached: condition === CONDITION.attached });
-  if (!reply.ok) throw new Error(`could not ${condition === CONDITION.attached ? 'attach' : 'detach'} the debugger: ${reply.error}`);
+  if (!reply.ok) throw new Error(noteText(NOTE.conditionNotSet, { attach: condition === CONDITION.attached, error: reply.error }));
 }
 
 /** The same upload through XMLHttpRequest (`--api xhr`), in uploadOnce's shape. */
@@ -142,8 +142,8 @@ async function handOver(step, freshPages, plan, from, state) {
   if (!freshPages || k <= 0 || step.phase !== 'measure' || step.rep === from || step.rep % k !== 0) return false;
   await state.digests.drain();
   const reply = await request({ type: PAGE.newPage, rep: step.rep });
-  if (!reply.ok) throw new Error(`no fresh page for the block at rep ${step.rep + 1}: ${reply.error}`);
-  show(`Block ${step.rep / k + 1}: a fresh page`);
+  if (!reply.ok) throw new Error(noteText(NOTE.noFreshPage, { rep: step.rep, error: reply.error }));
+  show(noteText(NOTE.freshPage, { block: step.rep / k + 1 }));
   location.reload();
   return true;
 }
@@ -163,7 +163,7 @@ async function runWorkload(step, w, ctx, bytes, sha) {
  */
 async function prepareModules(arms, uploadUrls, ctx, seedHex, plan, sleep) {
   if (!arms.some(({ arm }) => arm.kind === 'module')) return null;
-  if (!seedHex) throw new Error('the plan has workload modules but the host gave no seed for their bytes; nothing was measured');
+  if (!seedHex) throw new Error(noteText(NOTE.noModuleSeed));
   const blocked = modules.violations(document);
   modules.installPolicy(document, modules.policyFor(uploadUrls, location.origin));
   const sink = { base: ctx.base, token: ctx.token, runId: ctx.runId };
@@ -205,13 +205,12 @@ async function checkSink(uploadUrl, resuming) {
       await res.body?.cancel();
       return;
     }
-    why = `it answered HTTP ${res.status}`;
+    why = { status: res.status };
   } catch (e) {
-    why = `${e.name}: ${e.message}`;
+    why = { rejection: `${e.name}: ${e.message}` };
   }
-  // A fresh page of a later block: what the blocks before stored is kept.
-  const lost = resuming ? 'nothing more was measured; the samples stored before are kept' : 'nothing was measured';
-  throw new Error(`the sink at ${new URL(uploadUrl).origin} did not take a 16-byte test upload (${why}); ${lost}`);
+  // A fresh page of a later block: what the blocks before stored is kept (`resuming`).
+  throw new Error(noteText(NOTE.sinkRefusedTest, { origin: new URL(uploadUrl).origin, resuming, ...why }));
 }
 
 /** An arm without a transport travels over h1, as every run before transports did. */
@@ -220,7 +219,7 @@ const transportOf = (arm) => arm.transport ?? 'h1';
 /** Interleaved builds: wait for this build's turn before each rep (warm-ups included). */
 async function takeTurn() {
   const reply = await request({ type: PAGE.turn });
-  if (!reply.ok) throw new Error(`no turn for the next rep: ${reply.error}`);
+  if (!reply.ok) throw new Error(noteText(NOTE.noTurn, reply));
 }
 
 async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, run_id: runId, take_turns: takeTurns, module_seed: moduleSeed, fresh_pages: freshPages = false, resume = null }) {
@@ -231,7 +230,7 @@ async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, 
   // browser does not trust fails here, loudly, not as arms that "cannot upload".
   const transports = new Set(arms.map(({ arm }) => transportOf(arm)));
   for (const t of transports) {
-    if (!uploadUrls[t]) throw new Error(`the plan uploads over ${t}, but no ${t} sink was given; nothing was measured`);
+    if (!uploadUrls[t]) throw new Error(noteText(NOTE.noSinkFor, { transport: t }));
     await checkSink(uploadUrls[t], resume !== null);
   }
   // Workloads travel over h1; a run on an https:// remote sink has none (the host
@@ -271,12 +270,12 @@ async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, 
       bytesKey = key;
     }
     post({ type: PAGE.progress, step });
-    const what = `${step.label}${wanted ? ` · debugger ${wanted}` : ''}`;
-    show(`${step.phase === 'warmup' ? 'Warm-up' : 'Rep'} ${step.rep + 1}: ${what}${state.progress}`);
+    const what = noteText(NOTE.armUnder, { label: step.label, condition: wanted });
+    show(`${noteText(NOTE.step, { step, what })}${state.progress}`);
     const workload = workloads.workloadOf(step.arm, plan);
     const report = (sample) => {
       if (step.phase !== 'measure') return;
-      log(`${what} rep ${step.rep + 1}: ${sample.status}${sample.mbps ? ` ${sample.mbps.toFixed(0)} Mbps` : ''}${sample.error ? ` (${sampleFailure(sample)})` : ''}`);
+      log(noteText(NOTE.sampleLine, { what, rep: step.rep, status: sample.status, mbps: sample.mbps?.toFixed(0), failure: sampleFailure(sample) }));
       post({ type: PAGE.sample, sample });
     };
     const given = step.arm.kind === 'module' ? mods.bytes : null;
@@ -304,7 +303,7 @@ async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, 
   }
   await state.digests.drain();
   if (condition === CONDITION.attached) await setCondition(CONDITION.detached);
-  show('Done. This tab will close.');
+  show(noteText(NOTE.benchDone));
   post({ type: PAGE.done, auto_reason: state.autoReason });
 }
 
@@ -318,11 +317,11 @@ function onExtensionMessage(data) {
   if (data.type === EXTENSION.plan && !started) {
     started = true;
     run(data).catch((e) => {
-      show(`Failed: ${e.message}`);
+      show(noteText(NOTE.failed, e));
       post({ type: PAGE.failed, error: `${e.name}: ${e.message}` });
     });
   } else if (data.type === EXTENSION.disconnected && !started) {
-    show('The extension is not connected. Start a run from the Unobserved button.');
+    show(noteText(NOTE.benchNotConnected));
   }
 }
 

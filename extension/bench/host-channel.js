@@ -6,6 +6,7 @@
 // background does over the native port. The host decides what is stored.
 import { createPageSession } from '../lib/page-session.js';
 import { HOST_REPLY, SERVE_MESSAGE } from '../lib/names.js';
+import { NOTE, noteText } from '../lib/format.js';
 
 const HEX32 = /^[0-9a-f]{32}$/;
 
@@ -45,7 +46,7 @@ async function call(path, body) {
   });
   const reply = await res.json().catch(() => null);
   if (!res.ok || reply?.type === HOST_REPLY.error) {
-    const error = new Error(reply?.message ?? `the host answered HTTP ${res.status}`);
+    const error = new Error(reply?.message ?? noteText(NOTE.hostStatus, res));
     error.name = reply?.name ?? 'HostError';
     throw error;
   }
@@ -106,7 +107,7 @@ function createHostChannel() {
       }
     },
     setCondition() {
-      throw new Error('a page served by `unobserved serve` cannot attach a debugger');
+      throw new Error(noteText(NOTE.serveNoDebugger));
     },
     /** The host grants a fresh page at `rep`; this page leaves the run to it, then reloads. */
     async newPage(rep) {

@@ -4,37 +4,30 @@
 import { hostChannel } from './host-channel.js';
 import { drawResult } from '../lib/result-view.js';
 import { formatMbps } from '../lib/words.js';
+import { NOTE, noteText, offerText } from '../lib/format.js';
 
 const $ = (id) => document.getElementById(id);
 const status = (text) => ($('status').textContent = text);
 
-function describe(offer) {
-  const p = offer.plan;
-  const mib = p.size_bytes / (1024 * 1024);
-  const size = Number.isInteger(mib) ? `${mib} MiB` : `${p.size_bytes} bytes`;
-  const reps = p.auto ? `${p.reps} reps or more (auto, up to ${p.auto.max_reps})` : `${p.reps} reps`;
-  return `${offer.arms.join(', ')} · ${size} per upload × ${reps}, ${p.warmup} warm-up`;
-}
-
 async function main() {
   if (!hostChannel) {
-    status('Open this page with the URL `unobserved serve` printed (it carries the session token).');
+    status(noteText(NOTE.serveNeedsToken));
     return;
   }
   const offer = await hostChannel.offer();
-  $('plan').textContent = describe(offer);
+  $('plan').textContent = offerText(offer);
   const run = $('run');
-  hostChannel.on('progress', (step) => status(`${step.phase === 'warmup' ? 'Warm-up' : 'Rep'} ${step.rep + 1}: ${step.label}`));
-  hostChannel.on('failed', (e) => status(`Failed: ${e.message}`));
+  hostChannel.on('progress', (step) => status(noteText(NOTE.step, { step, what: step.label })));
+  hostChannel.on('failed', (e) => status(noteText(NOTE.failed, e)));
   hostChannel.on('finished', (finished) => {
     const a = finished.analysis;
-    status(a ? `Done: run ${finished.run_id}, stored by the host.` : `Done: run ${finished.run_id}.`);
+    status(noteText(a ? NOTE.serveStored : NOTE.serveDone, { runId: finished.run_id }));
     const fastest = a?.arms?.reduce((m, x) => Math.max(m, x.median_mbps ?? 0), 0);
-    if (fastest) document.title = `Unobserved: ${formatMbps(fastest)} Mbps`;
+    if (fastest) document.title = noteText(NOTE.title, { mbps: formatMbps(fastest) });
     drawResult($('result'), { ...finished, analysis: a });
     // Another run is a fresh page: each start is a run of its own.
     again = true;
-    run.textContent = 'Run again';
+    run.textContent = noteText(NOTE.runAgain);
     run.disabled = false;
     run.focus();
   });
@@ -45,7 +38,7 @@ async function main() {
       return;
     }
     run.disabled = true;
-    run.textContent = 'Running…';
+    run.textContent = noteText(NOTE.running);
     status('Starting…');
     hostChannel.start();
   };

@@ -144,32 +144,3 @@ export function validateOptions(o, { gecko = false } = {}) {
   if (o.load !== undefined && typeof o.load !== 'boolean') problems.push({ kind: OPTION_PROBLEM.load });
   return problems;
 }
-
-/** A problem of validateOptions in the options page's words. */
-export function problemText({ kind, limit, transport }) {
-  switch (kind) {
-    case PLAN_PROBLEM.sizeTooSmall:
-    case PLAN_PROBLEM.sizeTooLarge:
-      return `Body size must be between ${limit.min / 1024} KiB and ${limit.max / MIB} MiB.`;
-    case PLAN_PROBLEM.repsOutOfRange:
-      return `Repetitions must be a whole number from ${limit.min} to ${limit.max}.`;
-    case PLAN_PROBLEM.autoSecondsOutOfRange:
-      return `The time budget must be a whole number of seconds from ${limit.min} to ${limit.max}.`;
-    case PLAN_PROBLEM.warmupOutOfRange:
-      return `Warm-up must be a whole number from ${limit.min} to ${limit.max}.`;
-    case PLAN_PROBLEM.noArms:
-      return 'Pick at least one body kind or workload module.';
-    case OPTION_PROBLEM.noTransports:
-      return 'Pick at least one transport.';
-    case OPTION_PROBLEM.remoteSinkTransport:
-      return `A remote sink's transport is its URL's: tick only ${transport} (${TRANSPORTS[transport]}) for this sink URL, or clear it.`;
-    case OPTION_PROBLEM.afterRun:
-      return 'Pick what the benchmark tab does after a run.';
-    case OPTION_PROBLEM.load:
-      return 'The load tick box is either ticked or not.';
-    case OPTION_PROBLEM.plainSinkUpgraded:
-      return 'Firefox sends an extension\'s uploads to a plain http:// sink that is not on this machine as https:// (upgrade-insecure-requests, in the default Content-Security-Policy of Manifest V3 extension pages), and a plain sink cannot answer that. Start the sink with `unobserved sink --tls` and paste the https://…#sha256=… URL it prints.';
-    default:
-      return 'Sink URL must be what `unobserved sink` printed: http://HOST:PORT/upload/TOKEN, or with --tls https://HOST:PORT/upload/TOKEN#sha256=… (the certificate it pins); or leave it empty.';
-  }
-}

@@ -1,6 +1,7 @@
 // Words and shapes for the popup, from the host's data. Pure, so the tests pin down what
 // the user reads. Figures and verdicts are written by lib/words.js, by the host's rules.
 import { HOST_FAILURE } from './host-failure.js';
+import { MIB, OPTION_PROBLEM, PLAN_PROBLEM, TRANSPORTS } from './defaults.js';
 import { armIn, comparisonLine, comparisonParts, formatMbps, formatRange, formatShare, integrityDetail, integrityWord, legendText, partFigures, sideLabel } from './words.js';
 
 export function progressText(state) {
@@ -210,4 +211,150 @@ export function pinInstructions(chromiumFamily) {
   return chromiumFamily
     ? 'Click the Extensions button (the puzzle piece right of the address bar), then the pin beside Unobserved.'
     : 'Tick “Pin extension to toolbar” in the message Firefox showed when it added Unobserved. Later: the Extensions button (the puzzle piece right of the address bar), the gear beside Unobserved, “Pin to Toolbar”. Its line there says “Can\'t read and change data on this site”: that is expected, Unobserved reads no page.';
+}
+
+/** What `serve`'s page offers to run: "Blob, Uint8Array · 1 MiB per upload × 6 reps, 1 warm-up". */
+export function offerText(offer) {
+  const p = offer.plan;
+  const mib = p.size_bytes / MIB;
+  const size = Number.isInteger(mib) ? `${mib} MiB` : `${p.size_bytes} bytes`;
+  const reps = p.auto ? `${p.reps} reps or more (auto, up to ${p.auto.max_reps})` : `${p.reps} reps`;
+  return `${offer.arms.join(', ')} · ${size} per upload × ${reps}, ${p.warmup} warm-up`;
+}
+
+/**
+ * The extension pages' own sentences (popup, options, welcome, the benchmark and serve
+ * pages, the background's refusals), by kind: a page names a NOTE and shows
+ * `noteText(kind, values)`; the words live only here.
+ */
+export const NOTE = Object.freeze({
+  noBackgroundAnswer: 'no-background-answer',
+  controlNeedsPermission: 'control-needs-permission',
+  controlNeedsChromium: 'control-needs-chromium',
+  controlUnavailable: 'control-unavailable',
+  debuggerCheck: 'debugger-check',
+  sinkNotGranted: 'sink-not-granted',
+  saved: 'saved',
+  defaultsFilled: 'defaults-filled',
+  checking: 'checking',
+  hostAnswered: 'host-answered',
+  versionsMatch: 'versions-match',
+  versionsDiffer: 'versions-differ',
+  step: 'step',
+  freshPage: 'fresh-page',
+  benchDone: 'bench-done',
+  failed: 'failed',
+  benchNotConnected: 'bench-not-connected',
+  serveNeedsToken: 'serve-needs-token',
+  serveDone: 'serve-done',
+  serveStored: 'serve-stored',
+  runAgain: 'run-again',
+  running: 'running',
+  title: 'title',
+  sampleLine: 'sample-line',
+  armUnder: 'arm-under',
+  checkWhileRunning: 'check-while-running',
+  runInProgress: 'run-in-progress',
+  encryptedNeedsLocalSink: 'encrypted-needs-local-sink',
+  hostWentAway: 'host-went-away',
+  hostDisconnected: 'host-disconnected',
+  hostNotConnected: 'host-not-connected',
+  benchTabClosed: 'bench-tab-closed',
+  pageNotBack: 'page-not-back',
+  endNotRecorded: 'end-not-recorded',
+  backgroundStopped: 'background-stopped',
+  recordedAs: 'recorded-as',
+  recordedShort: 'recorded-short',
+  sampleNotStored: 'sample-not-stored',
+  conditionNotSet: 'condition-not-set',
+  noFreshPage: 'no-fresh-page',
+  noModuleSeed: 'no-module-seed',
+  sinkRefusedTest: 'sink-refused-test',
+  noTurn: 'no-turn',
+  noSinkFor: 'no-sink-for',
+  hostStatus: 'host-status',
+  serveNoDebugger: 'serve-no-debugger',
+});
+
+const NOTE_TEXT = Object.freeze({
+  [NOTE.noBackgroundAnswer]: () => 'no answer from the background',
+  [NOTE.controlNeedsPermission]: () => 'Control (the same run with a debugger attached) needs the debugger permission, which this browser does not let an extension ask for later. Install the control build (`unobserved pack --with-control`), or run `unobserved run --control` in a terminal.',
+  [NOTE.controlNeedsChromium]: () => 'Control not available here: it needs the chrome.debugger API, which only Chromium-family browsers have.',
+  [NOTE.controlUnavailable]: () => 'Control not available: the control needs the chrome.debugger API, which only Chromium-family browsers (Chrome, Edge, Brave, …) have; Firefox does not.',
+  [NOTE.debuggerCheck]: () => 'Each run records whether any debugger (DevTools, an automation tool) was attached to the benchmark tab. Unobserved only asks whether one is attached, except during a Control run.',
+  [NOTE.sinkNotGranted]: ({ origin }) => `Unobserved needs permission to upload to ${origin}; it was not granted, so nothing was saved.`,
+  [NOTE.saved]: () => 'Saved. The next run uses these settings.',
+  [NOTE.defaultsFilled]: () => 'Defaults filled in. Click Save to keep them.',
+  [NOTE.checking]: () => 'Checking…',
+  [NOTE.hostAnswered]: ({ version, sink }) => `The helper answered: unobserved ${version}, sink ready at ${sink}.`,
+  [NOTE.versionsMatch]: () => 'Everything is in place.',
+  [NOTE.versionsDiffer]: ({ version }) => `This extension is version ${version}; the two should match. Update whichever is older.`,
+  [NOTE.step]: ({ step, what }) => `${step.phase === 'warmup' ? 'Warm-up' : 'Rep'} ${step.rep + 1}: ${what}`,
+  [NOTE.freshPage]: ({ block }) => `Block ${block}: a fresh page`,
+  [NOTE.benchDone]: () => 'Done. This tab will close.',
+  [NOTE.failed]: ({ message }) => `Failed: ${message}`,
+  [NOTE.benchNotConnected]: () => 'The extension is not connected. Start a run from the Unobserved button.',
+  [NOTE.serveNeedsToken]: () => 'Open this page with the URL `unobserved serve` printed (it carries the session token).',
+  [NOTE.serveDone]: ({ runId }) => `Done: run ${runId}.`,
+  [NOTE.serveStored]: ({ runId }) => `Done: run ${runId}, stored by the host.`,
+  [NOTE.runAgain]: () => 'Run again',
+  [NOTE.running]: () => 'Running…',
+  [NOTE.armUnder]: ({ label, condition }) => `${label}${condition ? ` · debugger ${condition}` : ''}`,
+  [NOTE.checkWhileRunning]: () => 'A run is in progress; check again when it ends.',
+  [NOTE.runInProgress]: () => 'A run is already in progress.',
+  [NOTE.encryptedNeedsLocalSink]: () => 'Encrypted workloads need the local sink: the key goes to it over native messaging, never over the network.',
+  [NOTE.hostWentAway]: ({ why }) => `the native host went away: ${why}`,
+  [NOTE.hostDisconnected]: () => 'the native host disconnected',
+  [NOTE.hostNotConnected]: () => 'the native host is not connected',
+  [NOTE.benchTabClosed]: () => 'the benchmark tab closed before the run finished',
+  [NOTE.pageNotBack]: ({ rep }) => `the benchmark page asked for a fresh page at rep ${rep + 1} and none came back`,
+  [NOTE.endNotRecorded]: ({ reason, message }) => `${reason ?? 'The run finished'}, but its end could not be recorded: ${message}`,
+  [NOTE.backgroundStopped]: () => 'the extension background stopped mid-run (the browser ended it or it crashed); the run is incomplete',
+  [NOTE.recordedAs]: ({ recorded, why }) => `The host recorded this run as ${recorded}: ${why}.`,
+  [NOTE.recordedShort]: ({ recorded }) => `The host recorded this run as ${recorded}: it stored fewer samples than the plan needs.`,
+  [NOTE.sampleNotStored]: ({ message }) => `could not store a sample: ${message}`,
+  [NOTE.conditionNotSet]: ({ attach, error }) => `could not ${attach ? 'attach' : 'detach'} the debugger: ${error}`,
+  [NOTE.noFreshPage]: ({ rep, error }) => `no fresh page for the block at rep ${rep + 1}: ${error}`,
+  [NOTE.noModuleSeed]: () => 'the plan has workload modules but the host gave no seed for their bytes; nothing was measured',
+  [NOTE.sinkRefusedTest]: ({ origin, status, rejection, resuming }) => `the sink at ${origin} did not take a 16-byte test upload (${rejection ?? `it answered HTTP ${status}`}); ${resuming ? 'nothing more was measured; the samples stored before are kept' : 'nothing was measured'}`,
+  [NOTE.noTurn]: ({ error }) => `no turn for the next rep: ${error}`,
+  [NOTE.noSinkFor]: ({ transport }) => `the plan uploads over ${transport}, but no ${transport} sink was given; nothing was measured`,
+  [NOTE.hostStatus]: ({ status }) => `the host answered HTTP ${status}`,
+  [NOTE.serveNoDebugger]: () => 'a page served by `unobserved serve` cannot attach a debugger',
+  [NOTE.title]: ({ mbps }) => `Unobserved: ${mbps} Mbps`,
+  [NOTE.sampleLine]: ({ what, rep, status, mbps, failure }) => `${what} rep ${rep + 1}: ${status}${mbps ? ` ${mbps} Mbps` : ''}${failure ? ` (${failure})` : ''}`,
+});
+
+/** A NOTE in words, with its `values` (e.g. `{ origin }`) filled in. */
+export function noteText(kind, values = {}) {
+  return NOTE_TEXT[kind](values);
+}
+
+/** A problem of validateOptions in the options page's words. */
+export function problemText({ kind, limit, transport }) {
+  switch (kind) {
+    case PLAN_PROBLEM.sizeTooSmall:
+    case PLAN_PROBLEM.sizeTooLarge:
+      return `Body size must be between ${limit.min / 1024} KiB and ${limit.max / MIB} MiB.`;
+    case PLAN_PROBLEM.repsOutOfRange:
+      return `Repetitions must be a whole number from ${limit.min} to ${limit.max}.`;
+    case PLAN_PROBLEM.autoSecondsOutOfRange:
+      return `The time budget must be a whole number of seconds from ${limit.min} to ${limit.max}.`;
+    case PLAN_PROBLEM.warmupOutOfRange:
+      return `Warm-up must be a whole number from ${limit.min} to ${limit.max}.`;
+    case PLAN_PROBLEM.noArms:
+      return 'Pick at least one body kind or workload module.';
+    case OPTION_PROBLEM.noTransports:
+      return 'Pick at least one transport.';
+    case OPTION_PROBLEM.remoteSinkTransport:
+      return `A remote sink's transport is its URL's: tick only ${transport} (${TRANSPORTS[transport]}) for this sink URL, or clear it.`;
+    case OPTION_PROBLEM.afterRun:
+      return 'Pick what the benchmark tab does after a run.';
+    case OPTION_PROBLEM.load:
+      return 'The load tick box is either ticked or not.';
+    case OPTION_PROBLEM.plainSinkUpgraded:
+      return 'Firefox sends an extension\'s uploads to a plain http:// sink that is not on this machine as https:// (upgrade-insecure-requests, in the default Content-Security-Policy of Manifest V3 extension pages), and a plain sink cannot answer that. Start the sink with `unobserved sink --tls` and paste the https://…#sha256=… URL it prints.';
+    default:
+      return 'Sink URL must be what `unobserved sink` printed: http://HOST:PORT/upload/TOKEN, or with --tls https://HOST:PORT/upload/TOKEN#sha256=… (the certificate it pins); or leave it empty.';
+  }
 }

@@ -7,6 +7,7 @@
 import { EXTENSION, PAGE } from './page-protocol.js';
 import { AUTO_REASON, HOST_MESSAGE, RUN_STATUS } from './names.js';
 import { autoDoneReason } from './words.js';
+import { NOTE, noteText } from './format.js';
 
 
 /** `{ ok: true }`, or `{ ok: false, error }` when `work` throws. */
@@ -48,7 +49,7 @@ const PAGE_TO_HOST = Object.freeze({
       await s.relayed;
       await s.hooks.stored?.(sample);
     } catch (e) {
-      s.end(RUN_STATUS.failed, `could not store a sample: ${e.message}`, e.failure ?? null);
+      s.end(RUN_STATUS.failed, noteText(NOTE.sampleNotStored, e), e.failure ?? null);
     }
   },
   async [PAGE.autoCheck](s, msg, reply) {

@@ -3,6 +3,7 @@
 // fewer samples than the plan needs, PROTOCOL.md `run-finished`).
 import { POPUP_PHASE, RUN_STATUS } from './names.js';
 import { endReasonText } from './words.js';
+import { NOTE, noteText } from './format.js';
 
 /** The popup's phase before the host answers: the page's own word. */
 export function endAsSaid(status, reason) {
@@ -16,9 +17,9 @@ export function endAsRecorded(status, reply) {
   if (recorded === RUN_STATUS.complete) return { phase: POPUP_PHASE.done, error: null };
   // The host's typed reason, where it has one (a remote sink that went away).
   const why = endReasonText(reply.end_reason);
-  if (why) return { phase: POPUP_PHASE.error, error: `The host recorded this run as ${recorded}: ${why}.` };
+  if (why) return { phase: POPUP_PHASE.error, error: noteText(NOTE.recordedAs, { recorded, why }) };
   return {
     phase: POPUP_PHASE.error,
-    error: `The host recorded this run as ${recorded}: it stored fewer samples than the plan needs.`,
+    error: noteText(NOTE.recordedShort, { recorded }),
   };
 }

@@ -2,7 +2,7 @@
 // /upload/ (then the token), as `unobserved sink` prints it; an https one pins the sink's
 // certificate in its fragment (`#sha256=<64 hex digits>`, which the host checks), then may
 // say the sink offers only HTTP/1.1 over TLS (`&transport=h1-tls`; HTTP/2 otherwise). The
-// host's rule is host/src/sink/remote.rs (SinkUrl); tests/fixtures/sink-urls.json holds
+// host's rule is host/src/domain/sink_url.rs (SinkUrl); tests/fixtures/sink-urls.json holds
 // both to the same cases. The URL is read by the browser's own parser, never by a pattern.
 
 export const UPLOAD_PREFIX = '/upload/';

@@ -1,7 +1,8 @@
 import { api } from '../lib/api.js';
 import { isGecko } from '../lib/environment.js';
+import { NOTE, noteText, problemText } from '../lib/format.js';
 import { sinkHostPermission } from '../lib/sink-url.js';
-import { AFTER_RUN, BODY_KINDS, DEFAULT_OPTIONS, LIMITS, MIB, TRANSPORTS, problemText, validateOptions } from '../lib/defaults.js';
+import { AFTER_RUN, BODY_KINDS, DEFAULT_OPTIONS, LIMITS, MIB, TRANSPORTS, validateOptions } from '../lib/defaults.js';
 import { drawModuleChoices, drawnIn, knownModules, refreshModules, tickedIn, ticksToRedraw, ticksToSave } from '../lib/module-choices.js';
 import { settingToRedraw, settingToSave } from '../lib/shared-setting.js';
 
@@ -140,20 +141,20 @@ async function main() {
       const origin = sinkHostPermission(o.sinkUrl);
       const granted = await api.permissions.request({ origins: [origin] });
       if (!granted) {
-        $('errors').textContent = `Unobserved needs permission to upload to ${new URL(o.sinkUrl).origin}; it was not granted, so nothing was saved.`;
+        $('errors').textContent = noteText(NOTE.sinkNotGranted, { origin: new URL(o.sinkUrl).origin });
         return;
       }
     }
     loadDrawn = o.load;
     await api.storage.local.set({ options: o });
     $('load').checked = o.load;
-    $('saved').textContent = 'Saved. The next run uses these settings.';
+    $('saved').textContent = noteText(NOTE.saved);
   });
   $('reset').addEventListener('click', () => {
     fill(DEFAULT_OPTIONS);
     $('errors').textContent = '';
     // Nothing is stored until Save: say so, or a user closes the tab thinking it was.
-    $('saved').textContent = 'Defaults filled in. Click Save to keep them.';
+    $('saved').textContent = noteText(NOTE.defaultsFilled);
   });
 }
 

@@ -1,7 +1,7 @@
 // The popup only reads state and asks the background to start; the run itself lives in
 // the background and the benchmark tab, so closing the popup never stops it.
 import { api } from '../lib/api.js';
-import { explainRunError, progressBar, progressText } from '../lib/format.js';
+import { NOTE, explainRunError, noteText, progressBar, progressText } from '../lib/format.js';
 import { drawResult } from '../lib/result-view.js';
 import { describeBrowser, isChromiumFamily } from '../lib/environment.js';
 import { MESSAGE } from '../lib/messages.js';
@@ -89,7 +89,7 @@ async function main() {
     $('run').disabled = true;
     const reply = await api.runtime.sendMessage({ type: MESSAGE.startRun, control });
     if (!reply?.ok) {
-      showProblem(reply ?? { error: 'no answer from the background' }, env.browser);
+      showProblem(reply ?? { error: noteText(NOTE.noBackgroundAnswer) }, env.browser);
       $('run').disabled = false;
     }
   };
@@ -98,9 +98,7 @@ async function main() {
     // Never a button that does nothing: say where the control is available instead.
     $('control').hidden = true;
     $('control-note').hidden = false;
-    $('control-note').textContent = isChromiumFamily(env.browser)
-      ? 'Control (the same run with a debugger attached) needs the debugger permission, which this browser does not let an extension ask for later. Install the control build (`unobserved pack --with-control`), or run `unobserved run --control` in a terminal.'
-      : 'Control not available here: it needs the chrome.debugger API, which only Chromium-family browsers have.';
+    $('control-note').textContent = noteText(isChromiumFamily(env.browser) ? NOTE.controlNeedsPermission : NOTE.controlNeedsChromium);
     $('grant').parentElement.hidden = true;
   }
   $('control').addEventListener('click', () => start(true).catch((e) => showProblem({ error: String(e?.message ?? e) }, env.browser)));
@@ -109,7 +107,7 @@ async function main() {
   $('grant').addEventListener('click', (e) => {
     e.preventDefault();
     $('grant-note').hidden = false;
-    $('grant-note').textContent = 'Each run records whether any debugger (DevTools, an automation tool) was attached to the benchmark tab. Unobserved only asks whether one is attached, except during a Control run.';
+    $('grant-note').textContent = noteText(NOTE.debuggerCheck);
   });
   if (new URLSearchParams(location.search).get('view') !== 'tab') offerModules().catch(() => {});
   await loadBox();

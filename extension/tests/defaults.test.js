@@ -1,12 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { AFTER_RUN, AUTO_DEFAULT, DEFAULT_OPTIONS, LOADS, OPTION_PROBLEM, PLAN_PROBLEM, planFromOptions, problemText, tickedModules, validateOptions, BODY_KINDS, LIMITS, MIB, TRANSPORTS } from '../lib/defaults.js';
+import { AFTER_RUN, AUTO_DEFAULT, DEFAULT_OPTIONS, LOADS, OPTION_PROBLEM, PLAN_PROBLEM, planFromOptions, tickedModules, validateOptions, BODY_KINDS, LIMITS, MIB, TRANSPORTS } from '../lib/defaults.js';
+import { problemText } from '../lib/format.js';
 import { PLAN_LIMITS } from '../lib/plan-limits.js';
 
 // Written by the host's core with the module above (host/src/domain/plan/validate.rs).
 const fixture = JSON.parse(readFileSync(new URL('../../tests/fixtures/plan-limits.json', import.meta.url), 'utf8'));
-// Remote sink URLs as the host reads them (host/src/sink/remote.rs).
+// Remote sink URLs as the host reads them (host/src/domain/sink_url.rs).
 const SINK_URLS = JSON.parse(readFileSync(new URL('../../tests/fixtures/sink-urls.json', import.meta.url), 'utf8'));
 
 test('the body kinds, transports and limits are the host core\'s', () => {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { HOST_FAILURE, disconnectFailure, replyFailure } from '../lib/host-failure.js';
-import { chartModel, explainHostError, explainRunError, integrityFindings, progressBar, progressText, tableRows } from '../lib/format.js';
+import { NOTE, chartModel, explainHostError, explainRunError, integrityFindings, noteText, offerText, progressBar, progressText, tableRows } from '../lib/format.js';
 import { comparisonLine, formatComparison, formatRange, formatShare, legendText } from '../lib/words.js';
 
 const FORMATS = JSON.parse(readFileSync(new URL('../../tests/fixtures/formats.json', import.meta.url), 'utf8'));
@@ -76,11 +76,31 @@ test('every non-intact arm is a finding, and the host explains the ones it can',
 });
 
 test('a run that stopped for another reason is not blamed on the host install', () => {
-  const e = explainRunError({ error: 'the extension background stopped mid-run', failure: null }, 'Chromium');
-  assert.equal(e.what, 'The last run did not finish.');
-  assert.doesNotMatch(e.fix, /install/);
-  assert.match(explainRunError({ error: 'x', failure: HOST_FAILURE.notRegistered }, 'Chromium').fix, /unobserved install/);
-  assert.equal(explainRunError({ error: 'x', failure: HOST_FAILURE.exited }, 'Chromium').what, explainHostError({ failure: HOST_FAILURE.exited }, 'Chromium').what);
+  const other = explainRunError({ error: 'stopped mid-run', failure: null }, 'Chromium');
+  for (const failure of Object.values(HOST_FAILURE)) {
+    const host = explainHostError({ error: 'x', failure }, 'Chromium');
+    assert.deepEqual(explainRunError({ error: 'x', failure }, 'Chromium'), host, `a ${failure} run gets the host's advice`);
+    assert.notEqual(other.fix, host.fix, `a run with no host failure does not get the ${failure} advice`);
+    assert.notEqual(other.what, host.what);
+  }
+  assert.equal(other.detail, 'stopped mid-run', 'what stopped it is kept as the detail');
+});
+
+test("serve's page says what it offers to run, as it always did", () => {
+  const plan = { size_bytes: 1048576, reps: 6, warmup: 1 };
+  assert.equal(offerText({ arms: ['Blob', 'Uint8Array'], plan }), 'Blob, Uint8Array · 1 MiB per upload × 6 reps, 1 warm-up');
+  const odd = { ...plan, size_bytes: 1000, auto: { max_reps: 100 } };
+  assert.equal(offerText({ arms: ['Blob'], plan: odd }), 'Blob · 1000 bytes per upload × 6 reps or more (auto, up to 100), 1 warm-up');
+});
+
+test('every note a page can name has its words, with its values filled in', () => {
+  const values = { error: 'e', transport: 't', attach: true, origin: 'http://o', version: '1', sink: 's', step: { phase: 'measure', rep: 0 }, what: 'w', block: 2, message: 'm', runId: 'r', mbps: '5', label: 'l', condition: 'attached', rep: 0, status: 'ok', failure: 'f', why: 'y', reason: 'z', recorded: 'incomplete' };
+  const texts = Object.values(NOTE).map((kind) => noteText(kind, values));
+  for (const [i, text] of texts.entries()) {
+    assert.equal(typeof text, 'string', Object.values(NOTE)[i]);
+    assert.ok(text.length > 0 && !text.includes('undefined'), text);
+  }
+  assert.equal(new Set(Object.values(NOTE)).size, Object.keys(NOTE).length, 'each note its own kind');
 });
 
 test('each host failure kind gets its own explanation, with the browser named', () => {

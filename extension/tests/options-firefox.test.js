@@ -13,7 +13,8 @@ const SINK_URLS = JSON.parse(readFileSync(new URL('../../tests/fixtures/sink-url
 const w = world();
 w.chrome.runtime.getBrowserInfo = async () => ({ name: 'Firefox', version: '150.0' });
 Object.assign(globalThis, { chrome: w.chrome, document: w.doc, window: w.win });
-const { DEFAULT_OPTIONS, OPTION_PROBLEM, problemText } = await import('../lib/defaults.js');
+const { DEFAULT_OPTIONS, OPTION_PROBLEM } = await import('../lib/defaults.js');
+const { problemText } = await import('../lib/format.js');
 
 /** Save with `sinkUrl` over its own transport: the options stored, or undefined. */
 async function save({ url, transport }) {

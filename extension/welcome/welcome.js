@@ -2,26 +2,25 @@
 // side (is the helper registered and answering, and which version is it?).
 import { api } from '../lib/api.js';
 import { describeBrowser, isChromiumFamily } from '../lib/environment.js';
-import { explainHostError, pinInstructions } from '../lib/format.js';
+import { NOTE, explainHostError, noteText, pinInstructions } from '../lib/format.js';
 import { MESSAGE } from '../lib/messages.js';
 
 const $ = (id) => document.getElementById(id);
 
 async function check(browser) {
   $('host').className = 'pending';
-  $('host-what').textContent = 'Checking…';
+  $('host-what').textContent = noteText(NOTE.checking);
   $('host-fix').textContent = '';
   $('host-detail').textContent = '';
   const reply = await api.runtime.sendMessage({ type: MESSAGE.checkHost });
   if (reply?.ok) {
     $('host').className = 'ok';
-    $('host-what').textContent = `The helper answered: unobserved ${reply.version}, sink ready at ${reply.sink}.`;
-    $('host-fix').textContent = reply.version === api.runtime.getManifest().version
-      ? 'Everything is in place.'
-      : `This extension is version ${api.runtime.getManifest().version}; the two should match. Update whichever is older.`;
+    $('host-what').textContent = noteText(NOTE.hostAnswered, reply);
+    const version = api.runtime.getManifest().version;
+    $('host-fix').textContent = noteText(reply.version === version ? NOTE.versionsMatch : NOTE.versionsDiffer, { version });
     return;
   }
-  const p = explainHostError(reply ?? { error: 'no answer from the background' }, browser);
+  const p = explainHostError(reply ?? { error: noteText(NOTE.noBackgroundAnswer) }, browser);
   $('host').className = 'bad';
   $('host-what').textContent = p.what;
   $('host-fix').textContent = p.fix;

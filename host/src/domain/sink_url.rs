@@ -6,8 +6,6 @@
 
 use crate::domain::arm::Transport;
 use crate::domain::pin::CertPin;
-use hyper::http::uri::Scheme;
-use hyper::Uri;
 use serde::{Deserialize, Serialize};
 
 /// The path every upload URL starts with, before the session's token.
@@ -16,13 +14,15 @@ pub const UPLOAD_PREFIX: &str = "/upload/";
 /// The fragment's second key, after the pin: `&transport=h1-tls` (or `h2`, the default).
 pub const TRANSPORT_KEY: &str = "transport=";
 
-/// http(s)://HOST:PORT/upload/TOKEN, parsed once by hyper's `Uri` (already a dependency,
-/// so no `url` crate), and for https the pinned certificate. The job hands it to the
+/// http(s)://HOST:PORT/upload/TOKEN, read by the WHATWG URL Standard (the `url` crate)
+/// as the browser's `new URL()` reads it, so the host and the extension agree on every
+/// URL (tests/fixtures/sink-urls.json), and for https the pinned certificate. The job hands it to the
 /// extension as text.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(into = "String", try_from = "String")]
 pub struct SinkUrl {
-    uri: Uri,
+    /// Without its fragment, which holds the pin and is never requested.
+    url: url::Url,
     /// Present exactly when the scheme is https.
     pin: Option<CertPin>,
     /// What the sink offers: h1 in the clear, h2 or h1-tls over TLS.
@@ -33,15 +33,16 @@ impl std::str::FromStr for SinkUrl {
     type Err = String;
 
     fn from_str(text: &str) -> Result<SinkUrl, String> {
-        // hyper's Uri drops a fragment silently: split it off first.
+        // The fragment as written: an empty one ("…#") is a fragment too.
         let (text, fragment) = match text.split_once('#') {
             Some((t, f)) => (t, Some(f)),
             None => (text, None),
         };
-        let uri: Uri = text.parse().map_err(|_| wrong())?;
-        let tls = uri.scheme() == Some(&Scheme::HTTPS);
-        let web = tls || uri.scheme() == Some(&Scheme::HTTP);
-        if !(web && uri.host().is_some() && uri.path().contains(UPLOAD_PREFIX)) {
+        let url = url::Url::parse(text).map_err(|_| wrong())?;
+        let tls = url.scheme() == "https";
+        let web = tls || url.scheme() == "http";
+        let host = url.host_str().is_some_and(|h| !h.is_empty());
+        if !(web && host && url.path().contains(UPLOAD_PREFIX)) {
             return Err(wrong());
         }
         let (pin, transport) = match (tls, fragment) {
@@ -55,7 +56,7 @@ impl std::str::FromStr for SinkUrl {
             }
         };
         Ok(SinkUrl {
-            uri,
+            url,
             pin,
             transport,
         })
@@ -114,13 +115,13 @@ impl SinkUrl {
 
     /// The URL a browser uploads to: without the pin, which is the host's to check.
     pub fn upload_url(&self) -> String {
-        self.uri.to_string()
+        self.url.as_str().to_owned()
     }
 
     /// The host's name as the URL gives it, brackets of an IPv6 literal removed: what a
     /// TLS client names the server by, and Firefox's certificate overrides.
     pub fn host(&self) -> &str {
-        let host = self.uri.host().unwrap_or_default();
+        let host = self.url.host_str().unwrap_or_default();
         host.strip_prefix('[')
             .and_then(|h| h.strip_suffix(']'))
             .unwrap_or(host)
@@ -131,10 +132,12 @@ impl SinkUrl {
     /// extension page reaches it over plain http:// where Firefox upgrades every other
     /// http:// request of its extension pages to https:// (`gecko_upgrades_to_https`).
     pub fn is_loopback(&self) -> bool {
-        let host = self.host().to_ascii_lowercase();
-        match host.parse::<std::net::IpAddr>() {
-            Ok(ip) => ip.is_loopback(),
-            Err(_) => host == "localhost" || host.ends_with(".localhost"),
+        match self.url.host() {
+            Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+            Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+            // Lowercased by the parser, as the browser's.
+            Some(url::Host::Domain(name)) => name == "localhost" || name.ends_with(".localhost"),
+            None => false,
         }
     }
 
@@ -149,23 +152,23 @@ impl SinkUrl {
 
     /// The URL's port, or its scheme's when it names none.
     pub fn port(&self) -> u16 {
-        self.uri
-            .port_u16()
+        self.url
+            .port_or_known_default()
             .unwrap_or(if self.is_tls() { 443 } else { 80 })
     }
 
-    /// HOST:PORT as given.
-    pub fn authority(&self) -> &str {
-        self.uri.authority().map_or("", |a| a.as_str())
+    /// HOST:PORT, or HOST where the port is the scheme's own (the parser drops it).
+    pub fn authority(&self) -> String {
+        let host = self.url.host_str().unwrap_or_default();
+        match self.url.port() {
+            Some(port) => format!("{host}:{port}"),
+            None => host.to_owned(),
+        }
     }
 
     /// "http://HOST:PORT", what the browser's host permission names.
     pub fn origin(&self) -> String {
-        format!(
-            "{}://{}",
-            self.uri.scheme_str().unwrap_or("http"),
-            self.authority()
-        )
+        format!("{}://{}", self.url.scheme(), self.authority())
     }
 
     /// The match pattern of a browser's host permission for this sink: its scheme and
@@ -174,19 +177,19 @@ impl SinkUrl {
     pub fn host_permission(&self) -> String {
         format!(
             "{}://{}/*",
-            self.uri.scheme_str().unwrap_or("http"),
-            self.uri.host().unwrap_or_default().to_ascii_lowercase()
+            self.url.scheme(),
+            self.url.host_str().unwrap_or_default()
         )
     }
 
     /// The upload path with its query, as requested of the sink.
     pub fn path(&self) -> &str {
-        self.uri.path_and_query().map_or("/", |p| p.as_str())
+        &self.url[url::Position::BeforePath..url::Position::AfterQuery]
     }
 
     /// The token of its upload path, which its other routes want too.
     pub fn token(&self) -> &str {
-        let path = self.uri.path();
+        let path = self.url.path();
         path.rsplit_once(UPLOAD_PREFIX).map_or("", |(_, t)| t)
     }
 
@@ -194,7 +197,7 @@ impl SinkUrl {
     /// scheme's when it names none (`platform::net::resolve`).
     pub fn host_port(&self) -> String {
         // The host keeps an IPv6 literal's brackets, which "[::1]:80" wants.
-        let host = self.uri.host().unwrap_or_default();
+        let host = self.url.host_str().unwrap_or_default();
         format!("{host}:{}", self.port())
     }
 }
@@ -202,7 +205,7 @@ impl SinkUrl {
 /// As `unobserved sink` printed it, the pin included.
 impl std::fmt::Display for SinkUrl {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.uri.fmt(f)?;
+        f.write_str(self.url.as_str())?;
         match self.pin {
             Some(pin) => write!(f, "#{}", fragment(pin, self.transport)),
             None => Ok(()),
