@@ -71,7 +71,7 @@ fn budget_spent(
     f: &mut fmt::Formatter<'_>,
     stop: AutoStop,
     (reps, max_reps, max_seconds): (u32, u32, u64),
-    unsettled: &[String],
+    unsettled: &[crate::report::findings::Unsettled],
 ) -> fmt::Result {
     let budget = match stop {
         AutoStop::BudgetReps => format!("The rep budget ({max_reps} reps)"),
@@ -79,7 +79,13 @@ fn budget_spent(
     };
     let left = match unsettled {
         [] => "nothing to compare was settled".to_owned(),
-        names => format!("{} comparison(s) not settled ({}), which read \"not resolved\" whatever their interval", names.len(), names.join(", ")),
+        each => {
+            let names: Vec<String> = each
+                .iter()
+                .map(|u| format!("{} vs {}", u.arm.label(), u.baseline.label()))
+                .collect();
+            format!("{} comparison(s) not settled ({}), which read \"not resolved\" whatever their interval", names.len(), names.join(", "))
+        }
     };
     write!(f, "{budget} ran out after {reps} reps with {left}. Give it more time (Options, or --max-time) or a quieter machine, or widen the horizon.")
 }

@@ -33,7 +33,10 @@ pub fn budget_warning(run: &RunReport) -> Option<Warning> {
     let unsettled = comparisons_to_settle(run)
         .into_iter()
         .filter(|c| !c.settled())
-        .map(|c| format!("{} vs {}", c.arm.label(), c.baseline.label()))
+        .map(|c| super::findings::Unsettled {
+            arm: c.arm.clone(),
+            baseline: c.baseline.clone(),
+        })
         .collect();
     Some(Warning::AutoBudgetSpent {
         stop,

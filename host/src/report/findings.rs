@@ -69,9 +69,17 @@ pub enum Warning {
         reps: u32,
         max_reps: u32,
         max_seconds: u64,
-        /// "Blob vs Uint8Array", one per comparison left unsettled.
-        unsettled: Vec<String>,
+        /// One per comparison left unsettled: its arm and baseline.
+        unsettled: Vec<Unsettled>,
     },
+}
+
+/// A comparison an auto-sampled run left unsettled: its two sides, as the comparison
+/// writes them.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct Unsettled {
+    pub arm: crate::stats::side::Side,
+    pub baseline: crate::stats::side::Side,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
