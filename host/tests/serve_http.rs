@@ -309,6 +309,20 @@ const NAVIGATION: &[(&str, &str)] = &[
     ("sec-fetch-mode", "navigate"),
 ];
 
+/// Four reps of 1 KiB in blocks of two: the page hands the second block to a fresh page.
+const IN_BLOCKS: &[&str] = &[
+    "--size",
+    "1KiB",
+    "--reps",
+    "4",
+    "--block-reps",
+    "2",
+    "--warmup",
+    "0",
+    "--bodies",
+    "Blob",
+];
+
 /// Uploads 1 KiB under `id` and reports it as rep `rep` from the page with token `load`,
 /// the page claiming to be page 5.
 fn report_rep(serve: &Serve, run: &Value, load: &str, rep: u32) {
@@ -354,21 +368,7 @@ fn page_says(serve: &Serve, run: &Value, what: &str, load: &str, rep: u32) -> co
 /// lets only a copy it served take over; the page's own `page_load` is not asked.
 #[test]
 fn a_fresh_page_per_block_is_numbered_by_the_copies_serve_served_not_by_the_page() {
-    let serve = Serve::start(
-        &[
-            "--size",
-            "1KiB",
-            "--reps",
-            "4",
-            "--block-reps",
-            "2",
-            "--warmup",
-            "0",
-            "--bodies",
-            "Blob",
-        ],
-        false,
-    );
+    let serve = Serve::start(IN_BLOCKS, false);
     // A fetch() of the page gets no token; a navigation does.
     assert_eq!(
         page_load(
@@ -454,23 +454,7 @@ fn a_fresh_page_per_block_is_numbered_by_the_copies_serve_served_not_by_the_page
 /// keeping every sample stored; a page coming back after that is refused.
 #[test]
 fn a_fresh_page_that_never_comes_back_ends_its_run_incomplete_after_the_page_return() {
-    let serve = Serve::start(
-        &[
-            "--size",
-            "1KiB",
-            "--reps",
-            "4",
-            "--block-reps",
-            "2",
-            "--warmup",
-            "0",
-            "--bodies",
-            "Blob",
-            "--page-return",
-            "1",
-        ],
-        false,
-    );
+    let serve = Serve::start(&[IN_BLOCKS, &["--page-return", "1"]].concat(), false);
     let first = page_load(&serve, NAVIGATION);
     let run = serve
         .call("POST", "start", Some(&json!({"load": first})))

@@ -246,14 +246,34 @@ const BY_BLOCKS: &str = "Mbps (10^6 bits/s) over intact uploads; ratio of the me
 const BY_EITHER: &str = "Mbps (10^6 bits/s) over intact uploads; ratio of the medians with its [95% interval] (Student's t over the run's blocks where it had three or more, else exact Mann–Whitney, by ranks).";
 
 fn interval_footnote(r: &RunReport) -> &'static str {
-    let by_blocks = |c: &&crate::stats::compare::Comparison| {
-        c.blocks
-            .is_some_and(|b| b >= crate::stats::blocks::MIN_BLOCKS)
-    };
-    match r.comparisons.iter().filter(by_blocks).count() {
-        0 => BY_RANKS,
-        n if n == r.comparisons.len() => BY_BLOCKS,
-        _ => BY_EITHER,
+    use crate::stats::blocks::{PartOf, MIN_BLOCKS};
+    let over_blocks = |blocks: Option<usize>| blocks.is_some_and(|b| b >= MIN_BLOCKS);
+    // Whether each interval the table shows was made over blocks: a comparison given
+    // per condition shows each condition's interval (those too few blocks to judge
+    // show none), any other its own.
+    let made: Vec<bool> = r
+        .comparisons
+        .iter()
+        .flat_map(|c| {
+            let conditions: Vec<_> = c
+                .parts
+                .iter()
+                .filter(|p| matches!(p.of, PartOf::Condition { .. }))
+                .collect();
+            match conditions.as_slice() {
+                [] => vec![over_blocks(c.blocks)],
+                parts => parts
+                    .iter()
+                    .filter(|p| !p.too_few_blocks)
+                    .map(|p| over_blocks(p.blocks))
+                    .collect(),
+            }
+        })
+        .collect();
+    match (made.iter().any(|&b| b), made.iter().all(|&b| b)) {
+        (false, _) => BY_RANKS,
+        (true, true) => BY_BLOCKS,
+        (true, false) => BY_EITHER,
     }
 }
 
@@ -551,5 +571,24 @@ mod tests {
             c.blocks = Some(2);
         }
         assert_eq!(summary(&r).footnotes[0], BY_RANKS);
+    }
+
+    /// A run measured in two conditions gives each condition's interval over its own
+    /// blocks (6 each here), so its footnote says blocks, though the comparison that
+    /// holds the parts has no blocks of its own.
+    #[test]
+    fn a_run_in_two_conditions_footnotes_its_parts_intervals_as_over_blocks() {
+        let r = crate::export::conditions::tests::loaded_run();
+        let parts: Vec<Option<usize>> = r
+            .comparisons
+            .iter()
+            .flat_map(|c| c.parts.iter().map(|p| p.blocks))
+            .collect();
+        assert!(
+            !parts.is_empty() && parts.iter().all(|b| *b == Some(6)),
+            "{parts:?}"
+        );
+        assert!(r.comparisons.iter().all(|c| c.blocks.is_none()));
+        assert_eq!(summary(&r).footnotes[0], BY_BLOCKS);
     }
 }

@@ -513,6 +513,7 @@ mod tests {
             verdict,
             settled: verdict != Verdict::NotResolved,
             too_few_blocks: false,
+            blocks: None,
         };
         // A burst of other work over too few blocks to judge (`Part::too_few_blocks`).
         let brief = |of: PartOf, ratio: f64| Part {

@@ -71,6 +71,10 @@ pub struct Part {
     /// and `--auto` does not wait for it (`Comparison::settled`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub too_few_blocks: bool,
+    /// The blocks its interval is over (Student's t from `MIN_BLOCKS`, else by ranks
+    /// over their reps), as the comparison's `blocks`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocks: Option<usize>,
 }
 
 /// The part of `c` measured in `condition`, if it has one.
@@ -93,6 +97,7 @@ impl Part {
             verdict: c.verdict,
             settled: c.settled(),
             too_few_blocks: false,
+            blocks: c.blocks,
         }
     }
 }
