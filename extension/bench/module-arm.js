@@ -3,10 +3,11 @@
 // host knows without asking the page: lib/module-bytes.js), where to send them, an abort
 // signal and the rep, and timed from the call to its promise settling. What arrived is
 // the sink's to judge; the page reports only what it sent, its time and its failure.
+import { MODULE_CONTRACT, MODULE_FAILURE, NOT_LOADED, SAMPLE_ERROR, SAMPLE_STATUS } from '../lib/names.js';
 import { newUploadId } from '../lib/upload-id.js';
 
 /** The module contract this page speaks: a module declares `export const unobserved = 1`. */
-export const CONTRACT = 1;
+export const CONTRACT = MODULE_CONTRACT;
 
 /**
  * The page's Content-Security-Policy once it runs modules: requests may go to the run's
@@ -47,7 +48,10 @@ export function routesFor({ base, token, runId }, uploadId) {
   };
 }
 
-/** Each module of the plan's arms, imported once: `{ run }` or `{ error }` by name. */
+/** An exception's own words, `Name: message`, for a sample's `rejection`. */
+const ownWords = (e) => `${e?.name ?? 'Error'}: ${e?.message ?? e}`;
+
+/** Each module of the plan's arms, imported once: `{ run }`, or `{ failure, words }` (a `not-loaded` failure, typed) by name. */
 export async function loadModules(arms, { base, token, runId }) {
   const loaded = new Map();
   for (const { arm } of arms.filter(({ arm }) => arm.kind === 'module')) {
@@ -56,11 +60,10 @@ export async function loadModules(arms, { base, token, runId }) {
       // Literal path: on an extension page (not the sink's origin) this file is absent.
       const { importModule } = await import('./module-import.js');
       const mod = await importModule(`${base}/module/${token}/${runId}/${encodeURIComponent(arm.name)}`);
-      if (mod.unobserved !== CONTRACT) throw new Error(`it speaks contract ${mod.unobserved}; this page speaks ${CONTRACT} (export const unobserved = ${CONTRACT})`);
-      if (typeof mod.default !== 'function') throw new Error('its default export is not a function (export default async function upload(ctx) {…})');
-      loaded.set(arm.name, { run: mod.default });
+      const cause = mod.unobserved !== CONTRACT ? NOT_LOADED.otherContract : typeof mod.default !== 'function' ? NOT_LOADED.noDefaultFunction : null;
+      loaded.set(arm.name, cause ? { failure: { kind: MODULE_FAILURE.notLoaded, cause } } : { run: mod.default });
     } catch (e) {
-      loaded.set(arm.name, { error: `the module could not be loaded: ${e.name}: ${e.message}` });
+      loaded.set(arm.name, { failure: { kind: MODULE_FAILURE.notLoaded, cause: NOT_LOADED.importFailed }, words: ownWords(e) });
     }
   }
   return loaded;
@@ -71,11 +74,11 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /**
  * Runs one module upload; resolves with the sample's page side and when it began. Never rejects: a module
  * that throws, rejects, never settles (`timeoutMs`) or was refused by the page's policy
- * is a failure with its reason. `t0` is the page's clock at the call, for the marks of
- * the module's requests (lib/timing.js `watchRequests`).
+ * is a `module-failed` sample with its `module_failure` (kind and numbers) and, when it
+ * threw, its own words in `rejection`. `t0` is the page's clock at the call, for the marks
+ * of the module's requests (lib/timing.js `watchRequests`).
  */
 export async function runModule(loaded, { bytes, rep, routes, key, timeoutMs, blocked }) {
-  const uploadId = routes.uploadId;
   const blob = new Blob([bytes]);
   const controller = new AbortController();
   const ctx = Object.freeze({ contract: CONTRACT, size: bytes.length, bytes, blob, rep, key, signal: controller.signal, url: routes.url, partUrl: routes.partUrl, tusEndpoint: routes.tusEndpoint });
@@ -84,39 +87,39 @@ export async function runModule(loaded, { bytes, rep, routes, key, timeoutMs, bl
   const timedOut = new Promise((_, reject) => {
     timer = setTimeout(() => {
       controller.abort();
-      reject(new Error(`the module did not settle within ${timeoutMs / 1000} s`));
+      reject(new DOMException(`the module did not settle within ${timeoutMs} ms`, 'TimeoutError'));
     }, timeoutMs);
   });
   const t0 = performance.now();
-  let error = loaded.error ?? null;
-  let failure = error ? { kind: 'not-loaded' } : null;
-  if (!error) {
+  let { failure = null, words = null } = loaded;
+  if (!failure) {
     try {
       await Promise.race([loaded.run(ctx), timedOut]);
     } catch (e) {
-      error = `${e?.name ?? 'Error'}: ${e?.message ?? e}`;
-      failure = { kind: controller.signal.aborted ? 'timed-out' : 'threw' };
+      const late = controller.signal.aborted;
+      failure = late ? { kind: MODULE_FAILURE.timedOut, timeout_ms: timeoutMs } : { kind: MODULE_FAILURE.threw };
+      words = late ? null : ownWords(e);
     }
   }
   const pageMs = performance.now() - t0;
   clearTimeout(timer);
   // A refused request's report arrives a moment after the request failed.
-  if (error && blocked.length === before) await sleep(50);
+  if (failure && blocked.length === before) await sleep(50);
   const refused = blocked.slice(before);
   if (refused.length > 0) {
     const { directive, url } = refused[0];
-    failure = { kind: 'blocked', directive, url };
-    error = `blocked by the page's Content-Security-Policy (${directive}): ${url}; a module may reach only the run's sink (${error ?? 'the module did not fail'})`;
+    failure = { kind: MODULE_FAILURE.blocked, directive, url };
   }
   const sample = {
-    upload_id: uploadId,
+    upload_id: routes.uploadId,
     bytes_sent: bytes.length,
     // The host knows the bytes it gave the module; the page does not vouch for them.
     sha256_sent: '',
     page_ms: pageMs,
-    status: error ? 'error' : 'ok',
-    error,
+    status: failure ? SAMPLE_STATUS.error : SAMPLE_STATUS.ok,
+    error: failure ? SAMPLE_ERROR.moduleFailed : null,
     module_failure: failure,
+    ...(failure && words ? { rejection: words } : {}),
   };
   return { sample, t0 };
 }

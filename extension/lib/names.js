@@ -66,6 +66,28 @@ export const SAMPLE_ERROR = Object.freeze({
   differentBytes: 'different-bytes',
   noRecord: 'no-record',
   nothingReceived: 'nothing-received',
+  moduleFailed: 'module-failed',
+});
+
+/** The workload-module contract this extension speaks: a module declares `export const unobserved = 1`. */
+export const MODULE_CONTRACT = 1;
+
+/**
+ * How a workload module failed (a `module-failed` sample's `module_failure.kind`, with its
+ * numbers: `timeout_ms`, or `directive` and `url`), and why one was not loaded (its `cause`).
+ * The host's `ModuleFailure` and `NotLoaded`; every kind is in tests/fixtures/formats.json.
+ */
+export const MODULE_FAILURE = Object.freeze({
+  notLoaded: 'not-loaded',
+  threw: 'threw',
+  timedOut: 'timed-out',
+  blocked: 'blocked',
+});
+
+export const NOT_LOADED = Object.freeze({
+  importFailed: 'import-failed',
+  otherContract: 'other-contract',
+  noDefaultFunction: 'no-default-function',
 });
 
 /** How a run ended (`run-finished`'s `status`; `stopped` and `timed-out` are `unobserved run`'s to say, `interrupted` the next `serve`'s). */

@@ -3,7 +3,7 @@
 // tests/fixtures/formats.json is written from the host's functions and
 // extension/tests/words.test.js holds these to it, case by case.
 
-import { AUTO_REASON, END_REASON, SAMPLE_ERROR } from './names.js';
+import { AUTO_REASON, END_REASON, MODULE_CONTRACT, MODULE_FAILURE, NOT_LOADED, SAMPLE_ERROR } from './names.js';
 
 /**
  * `v.toFixed(digits)`, but an exact tie rounds to even, as Rust's formatting does
@@ -223,13 +223,19 @@ export function integrityWord(integrity) {
 export function integrityDetail(integrity) {
   if (integrity.status === 'corrupted') return `received ${integrity.bytes_received} bytes \`${integrity.head}\``;
   if (typeof integrity.error !== 'string') return null;
+  const kind = sampleErrorText(integrity.error, integrity.http_status);
+  // The module's own words, when it threw, after what went wrong.
+  if (integrity.module_failure) return withOwnWords(moduleFailureText(integrity.module_failure), kind ? null : integrity.error);
   // The browser's own words, or an older sample's sentence, stand as they were.
-  return sampleErrorText(integrity.error, integrity.http_status) ?? integrity.error;
+  return kind ?? integrity.error;
 }
+
+const withOwnWords = (what, words) => (words ? `${what} (${words})` : what);
 
 /** Why one sample failed, for the page's log: the browser's words, else its kind's; null when it did not. */
 export function sampleFailure(sample) {
   if (!sample.error) return null;
+  if (sample.module_failure) return withOwnWords(moduleFailureText(sample.module_failure), sample.rejection);
   return sample.rejection ?? sampleErrorText(sample.error, sample.http_status) ?? sample.error;
 }
 
@@ -242,6 +248,21 @@ export function sampleErrorText(kind, httpStatus) {
     case SAMPLE_ERROR.differentBytes: return 'the sink received other bytes than were sent';
     case SAMPLE_ERROR.noRecord: return 'the sink has no record of this upload';
     case SAMPLE_ERROR.nothingReceived: return 'the sink reported no received bytes';
+    case SAMPLE_ERROR.moduleFailed: return 'the workload module failed';
+    default: return null;
+  }
+}
+
+/** How a workload module failed (`module_failure`: MODULE_FAILURE, with its numbers), as the host words it. */
+export function moduleFailureText(failure) {
+  switch (failure.kind) {
+    case MODULE_FAILURE.notLoaded:
+      if (failure.cause === NOT_LOADED.otherContract) return `the module is not of contract ${MODULE_CONTRACT} (export const unobserved = ${MODULE_CONTRACT})`;
+      if (failure.cause === NOT_LOADED.noDefaultFunction) return "the module's default export is not a function (export default async function upload(ctx) {…})";
+      return 'the module could not be loaded';
+    case MODULE_FAILURE.threw: return 'the module threw';
+    case MODULE_FAILURE.timedOut: return Number.isFinite(failure.timeout_ms) ? `the module did not settle within ${failure.timeout_ms / 1000} s` : 'the module did not settle in time';
+    case MODULE_FAILURE.blocked: return `blocked by the page's Content-Security-Policy (${failure.directive}): ${failure.url}; a module may reach only the run's sink`;
     default: return null;
   }
 }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { versus, versusParts } from '../lib/format.js';
 import { AUTO_REASON } from '../lib/names.js';
-import { autoDoneReason, autoReasonWords, comparisonLine, comparisonParts, conditionPhrase, endReasonText, findingText, formatComparison, formatMbps, formatShare, formatSlowdown, integrityDetail, integrityWord, sampleErrorText, isConditionFinding, legendText, measuredIn, stateWords } from '../lib/words.js';
+import { autoDoneReason, autoReasonWords, comparisonLine, comparisonParts, conditionPhrase, endReasonText, findingText, formatComparison, formatMbps, formatShare, formatSlowdown, integrityDetail, integrityWord, moduleFailureText, sampleErrorText, isConditionFinding, legendText, measuredIn, stateWords } from '../lib/words.js';
 
 const FIXTURE = JSON.parse(readFileSync(new URL('../../tests/fixtures/formats.json', import.meta.url), 'utf8'));
 
@@ -40,6 +40,11 @@ test("each sample error kind reads as the host words it, with and without the si
   assert.ok(FIXTURE.sample_errors.length > 0);
   for (const { kind, http_status: status, text } of FIXTURE.sample_errors) assert.equal(sampleErrorText(kind, status), text);
   assert.equal(sampleErrorText('a sentence from an older store', null), null);
+});
+
+test('each way a workload module fails reads as the host words it, numbers and all', () => {
+  assert.ok(FIXTURE.module_failures.some(({ failure }) => failure.timeout_ms));
+  for (const { failure, text } of FIXTURE.module_failures) assert.equal(moduleFailureText(failure), text);
 });
 
 test('comparisons with parts, per condition or by blocks, read as the host writes them', () => {

@@ -5,7 +5,7 @@
 //! uploads nothing; sends far more than it was given). Then tus-js-client at 64 MiB in
 //! 16 MiB PATCHes, fresh and resumed, and the A/A and A/B gate.
 
-use serde_json::Value;
+use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -123,6 +123,11 @@ fn examples_and_bad_modules(browser: &str) {
     for s in all_are(j, "corrupt", "corrupted") {
         assert_eq!(s["bytes_received"], 20 << 20, "what arrived is on record");
     }
+    for label in ["elsewhere", "throws", "hangs"] {
+        for s in all_are(j, label, "error") {
+            assert_eq!(s["error"], "module-failed", "a kind, typed: {s:#}");
+        }
+    }
     for s in all_are(j, "elsewhere", "error") {
         let f = &s["module_failure"];
         assert_eq!(f["kind"], "blocked", "{s:#}");
@@ -132,9 +137,19 @@ fn examples_and_bad_modules(browser: &str) {
     }
     for s in all_are(j, "throws", "error") {
         assert_eq!(s["module_failure"]["kind"], "threw", "{s:#}");
+        // The module's own words, as it threw them: the test module's, not the tool's.
+        assert_eq!(
+            s["rejection"], "Error: this module fails on purpose",
+            "{s:#}"
+        );
     }
     for s in all_are(j, "hangs", "error") {
-        assert_eq!(s["module_failure"]["kind"], "timed-out", "{s:#}");
+        let f = &s["module_failure"];
+        assert_eq!(
+            (&f["kind"], &f["timeout_ms"]),
+            (&json!("timed-out"), &json!(3000)),
+            "{s:#}"
+        );
     }
     for s in all_are(j, "nothing", "error") {
         assert_eq!(s["receipt"], "missing");

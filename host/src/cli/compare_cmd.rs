@@ -60,36 +60,13 @@ pub fn execute(a: CompareArgs) -> Result<i32> {
 /// `--fail-if-slower`: 6 on a settled "slower" beyond the bound, 7 when the comparison
 /// cannot tell, else 0; each said on stderr. `machine` is why runs were not comparable.
 pub(super) fn gate_code(gate: Gate, pct: f64, baseline: &str, machine: &str) -> i32 {
-    let names = |arms: &[crate::domain::arm::Arm]| {
-        arms.iter()
-            .map(|a| a.label())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    for line in crate::export::gate::said(&gate, pct, baseline, machine) {
+        eprintln!("{line}");
+    }
     match gate {
         Gate::Pass => exit::OK,
-        Gate::Slower(arms) => {
-            eprintln!(
-                "--fail-if-slower {pct}: slower than {baseline} beyond {pct}%: {}",
-                names(&arms)
-            );
-            exit::SLOWER
-        }
-        Gate::Undecided {
-            arms,
-            not_comparable,
-        } => {
-            if not_comparable {
-                eprintln!("--fail-if-slower {pct}: {machine}");
-            }
-            if !arms.is_empty() {
-                eprintln!(
-                    "--fail-if-slower {pct}: cannot tell whether these are {pct}% slower than {baseline}: {}",
-                    names(&arms)
-                );
-            }
-            exit::UNDECIDED
-        }
+        Gate::Slower(_) => exit::SLOWER,
+        Gate::Undecided { .. } => exit::UNDECIDED,
     }
 }
 

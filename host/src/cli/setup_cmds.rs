@@ -189,12 +189,9 @@ pub fn hello_probe(exe: &Path, family: Family, manifest: &Path) -> Result<String
     let mut stdout = child.stdout.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let result = write_frame(
-            &mut stdin,
-            br#"{"type":"hello","browser":"unobserved doctor"}"#,
-        )
-        .map_err(|e| e.to_string())
-        .and_then(|_| read_frame(&mut stdout).map_err(|e| e.to_string()));
+        let result = write_frame(&mut stdin, &probe_hello())
+            .map_err(|e| e.to_string())
+            .and_then(|_| read_frame(&mut stdout).map_err(|e| e.to_string()));
         let _ = tx.send(result);
     });
     let reply = rx.recv_timeout(Duration::from_secs(5));
@@ -204,8 +201,9 @@ pub fn hello_probe(exe: &Path, family: Family, manifest: &Path) -> Result<String
         Ok(Ok(Some(bytes))) => {
             let v: serde_json::Value =
                 serde_json::from_slice(&bytes).map_err(|e| format!("reply is not JSON: {e}"))?;
+            let hello: &str = crate::protocol::ReplyType::Hello.into();
             match v["type"].as_str() {
-                Some("hello") => Ok(v["version"].as_str().unwrap_or("?").to_owned()),
+                Some(t) if t == hello => Ok(v["version"].as_str().unwrap_or("?").to_owned()),
                 _ => Err(format!("unexpected reply {v}")),
             }
         }
@@ -213,6 +211,14 @@ pub fn hello_probe(exe: &Path, family: Family, manifest: &Path) -> Result<String
         Ok(Err(e)) => Err(e),
         Err(_) => Err("no answer within 5 s".into()),
     }
+}
+
+/// The `hello` doctor sends the host, named by the protocol's own message type.
+fn probe_hello() -> Vec<u8> {
+    let hello = crate::protocol::MessageType::Hello.as_str();
+    serde_json::json!({"type": hello, "browser": "unobserved doctor"})
+        .to_string()
+        .into_bytes()
 }
 
 /// `--profile DIR` must be an existing folder (the browser's --user-data-dir).
@@ -224,5 +230,18 @@ fn profile_dir(dir: Option<&Path>) -> Result<Option<std::path::PathBuf>> {
             "--profile {}: no such folder (give the browser's --user-data-dir)",
             d.display()
         ))),
+    }
+}
+
+#[cfg(test)]
+mod probe_tests {
+    /// The host reads doctor's probe as its own `hello`.
+    #[test]
+    fn the_doctor_probe_is_a_hello_the_host_reads() {
+        let m = crate::protocol::parse_incoming(&super::probe_hello()).expect("it parses");
+        assert!(
+            matches!(m, crate::protocol::Incoming::Hello { browser: Some(ref b), .. } if b == "unobserved doctor"),
+            "{m:?}"
+        );
     }
 }

@@ -6,7 +6,10 @@ use serde::{Deserialize, Serialize};
 use strum::IntoEnumIterator;
 
 mod validate;
-pub use validate::{shared_data, PlanError, PlanErrorKind, SizeOf, AUTO_DEFAULT, BLOCK_REPS};
+pub use validate::{
+    shared_data, PlanError, PlanErrorKind, SizeOf, AUTO_DEFAULT, BLOCK_REPS,
+    MAX_MODULE_TIMEOUT_SECS,
+};
 
 /// What a run will do: the suite the popup or the CLI asked for.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]

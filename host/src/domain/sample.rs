@@ -45,8 +45,8 @@ impl SampleStatus {
 }
 
 /// Why a sample failed, as a kind: what the page saw (`FetchRejected`, `SinkStatus`,
-/// `NoReply`, `DifferentBytes`) or what the host found in its sink's record (`DifferentBytes`,
-/// `NoRecord`, `NothingReceived`). Stored in a sample's `error` by name; samples stored
+/// `NoReply`, `DifferentBytes`, `ModuleFailed`) or what the host found in its sink's
+/// record (`DifferentBytes`, `NoRecord`, `NothingReceived`). Stored in a sample's `error` by name; samples stored
 /// before kinds carry a sentence there instead (`Sample::error_kind` gives None). Its
 /// words are `export::words::sample_error`; the names are in tests/fixtures/names.json.
 #[derive(
@@ -77,6 +77,9 @@ pub enum SampleError {
     NoRecord,
     /// The sink's record has no received bytes.
     NothingReceived,
+    /// A workload module failed: how is in `module_failure`, its own words (if it threw)
+    /// in `rejection`.
+    ModuleFailed,
 }
 
 impl SampleError {

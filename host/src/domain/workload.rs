@@ -173,33 +173,74 @@ impl ModuleRef {
     }
 }
 
-/// How a module upload failed, as the page saw it. Page-side, so it can only make a
-/// sample a failure, never intact (`verify::judge` keeps a page's failure as it is).
+/// How a module upload failed, as the page saw it, with its numbers: the detail of a
+/// sample whose `error` is `module-failed` (`SampleError::ModuleFailed`); the module's own
+/// words, when it threw, are in the sample's `rejection`. Page-side, so it can only make
+/// a sample a failure, never intact (`verify::judge` keeps a page's failure as it is).
+/// Its words are `export::words::module_failure`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum ModuleFailure {
-    /// The module could not be imported, or is not of this contract.
-    NotLoaded,
+    /// The module could not be imported, or is not of this contract (`cause`; older
+    /// samples have none).
+    NotLoaded {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cause: Option<NotLoaded>,
+    },
     /// Its promise rejected (or it threw).
     Threw,
-    /// It did not settle within the plan's module timeout; its signal was aborted.
-    TimedOut,
+    /// It did not settle within the plan's module timeout (`timeout_ms`, the page's
+    /// own; older samples have none); its signal was aborted.
+    TimedOut {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        timeout_ms: Option<u64>,
+    },
     /// The page's Content-Security-Policy refused a request of it: one to anywhere but
     /// the run's sink.
     Blocked { directive: String, url: String },
 }
 
+/// Why a module could not be loaded.
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    strum::IntoStaticStr,
+    strum::EnumIter,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+#[strum(serialize_all = "kebab-case")]
+pub enum NotLoaded {
+    /// The import failed (the browser's words in the sample's `rejection`).
+    ImportFailed,
+    /// It does not declare `export const unobserved = 1`.
+    OtherContract,
+    /// Its default export is not a function.
+    NoDefaultFunction,
+}
+
 /// The most characters of a blocked request's directive or URL that are stored.
 pub const MAX_BLOCKED_CHARS: usize = 200;
 
+/// The longest module timeout a page may report: the plan's longest.
+pub const MAX_TIMEOUT_MS: u64 = crate::domain::plan::MAX_MODULE_TIMEOUT_SECS as u64 * 1000;
+
 impl ModuleFailure {
-    /// As stored: a page's strings cut to MAX_BLOCKED_CHARS.
+    /// As stored: a page's strings cut to MAX_BLOCKED_CHARS, its timeout to MAX_TIMEOUT_MS.
     pub fn clipped(self) -> ModuleFailure {
         let cut = |s: String| s.chars().take(MAX_BLOCKED_CHARS).collect();
         match self {
             ModuleFailure::Blocked { directive, url } => ModuleFailure::Blocked {
                 directive: cut(directive),
                 url: cut(url),
+            },
+            ModuleFailure::TimedOut { timeout_ms } => ModuleFailure::TimedOut {
+                timeout_ms: timeout_ms.map(|ms| ms.min(MAX_TIMEOUT_MS)),
             },
             other => other,
         }

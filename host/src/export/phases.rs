@@ -20,6 +20,13 @@ pub fn section(r: &RunReport) -> Option<Section> {
     })
 }
 
+/// The four medians as the tables show them, to a tenth of a millisecond: preparing,
+/// wire, reply, ±.
+fn cells(p: &ArmPhases) -> [String; 4] {
+    let m = &p.median;
+    [m.preparing_ms, m.wire_ms, m.reply_ms, m.uncertainty_ms].map(|v| format!("{v:.1}"))
+}
+
 /// "77% · 19% · 4%": each phase's share of their sum.
 fn shares(p: &ArmPhases) -> String {
     let m = &p.median;
@@ -53,7 +60,7 @@ fn plain(phases: &[ArmPhases]) -> Section {
                 arm: p.arm.label(),
                 cells: std::iter::once(Cell::text(line_label(p)))
                     .chain([Cell::num(p.uploads.to_string())])
-                    .chain(p.cells(1).map(Cell::num))
+                    .chain(cells(p).map(Cell::num))
                     .chain([Cell::text(shares(p))])
                     .collect(),
                 flags: vec![],
@@ -98,8 +105,8 @@ fn side_by_side(phases: &[ArmPhases]) -> Section {
     let rows = arms
         .iter()
         .map(|arm| {
-            let [ap, aw, ar, au] = of(arm, Condition::Attached).map_or_else(dashes, |p| p.cells(1));
-            let [dp, dw, dr, du] = of(arm, Condition::Detached).map_or_else(dashes, |p| p.cells(1));
+            let [ap, aw, ar, au] = of(arm, Condition::Attached).map_or_else(dashes, cells);
+            let [dp, dw, dr, du] = of(arm, Condition::Detached).map_or_else(dashes, cells);
             Row {
                 arm: arm.label(),
                 cells: std::iter::once(Cell::text(arm.label()))

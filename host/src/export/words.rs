@@ -8,6 +8,7 @@ use crate::domain::arm::Arm;
 use crate::domain::plan::{AutoReason, AutoStop};
 use crate::domain::run::EndReason;
 use crate::domain::sample::SampleError;
+use crate::domain::workload::{ModuleFailure, NotLoaded, CONTRACT};
 use crate::report::chart_scale::Legend;
 use crate::stats::compare::{Comparison, Verdict};
 use crate::stats::integrity::IntegrityWhy;
@@ -159,12 +160,27 @@ pub fn integrity_detail(i: &Integrity) -> Option<String> {
             bytes_received,
             head,
         } => Some(format!("received {bytes_received} bytes `{head}`")),
-        Integrity::Unsupported { error, http_status }
-        | Integrity::Aborted { error, http_status }
-        | Integrity::Error { error, http_status } => Some(match SampleError::of(error) {
-            Some(kind) => sample_error(kind, *http_status),
+        Integrity::Unsupported {
+            error,
+            http_status,
+            module_failure,
+        }
+        | Integrity::Aborted {
+            error,
+            http_status,
+            module_failure,
+        }
+        | Integrity::Error {
+            error,
+            http_status,
+            module_failure,
+        } => Some(match (SampleError::of(error), module_failure) {
+            // The module's own words, when it threw, after what went wrong.
+            (None, Some(failure)) => format!("{} ({error})", module_failure_words(failure)),
+            (_, Some(failure)) => module_failure_words(failure),
+            (Some(kind), None) => sample_error(kind, *http_status),
             // The browser's own words, or an older sample's sentence, as they were.
-            None => error.clone(),
+            (None, None) => error.clone(),
         }),
         Integrity::Intact | Integrity::NoSamples => None,
     }
@@ -180,6 +196,31 @@ pub fn sample_error(kind: SampleError, http_status: Option<u16>) -> String {
         (SampleError::DifferentBytes, _) => "the sink received other bytes than were sent".into(),
         (SampleError::NoRecord, _) => "the sink has no record of this upload".into(),
         (SampleError::NothingReceived, _) => "the sink reported no received bytes".into(),
+        (SampleError::ModuleFailed, _) => "the workload module failed".into(),
+    }
+}
+
+/// How a workload module failed (`domain::workload::ModuleFailure`), in words.
+pub fn module_failure_words(failure: &ModuleFailure) -> String {
+    match failure {
+        ModuleFailure::NotLoaded { cause } => match cause {
+            None | Some(NotLoaded::ImportFailed) => "the module could not be loaded".into(),
+            Some(NotLoaded::OtherContract) => format!(
+                "the module is not of contract {CONTRACT} (export const unobserved = {CONTRACT})"
+            ),
+            Some(NotLoaded::NoDefaultFunction) => "the module's default export is not a function \
+                 (export default async function upload(ctx) {…})"
+                .into(),
+        },
+        ModuleFailure::Threw => "the module threw".into(),
+        ModuleFailure::TimedOut { timeout_ms: None } => "the module did not settle in time".into(),
+        ModuleFailure::TimedOut {
+            timeout_ms: Some(ms),
+        } => format!("the module did not settle within {} s", *ms as f64 / 1000.0),
+        ModuleFailure::Blocked { directive, url } => format!(
+            "blocked by the page's Content-Security-Policy ({directive}): {url}; \
+             a module may reach only the run's sink"
+        ),
     }
 }
 
@@ -338,14 +379,29 @@ mod tests {
             Integrity::Unsupported {
                 error: "TypeError: Failed to fetch".into(),
                 http_status: None,
+                module_failure: None,
             },
             Integrity::Error {
                 error: "sink-status".into(),
                 http_status: Some(413),
+                module_failure: None,
             },
             Integrity::Aborted {
                 error: "sent 10 bytes, the sink received 5 with a different SHA-256".into(),
                 http_status: None,
+                module_failure: None,
+            },
+            Integrity::Error {
+                error: "module-failed".into(),
+                http_status: None,
+                module_failure: Some(ModuleFailure::TimedOut {
+                    timeout_ms: Some(2500),
+                }),
+            },
+            Integrity::Error {
+                error: "Error: no route".into(),
+                http_status: None,
+                module_failure: Some(ModuleFailure::Threw),
             },
             Integrity::NoSamples,
         ];
@@ -370,6 +426,9 @@ mod tests {
             "legends": legends.iter().map(|l| json!({"legend": l, "text": legend(l)}))
                 .collect::<Vec<_>>(),
             "sample_errors": sample_errors.collect::<Vec<_>>(),
+            "module_failures": module_failures().iter()
+                .map(|f| json!({"failure": f, "text": module_failure_words(f)}))
+                .collect::<Vec<_>>(),
             "integrity": integrity.iter().map(|i| json!({
                 "integrity": i, "word": integrity_word(i), "detail": integrity_detail(i),
             })).collect::<Vec<_>>(),
@@ -382,6 +441,26 @@ mod tests {
                 "reason": r, "text": auto_reason(r), "done": auto_done(r, 12),
             })).collect::<Vec<_>>(),
         })
+    }
+
+    /// Every way a module fails, each cause of not loading, with and without its number.
+    fn module_failures() -> Vec<ModuleFailure> {
+        use strum::IntoEnumIterator;
+        let not_loaded = NotLoaded::iter().map(Some).chain([None]);
+        let not_loaded = not_loaded.map(|cause| ModuleFailure::NotLoaded { cause });
+        not_loaded
+            .chain([
+                ModuleFailure::Threw,
+                ModuleFailure::TimedOut {
+                    timeout_ms: Some(30_000),
+                },
+                ModuleFailure::TimedOut { timeout_ms: None },
+                ModuleFailure::Blocked {
+                    directive: "connect-src".into(),
+                    url: "http://127.0.0.1:9/collect".into(),
+                },
+            ])
+            .collect()
     }
 
     /// A run of a registered module whose file changed: its warning as the analysis

@@ -181,14 +181,6 @@ pub struct ArmPhases {
     pub condition: Option<Condition>,
 }
 
-impl ArmPhases {
-    /// The four medians as the tables show them: preparing, wire, reply, ±.
-    pub fn cells(&self, decimals: usize) -> [String; 4] {
-        let m = &self.median;
-        [m.preparing_ms, m.wire_ms, m.reply_ms, m.uncertainty_ms].map(|v| format!("{v:.decimals$}"))
-    }
-}
-
 /// The intact uploads of `arm` that have phases, with them.
 pub fn of_arm<'a>(
     samples: &'a [Sample],

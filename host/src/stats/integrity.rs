@@ -2,6 +2,7 @@
 //! uploads, typed, so reports and the popup branch on a kind and never on words.
 
 use crate::domain::sample::{Sample, SampleStatus};
+use crate::domain::workload::ModuleFailure;
 use serde::Serialize;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, strum::EnumDiscriminants)]
@@ -27,16 +28,28 @@ pub enum Integrity {
         error: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         http_status: Option<u16>,
+        /// How a workload module failed (its `error` is then the module's own words,
+        /// or `module-failed`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        module_failure: Option<ModuleFailure>,
     },
     Aborted {
         error: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         http_status: Option<u16>,
+        /// How a workload module failed (its `error` is then the module's own words,
+        /// or `module-failed`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        module_failure: Option<ModuleFailure>,
     },
     Error {
         error: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         http_status: Option<u16>,
+        /// How a workload module failed (its `error` is then the module's own words,
+        /// or `module-failed`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        module_failure: Option<ModuleFailure>,
     },
     NoSamples,
 }
@@ -54,21 +67,34 @@ impl Integrity {
                 head,
             };
         }
-        let error = |s: &&Sample| {
+        let failed = |s: &&Sample| {
             let said = s.rejection.as_ref().or(s.error.as_ref());
-            said.cloned().unwrap_or_else(|| "no detail".into())
+            let error = said.cloned().unwrap_or_else(|| "no detail".into());
+            (error, s.http_status, s.module_failure.clone())
         };
         if let Some(s) = worst(SampleStatus::Unsupported) {
-            let (error, http_status) = (error(s), s.http_status);
-            return Integrity::Unsupported { error, http_status };
+            let (error, http_status, module_failure) = failed(s);
+            return Integrity::Unsupported {
+                error,
+                http_status,
+                module_failure,
+            };
         }
         if let Some(s) = worst(SampleStatus::Aborted) {
-            let (error, http_status) = (error(s), s.http_status);
-            return Integrity::Aborted { error, http_status };
+            let (error, http_status, module_failure) = failed(s);
+            return Integrity::Aborted {
+                error,
+                http_status,
+                module_failure,
+            };
         }
         if let Some(s) = worst(SampleStatus::Error) {
-            let (error, http_status) = (error(s), s.http_status);
-            return Integrity::Error { error, http_status };
+            let (error, http_status, module_failure) = failed(s);
+            return Integrity::Error {
+                error,
+                http_status,
+                module_failure,
+            };
         }
         if samples.is_empty() {
             Integrity::NoSamples

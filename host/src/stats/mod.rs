@@ -168,6 +168,7 @@ mod tests {
     use super::*;
     use crate::domain::arm::{BodyKind, Transport};
     use crate::domain::sample::SampleError;
+    use crate::domain::workload::ModuleFailure;
     use crate::store::tests_support::sample;
 
     /// The page's medians (extension/lib/stats.js) use the same fixture.
@@ -263,6 +264,7 @@ mod tests {
         let expected = Integrity::Unsupported {
             error: "TypeError: Failed to fetch".into(),
             http_status: None,
+            module_failure: None,
         };
         assert_eq!(integrity, expected);
         assert!(integrity.why(&s.arm()).is_some());
@@ -272,6 +274,19 @@ mod tests {
         let expected = Integrity::Error {
             error: "sink-status".into(),
             http_status: Some(413),
+            module_failure: None,
+        };
+        assert_eq!(Integrity::of(&[&s]), expected);
+        // A module's failure carries its kind and numbers; its own words stand in `error`.
+        s.error = Some(SampleError::ModuleFailed.as_str().into());
+        let failure = ModuleFailure::TimedOut {
+            timeout_ms: Some(5000),
+        };
+        (s.module_failure, s.rejection) = (Some(failure.clone()), Some("AbortError: x".into()));
+        let expected = Integrity::Error {
+            error: "AbortError: x".into(),
+            http_status: Some(413),
+            module_failure: Some(failure),
         };
         assert_eq!(Integrity::of(&[&s]), expected);
     }

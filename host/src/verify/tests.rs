@@ -401,3 +401,33 @@ fn a_pages_failure_is_kept_typed_and_its_texts_are_clipped() {
     );
     assert!(s.extra.is_empty(), "{:?}", s.extra);
 }
+
+/// A module's failure as the page tells it: its kind kept, its numbers and texts bounded
+/// (a timeout no plan allows, a blocked URL of 5000 characters), never intact.
+#[test]
+fn a_modules_failure_keeps_its_kind_and_its_numbers_bounded() {
+    use crate::domain::sample::SampleError;
+    use crate::domain::workload::{ModuleFailure, MAX_BLOCKED_CHARS, MAX_TIMEOUT_MS};
+    for (failure, clipped) in [
+        (
+            json!({"kind": "timed-out", "timeout_ms": u64::MAX}),
+            ModuleFailure::TimedOut {
+                timeout_ms: Some(MAX_TIMEOUT_MS),
+            },
+        ),
+        (
+            json!({"kind": "blocked", "directive": "connect-src", "url": "x".repeat(5000)}),
+            ModuleFailure::Blocked {
+                directive: "connect-src".into(),
+                url: "x".repeat(MAX_BLOCKED_CHARS),
+            },
+        ),
+    ] {
+        let page_saw = json!({"status": "error", "error": "module-failed", "intact": true,
+            "module_failure": failure, "bytes_received": null, "sha256_received": null});
+        let s = judge(fit::only_known(claimed(page_saw)));
+        assert_eq!(s.error_kind(), Some(SampleError::ModuleFailed));
+        assert_eq!((s.status, s.intact), (SampleStatus::Error, false));
+        assert_eq!(s.module_failure, Some(clipped));
+    }
+}
