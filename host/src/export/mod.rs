@@ -14,6 +14,7 @@ pub mod html;
 pub mod json;
 pub mod machine_check;
 pub mod markdown;
+pub mod misfit;
 pub mod phases;
 pub mod plan_error;
 pub mod run_list;

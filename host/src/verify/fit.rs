@@ -24,31 +24,43 @@ pub struct RunBook {
     ended: bool,
 }
 
-/// Why a sample was refused: one variant per rule; `kind()` travels in the reply.
-#[derive(Debug, Clone, PartialEq, thiserror::Error, strum::IntoStaticStr)]
+/// Why a sample was refused: one variant per rule; `kind()` travels in the reply. Its
+/// words are export's (`export/misfit.rs`).
+#[derive(Debug, Clone, PartialEq, strum::IntoStaticStr)]
 #[strum(serialize_all = "kebab-case")]
 pub enum Misfit {
-    #[error("the run has ended; it takes no more samples")]
     RunEnded,
-    #[error("{count} samples in one message; at most {max}")]
-    TooManyInMessage { count: usize, max: usize },
-    #[error("arm {label} is not one of the run's plan")]
-    ArmNotPlanned { label: String },
-    #[error("rep {rep} is beyond the plan's {max} reps")]
-    RepOutOfRange { rep: u32, max: u64 },
-    #[error("{label} sent {bytes} bytes; the plan sends {planned}")]
+    TooManyInMessage {
+        count: usize,
+        max: usize,
+    },
+    ArmNotPlanned {
+        label: String,
+    },
+    RepOutOfRange {
+        rep: u32,
+        max: u64,
+    },
     SizeNotPlanned {
         label: String,
         bytes: u64,
         planned: u64,
     },
-    #[error("rep {rep} of {label} was already stored")]
-    Repeated { label: String, rep: u32 },
-    #[error("a sample of {bytes} bytes is over the {max} a stored sample may take")]
-    TooLarge { bytes: usize, max: usize },
-    #[error("the run has stored {bytes} bytes; its plan allows {cap}")]
-    RunFull { bytes: u64, cap: u64 },
+    Repeated {
+        label: String,
+        rep: u32,
+    },
+    TooLarge {
+        bytes: usize,
+        max: usize,
+    },
+    RunFull {
+        bytes: u64,
+        cap: u64,
+    },
 }
+
+impl std::error::Error for Misfit {}
 
 impl Misfit {
     /// The rule's name in kebab-case, e.g. "arm-not-planned".
