@@ -2,6 +2,7 @@
 // the user reads. Figures and verdicts are written by lib/words.js, by the host's rules.
 import { HOST_FAILURE } from './host-failure.js';
 import { MIB, OPTION_PROBLEM, PLAN_PROBLEM, TRANSPORTS } from './defaults.js';
+import { INTEGRITY } from './names.js';
 import { armIn, comparisonLine, comparisonParts, formatMbps, formatRange, formatShare, integrityDetail, integrityWord, legendText, partFigures, sideLabel } from './words.js';
 
 export function progressText(state) {
@@ -96,7 +97,7 @@ function figureCells(arm, line) {
     [formatRange(line.min_mbps, line.max_mbps), 'num'],
     [formatShare(line.ceiling_share), 'num'],
     [line.versus, 'vs'],
-    [integrityWord(arm.integrity), arm.integrity.status === 'intact' ? 'ok' : 'bad'],
+    [integrityWord(arm.integrity), arm.integrity.status === INTEGRITY.intact ? 'ok' : 'bad'],
   ];
 }
 
@@ -124,7 +125,7 @@ export function chartModel(arms, width, scale) {
     ceilingX: at(a.ceiling_mbps),
     ceilingOffScale: (a.ceiling_mbps ?? 0) > top,
     label: a.median_mbps === null ? integrityWord(a.integrity) : `${formatMbps(a.median_mbps)} Mbps`,
-    intact: a.integrity.status === 'intact',
+    intact: a.integrity.status === INTEGRITY.intact,
     sinkBound: a.sink_bound,
   }));
   // Clear of an off-scale ceiling's arrowhead too (7 px past the edge).
@@ -139,7 +140,7 @@ export function chartModel(arms, width, scale) {
  */
 export function integrityFindings(arms) {
   return arms
-    .filter((a) => a.integrity.status !== 'intact')
+    .filter((a) => a.integrity.status !== INTEGRITY.intact)
     .map((a) => {
       const detail = integrityDetail(a.integrity);
       return `${a.body}: ${integrityWord(a.integrity)}${detail ? ` (${detail})` : ''}.`;

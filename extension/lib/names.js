@@ -113,6 +113,16 @@ export const AUTO_STOP = Object.freeze({
   budgetTime: 'budget-time',
 });
 
+/** An arm's integrity across its uploads, as the host's reports say it (an analysis's `integrity.status`). */
+export const INTEGRITY = Object.freeze({
+  intact: 'intact',
+  corrupted: 'corrupted',
+  unsupported: 'unsupported',
+  aborted: 'aborted',
+  error: 'error',
+  noSamples: 'no-samples',
+});
+
 /** Why a run ended, typed, where the host knows (a run end's `end_reason`). */
 export const END_REASON = Object.freeze({
   sinkUnreachable: 'sink-unreachable',

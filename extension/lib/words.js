@@ -3,7 +3,7 @@
 // tests/fixtures/formats.json is written from the host's functions and
 // extension/tests/words.test.js holds these to it, case by case.
 
-import { AUTO_REASON, END_REASON, MODULE_CONTRACT, MODULE_FAILURE, NOT_LOADED, SAMPLE_ERROR } from './names.js';
+import { AUTO_REASON, END_REASON, INTEGRITY, MODULE_CONTRACT, MODULE_FAILURE, NOT_LOADED, SAMPLE_ERROR } from './names.js';
 
 /**
  * `v.toFixed(digits)`, but an exact tie rounds to even, as Rust's formatting does
@@ -216,12 +216,12 @@ export function legendText(legend) {
 
 /** One word for a table cell, by the integrity's `status`. */
 export function integrityWord(integrity) {
-  return integrity.status === 'no-samples' ? 'no samples' : integrity.status;
+  return integrity.status === INTEGRITY.noSamples ? 'no samples' : integrity.status;
 }
 
 /** What arrived or what the browser said, when there is more than the word. */
 export function integrityDetail(integrity) {
-  if (integrity.status === 'corrupted') return `received ${integrity.bytes_received} bytes \`${integrity.head}\``;
+  if (integrity.status === INTEGRITY.corrupted) return `received ${integrity.bytes_received} bytes \`${integrity.head}\``;
   if (typeof integrity.error !== 'string') return null;
   const kind = sampleErrorText(integrity.error, integrity.http_status);
   // The module's own words, when it threw, after what went wrong.

@@ -19,6 +19,7 @@ const GROUPS = [
   ['CONDITION', 'conditions'],
   ['AUTO_STOP', 'auto_stops'],
   ['END_REASON', 'end_reasons'],
+  ['INTEGRITY', 'integrity_statuses'],
   ['AUTO_REASON', 'auto_reasons'],
 ];
 

@@ -260,14 +260,28 @@ impl Sample {
     }
 }
 
-/// What the page could tell about being watched. `webdriver` is `navigator.webdriver`.
+/// What the page could tell about being watched. `webdriver` is `navigator.webdriver`;
+/// `debugger_attached` is the background's word (the chrome.debugger API) where it has
+/// one. A value that is not a boolean counts as not said.
 ///
-/// Open: whatever else the page reports (`debugger_attached`, newer evidence) is kept.
+/// Open: newer evidence the page reports is read here, and the host stores none of it
+/// (`verify::fit::only_known`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Observation {
     pub webdriver: Option<bool>,
+    #[serde(
+        default,
+        deserialize_with = "bool_or_unsaid",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub debugger_attached: Option<bool>,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+/// A boolean, or nothing for any other value: a page's word that is not one is unsaid.
+fn bool_or_unsaid<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<bool>, D::Error> {
+    Ok(Value::deserialize(d)?.as_bool())
 }
 
 /// Whether anything watched the measurement: a debugger or an automation driver.
@@ -340,8 +354,7 @@ impl ObservedTally {
 impl Observation {
     /// Yes, no or unknown, from the evidence recorded.
     pub fn verdict(&self) -> Observed {
-        let debugger = self.extra.get("debugger_attached").and_then(Value::as_bool);
-        match (self.webdriver, debugger) {
+        match (self.webdriver, self.debugger_attached) {
             (Some(true), _) | (_, Some(true)) => Observed::Yes,
             (Some(false), _) => Observed::No,
             _ => Observed::Unknown,
@@ -392,8 +405,12 @@ mod tests {
         assert_eq!(o.verdict(), Observed::Unknown);
         o.webdriver = Some(false);
         assert_eq!(o.verdict(), Observed::No);
-        o.extra
-            .insert("debugger_attached".into(), Value::Bool(true));
+        o.debugger_attached = Some(true);
         assert_eq!(o.verdict(), Observed::Yes);
+        // A word that is not a boolean is not said.
+        let o: Observation =
+            serde_json::from_value(json!({"webdriver": false, "debugger_attached": "yes"}))
+                .unwrap();
+        assert_eq!((o.debugger_attached, o.verdict()), (None, Observed::No));
     }
 }

@@ -477,7 +477,7 @@ async fn follow(opts: &RunOptions, p: &Prepared, r: &mut Running) -> Followed {
     // Before the browser is ended: a dying extension must not get to record its own
     // version of how the run ended first.
     if let Followed::Broke { error, connected } = &followed {
-        record_end(&p.store, &p.run_id, *connected, error);
+        record_end(&p.store, &p.run_id, (*connected, r.pgid), error);
     }
     followed
 }
@@ -666,8 +666,20 @@ fn stored_report(store: &Store, run_id: &str) -> Result<RunReport> {
     })
 }
 
-/// Every way out of a run that had begun leaves an end record saying how it ended.
-fn record_end(store: &Store, run_id: &str, begun_and_open: bool, error: &anyhow::Error) {
+/// How long `run` waits for the store's lock to record a run's end before it ends the
+/// browser (and so its native host) first.
+const STORE_WAIT: Duration = Duration::from_secs(5);
+
+/// Every way out of a run that had begun leaves an end record saying how it ended. A
+/// native host stopped with its browser (a frozen browser; the stall test SIGSTOPs it)
+/// may hold the store's lock: after `STORE_WAIT` the browser's group is ended, which
+/// frees it, and the end is recorded then.
+fn record_end(
+    store: &Store,
+    run_id: &str,
+    (begun_and_open, pgid): (bool, i32),
+    error: &anyhow::Error,
+) {
     let Some(status) = error
         .downcast_ref::<RunError>()
         .and_then(RunError::end_status)
@@ -689,7 +701,13 @@ fn record_end(store: &Store, run_id: &str, begun_and_open: bool, error: &anyhow:
         observation: None,
         auto_stop: None,
     };
-    if let Err(e) = store.append(&[record]) {
+    let mut stored = store.append_within(std::slice::from_ref(&record), STORE_WAIT);
+    if matches!(&stored, Err(e) if e.kind() == std::io::ErrorKind::WouldBlock) {
+        log::warn!("the store stayed locked for {STORE_WAIT:?}; ending the browser first");
+        process::end_group(pgid, Duration::from_secs(3));
+        stored = store.append(&[record]);
+    }
+    if let Err(e) = stored {
         log::error!("could not record how run {run_id} ended: {e}");
     }
 }

@@ -145,6 +145,7 @@ mod tests {
             "conditions": names::<Condition>(),
             "auto_stops": names::<AutoStop>(),
             "end_reasons": names::<EndReason>(),
+            "integrity_statuses": names::<crate::stats::integrity::IntegrityStatus>(),
             "auto_reasons": names::<crate::domain::plan::AutoReasonKind>(),
             "host_errors": errors,
         })

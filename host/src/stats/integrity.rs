@@ -9,7 +9,7 @@ use serde::Serialize;
 #[serde(tag = "status", rename_all = "kebab-case")]
 #[strum_discriminants(
     name(IntegrityStatus),
-    derive(Serialize, schemars::JsonSchema),
+    derive(Serialize, schemars::JsonSchema, strum::EnumIter),
     serde(rename_all = "kebab-case")
 )]
 pub enum Integrity {

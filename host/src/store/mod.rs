@@ -72,6 +72,21 @@ impl Store {
     /// Appends the records and fsyncs. On any error the file is cut back to where it
     /// was, so no partial record is left behind (e.g. on a full disk).
     pub fn append(&self, records: &[Record]) -> io::Result<()> {
+        self.append_locking(records, File::lock)
+    }
+
+    /// `append`, waiting at most `wait` for the store's lock: `WouldBlock` when another
+    /// process held it all that time (a native host whose browser was stopped mid-write
+    /// holds it until it runs again, or dies).
+    pub fn append_within(&self, records: &[Record], wait: std::time::Duration) -> io::Result<()> {
+        self.append_locking(records, |file| lock_within(file, wait))
+    }
+
+    fn append_locking(
+        &self,
+        records: &[Record],
+        lock: impl FnOnce(&File) -> io::Result<()>,
+    ) -> io::Result<()> {
         if records.is_empty() {
             return Ok(());
         }
@@ -87,7 +102,7 @@ impl Store {
         if std::env::var_os(FULL_DISK_FAULT).is_some() {
             return Err(io::Error::from_raw_os_error(libc_enospc()));
         }
-        file.lock()?;
+        lock(&file)?;
         let result = append_locked(&mut file, buf);
         if result.is_ok() {
             self.reindex(&mut file);
@@ -296,6 +311,23 @@ fn pick(heads: bool, runs: Runs) -> Pick {
     match heads {
         true => Pick::Heads(runs),
         false => Pick::Records(runs),
+    }
+}
+
+/// The file's exclusive lock, asked for every 50 ms until `wait` has passed.
+fn lock_within(file: &File, wait: std::time::Duration) -> io::Result<()> {
+    let deadline = std::time::Instant::now() + wait;
+    loop {
+        match file.try_lock() {
+            Ok(()) => return Ok(()),
+            Err(std::fs::TryLockError::Error(e)) => return Err(e),
+            Err(std::fs::TryLockError::WouldBlock) if std::time::Instant::now() >= deadline => {
+                return Err(io::ErrorKind::WouldBlock.into())
+            }
+            Err(std::fs::TryLockError::WouldBlock) => {
+                std::thread::sleep(std::time::Duration::from_millis(50))
+            }
+        }
     }
 }
 

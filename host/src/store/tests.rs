@@ -451,3 +451,27 @@ fn open_runs_through_the_index_are_what_every_line_says() {
     assert_eq!(indexed, ["c", "a", "b"]);
     assert_eq!(indexed, store.open_runs_of_every_line(&which).unwrap());
 }
+
+/// A process that holds the store's lock and does not let go (a native host stopped
+/// with its browser) makes `append_within` give up after its wait, writing nothing;
+/// once the lock is free it appends.
+#[test]
+fn an_append_within_a_wait_gives_up_on_a_lock_held_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::in_dir(dir.path());
+    store.append(&[run_record("r")]).unwrap();
+    let holder = std::fs::File::open(store.path()).unwrap();
+    holder.lock().unwrap();
+    let wait = std::time::Duration::from_millis(200);
+    let started = std::time::Instant::now();
+    let refused = store.append_within(&[run_record("s")], wait);
+    assert_eq!(
+        refused.map_err(|e| e.kind()),
+        Err(io::ErrorKind::WouldBlock)
+    );
+    assert!(started.elapsed() >= wait);
+    assert_eq!(store.read().unwrap().records.len(), 1);
+    holder.unlock().unwrap();
+    store.append_within(&[run_record("s")], wait).unwrap();
+    assert_eq!(store.read().unwrap().records.len(), 2);
+}

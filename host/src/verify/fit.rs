@@ -181,18 +181,14 @@ impl RunBook {
 }
 
 /// The sample with only what this host stores of a page's: no field it does not know
-/// (`extra`, and in `observed` anything but `debugger_attached`), the arm's own label
+/// (`extra`, and in `observed` anything but `webdriver` and `debugger_attached`), the arm's own label
 /// and arm, the error and the browser's rejection text clipped.
 pub fn only_known(mut s: Sample) -> Sample {
     let arm = s.arm();
     s.body = arm.label();
     s.recorded_arm = Some(arm);
     s.extra = serde_json::Map::new();
-    let debugger = s.observed.extra.remove("debugger_attached");
     s.observed.extra = serde_json::Map::new();
-    if let Some(seen) = debugger.filter(serde_json::Value::is_boolean) {
-        s.observed.extra.insert("debugger_attached".into(), seen);
-    }
     s.module_failure = s.module_failure.map(|f| f.clipped());
     for text in [s.error.as_mut(), s.rejection.as_mut()]
         .into_iter()
