@@ -127,3 +127,23 @@ pub fn open_private_append(path: &Path) -> std::io::Result<File> {
     #[cfg(not(unix))]
     opts.open(path)
 }
+
+/// Takes `file`'s exclusive lock, asking every `poll` and waiting at most `within` for
+/// whoever holds it: `WouldBlock` when they held it all that time.
+pub fn lock_within(
+    file: &File,
+    within: std::time::Duration,
+    poll: std::time::Duration,
+) -> std::io::Result<()> {
+    let started = std::time::Instant::now();
+    loop {
+        match file.try_lock() {
+            Ok(()) => return Ok(()),
+            Err(fs::TryLockError::Error(e)) => return Err(e),
+            Err(fs::TryLockError::WouldBlock) if started.elapsed() >= within => {
+                return Err(std::io::ErrorKind::WouldBlock.into())
+            }
+            Err(fs::TryLockError::WouldBlock) => std::thread::sleep(poll),
+        }
+    }
+}

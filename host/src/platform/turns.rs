@@ -161,17 +161,10 @@ impl Gate {
 
 /// Takes `file`'s lock, waiting at most `within` for whoever holds it.
 fn lock_within(file: &File, within: Duration) -> Result<(), TurnError> {
-    let started = Instant::now();
-    loop {
-        match file.try_lock() {
-            Ok(()) => return Ok(()),
-            Err(std::fs::TryLockError::Error(e)) => return Err(e.into()),
-            Err(std::fs::TryLockError::WouldBlock) if started.elapsed() >= within => {
-                return Err(TurnError::LockHeld)
-            }
-            Err(std::fs::TryLockError::WouldBlock) => std::thread::sleep(POLL),
-        }
-    }
+    state::lock_within(file, within, POLL).map_err(|e| match e.kind() {
+        std::io::ErrorKind::WouldBlock => TurnError::LockHeld,
+        _ => e.into(),
+    })
 }
 
 fn write_turn(file: &mut File, turn: u64) -> std::io::Result<()> {

@@ -79,7 +79,8 @@ impl Store {
     /// process held it all that time (a native host whose browser was stopped mid-write
     /// holds it until it runs again, or dies).
     pub fn append_within(&self, records: &[Record], wait: std::time::Duration) -> io::Result<()> {
-        self.append_locking(records, |file| lock_within(file, wait))
+        let poll = std::time::Duration::from_millis(50);
+        self.append_locking(records, |file| state::lock_within(file, wait, poll))
     }
 
     fn append_locking(
@@ -311,23 +312,6 @@ fn pick(heads: bool, runs: Runs) -> Pick {
     match heads {
         true => Pick::Heads(runs),
         false => Pick::Records(runs),
-    }
-}
-
-/// The file's exclusive lock, asked for every 50 ms until `wait` has passed.
-fn lock_within(file: &File, wait: std::time::Duration) -> io::Result<()> {
-    let deadline = std::time::Instant::now() + wait;
-    loop {
-        match file.try_lock() {
-            Ok(()) => return Ok(()),
-            Err(std::fs::TryLockError::Error(e)) => return Err(e),
-            Err(std::fs::TryLockError::WouldBlock) if std::time::Instant::now() >= deadline => {
-                return Err(io::ErrorKind::WouldBlock.into())
-            }
-            Err(std::fs::TryLockError::WouldBlock) => {
-                std::thread::sleep(std::time::Duration::from_millis(50))
-            }
-        }
     }
 }
 
