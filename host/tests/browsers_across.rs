@@ -380,7 +380,8 @@ fn chromium_cpu_bound_processes_started_halfway_are_recorded_and_the_blocks_show
 
 #[test]
 fn chromium_load_none_cpu_stores_both_conditions_and_a_verdict_per_condition() {
-    let mut args = vec!["--load", "none,cpu", "--reps", "6"];
+    // Two reps, raised to a whole block of 3 under each load (`Plan::minimum_reps`).
+    let mut args = vec!["--load", "none,cpu", "--reps", "2"];
     args.extend(&SMALL[..4]);
     let out = common::runs::run_with("chromium", &args);
     let run = &out.json;

@@ -61,7 +61,8 @@ pub struct PlanArgs {
     /// Load as a dimension: run the blocks in turn quiet (none) and with a CPU load this
     /// tool generates (cpu: one CPU-bound thread per logical core at normal priority,
     /// stopped in quiet blocks), and give every comparison per condition, e.g.
-    /// `--load none,cpu`. Linux and other Unixes.
+    /// `--load none,cpu`. Every load gets at least one whole block, so the reps rise to
+    /// block-reps × loads when --reps is fewer. Linux and other Unixes.
     #[arg(long, value_delimiter = ',', value_enum, value_name = "LOADS")]
     pub load: Vec<crate::domain::conditions::Load>,
     /// Reps per block: each block is one figure of every comparison, so the interval

@@ -623,7 +623,7 @@ fn warn_about(plan: &Plan, a: &RunArgs) {
             estimate.as_secs().div_ceil(60)
         );
     }
-    if plan.auto.is_none() && plan.reps < crate::stats::compare::MIN_TO_RESOLVE as u32 {
+    if plan.auto.is_none() && plan.minimum_reps() < crate::stats::compare::MIN_TO_RESOLVE as u32 {
         eprintln!(
             "note: with --reps {}, comparisons will read \"not resolved\": a 95% interval needs at least {} samples per arm",
             plan.reps,

@@ -244,9 +244,21 @@ impl Plan {
         }
     }
 
+    /// The reps a run takes before any budget may stop it: its `reps`, raised so a plan
+    /// that alternates loads measures every load for one whole block. Stopped sooner, a
+    /// load would have a rep or none, and no verdict of its own.
+    pub fn minimum_reps(&self) -> u32 {
+        let every_load = match (self.loads.len(), self.block_reps.filter(|&k| k > 0)) {
+            (n, Some(k)) if n > 1 => k.saturating_mul(n as u32),
+            _ => 0,
+        };
+        self.reps.max(every_load)
+    }
+
     /// At most this many reps: --auto may add reps up to its max.
     pub fn max_reps(&self) -> u64 {
-        self.auto.map_or(self.reps, |a| a.max_reps.max(self.reps)) as u64
+        let asked = self.auto.map_or(self.reps, |a| a.max_reps.max(self.reps));
+        asked.max(self.minimum_reps()) as u64
     }
 
     /// A control plan runs every rep twice, attached and detached.
@@ -386,9 +398,9 @@ impl Plan {
     }
 
     /// The fewest measured samples a complete run of this plan stores: every arm's
-    /// reps; an auto-sampled run may stop adding reps after its first ones.
+    /// minimum reps; an auto-sampled run may stop adding reps after them.
     pub fn fewest_measured(&self) -> u64 {
-        self.reps as u64 * self.arms().len() as u64 * self.conditions()
+        self.minimum_reps() as u64 * self.arms().len() as u64 * self.conditions()
     }
 
     /// Bytes one rep moves, every arm once: a body per body arm, and each workload at
@@ -404,9 +416,12 @@ impl Plan {
     pub fn default_timeout(&self) -> std::time::Duration {
         const SLOW_BYTES_PER_SEC: u64 = 2_000_000;
         let rep_bytes = self.conditions() * self.bytes_per_rep();
-        let first = (u64::from(self.reps) + u64::from(self.warmup)) * rep_bytes;
+        let first = (u64::from(self.minimum_reps()) + u64::from(self.warmup)) * rep_bytes;
         let added = self.auto.map_or(0, |a| {
-            let by_reps = self.max_reps().saturating_sub(u64::from(self.reps)) * rep_bytes;
+            let by_reps = self
+                .max_reps()
+                .saturating_sub(u64::from(self.minimum_reps()))
+                * rep_bytes;
             by_reps.min(a.max_seconds * SLOW_BYTES_PER_SEC + rep_bytes)
         });
         std::time::Duration::from_secs(120 + (first + added) / SLOW_BYTES_PER_SEC)
@@ -416,6 +431,7 @@ impl Plan {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::conditions::Load;
     use serde_json::Value;
 
     /// The arms `run-started` hands the page, as JSON.
@@ -456,6 +472,28 @@ mod tests {
                 "{plan:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_plan_of_loads_takes_at_least_a_whole_block_of_each_load() {
+        let plan = Plan {
+            reps: 4,
+            block_reps: Some(3),
+            loads: vec![Load::None, Load::Cpu],
+            ..Plan::default()
+        };
+        assert_eq!((plan.minimum_reps(), plan.max_reps()), (6, 6));
+        let one_load = Plan {
+            loads: vec![Load::Cpu],
+            ..plan.clone()
+        };
+        assert_eq!(
+            one_load.minimum_reps(),
+            4,
+            "one load: every block is under it"
+        );
+        let many = Plan { reps: 10, ..plan };
+        assert_eq!(many.minimum_reps(), 10);
     }
 
     #[test]

@@ -174,11 +174,7 @@ pub fn of(r: &RunReport) -> RunDocument {
         ),
         observed: m.observed,
         status: Cell::toned(
-            match (m.end_reason, &m.reason) {
-                (Some(why), _) => format!("{} ({})", m.status, super::words::end_reason(why)),
-                (None, Some(reason)) => format!("{} ({reason})", m.status),
-                (None, None) => m.status.to_string(),
-            },
+            super::words::run_status(&m.status.to_string(), m.end_reason, m.reason.as_deref()),
             if m.status.is_complete() {
                 Tone::Good
             } else {
@@ -215,7 +211,7 @@ fn plan_line(r: &RunReport) -> Option<String> {
             crate::report::auto_budget::reps_taken(r),
             p.reps
         ),
-        None => format!("{} reps", p.reps),
+        None => format!("{} reps", p.minimum_reps()),
     };
     let mut line = format!(
         "{} per upload × {reps}, {} warm-up",

@@ -27,7 +27,7 @@ pub fn table(runs: &[RunMeta]) -> String {
     );
     for m in runs {
         let plan = m.plan.as_ref().map_or("–".into(), |p| {
-            format!("{} × {}", human_bytes(p.size_bytes), p.reps)
+            format!("{} × {}", human_bytes(p.size_bytes), p.minimum_reps())
         });
         let started = m.started_at.as_deref().unwrap_or("–");
         out += &format!(

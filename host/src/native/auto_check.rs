@@ -102,7 +102,11 @@ pub fn decide(
     // A run without an auto budget (a page of a `--load` plan asks before every rep,
     // so the block's load is on in time) goes on to its reps, then stops.
     let Some(budget) = run.run.plan.as_ref().and_then(|p| p.auto) else {
-        let left = run.run.plan.as_ref().is_some_and(|p| reps_done < p.reps);
+        let left = run
+            .run
+            .plan
+            .as_ref()
+            .is_some_and(|p| reps_done < p.minimum_reps());
         return Decision {
             stop: (!left).then_some(AutoStop::BudgetReps),
             unsettled: vec![],
@@ -125,7 +129,11 @@ pub fn decide(
             .cloned()
             .collect(),
     };
-    let before_minimum = run.run.plan.as_ref().is_some_and(|p| reps_done < p.reps);
+    let before_minimum = run
+        .run
+        .plan
+        .as_ref()
+        .is_some_and(|p| reps_done < p.minimum_reps());
     let stop = if before_minimum {
         None
     } else if !comparisons.is_empty() && unsettled.is_empty() {
@@ -152,6 +160,7 @@ pub fn decide(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::conditions::Load;
     use crate::domain::plan::{AutoBudget, Plan};
     use crate::domain::run::RunInfo;
     use crate::store::tests_support::sample;
@@ -274,6 +283,33 @@ mod tests {
         let r = run(arms(&[(100.0, 900.0), (110.0, 950.0)]), &now.to_rfc3339());
         let early = decide(&r, 2, now);
         assert_eq!((early.stop, early.unsettled), (None, vec![]));
+    }
+
+    /// The CI failure of stop 44: `--load none,cpu`, 4 reps in blocks of 3 and a 5 s
+    /// budget stopped after rep 4, so the CPU block had one rep and no verdict.
+    #[test]
+    fn a_plan_of_loads_measures_a_whole_block_of_each_before_a_budget_stops_it() {
+        let now = chrono::Utc::now();
+        let pairs = [(100.0, 101.0), (103.0, 99.0), (98.0, 102.0), (101.0, 100.0)];
+        let mut r = run(
+            arms(&pairs),
+            &(now - chrono::Duration::seconds(61)).to_rfc3339(),
+        );
+        let plan = r.run.plan.as_mut().unwrap();
+        (plan.reps, plan.block_reps) = (4, Some(3));
+        plan.loads = vec![Load::None, Load::Cpu];
+        plan.auto = Some(AutoBudget {
+            max_reps: 4,
+            max_seconds: 5,
+        });
+        assert_eq!(decide(&r, 4, now).stop, None, "the CPU block has one rep");
+        assert_eq!(decide(&r, 5, now).stop, None);
+        // Then it stops (on the data or a budget, whichever says so first).
+        assert!(decide(&r, 6, now).stop.is_some());
+        // Without a budget, the same: the plan's reps are raised to a block of each load.
+        r.run.plan.as_mut().unwrap().auto = None;
+        assert_eq!(decide(&r, 5, now).stop, None);
+        assert_eq!(decide(&r, 6, now).stop, Some(AutoStop::BudgetReps));
     }
 
     #[test]
