@@ -9,11 +9,12 @@ import * as control from './debugger-control.js';
 import { SUMMARY_PAGE } from '../lib/defaults.js';
 import { PLAN_LIMITS } from '../lib/plan-limits.js';
 import { createPageSession } from '../lib/page-session.js';
-import { CONDITION, HOST_MESSAGE, POPUP_PHASE, RUN_STATUS } from '../lib/names.js';
+import { CONDITION, END_REASON, HOST_MESSAGE, POPUP_PHASE, RUN_STATUS } from '../lib/names.js';
 import { PAGE } from '../lib/page-protocol.js';
 import { endAsRecorded, endAsSaid } from '../lib/run-end.js';
 import { newRunId } from '../lib/run-id.js';
 import { NOTE, noteText } from '../lib/format.js';
+import { endWords } from '../lib/words.js';
 
 let active = null;
 
@@ -68,7 +69,7 @@ export async function startRun({ plan, source, runId, afterRun = 'close', sinkUr
     active = { host, run, uploadUrls, arms: plannedArms, total, takeTurns, afterRun, cameFrom: null, workloadKey, moduleSeed: started.module_seed ?? null, tabId: null, samples: [], finished: false, stateWrites: Promise.resolve(), pageLoads: 0, port: null, resumeAt: null, lastResume: null, pageTimer: null, condition: null };
     const session = pageSession(active);
     active.session = session;
-    host.onClose = (why, failure) => session.end(RUN_STATUS.incomplete, noteText(NOTE.hostWentAway, { why }), failure);
+    host.onClose = (why, failure) => session.end(RUN_STATUS.incomplete, why, failure, END_REASON.hostGone);
     await setRunState({
       phase: POPUP_PHASE.running,
       run_id: run.run_id,
@@ -121,10 +122,10 @@ export function attachBenchPort(port) {
   port.onDisconnect.addListener(() => {
     if (run.port !== port) return;
     if (run.resumeAt === null) {
-      run.session.end(RUN_STATUS.incomplete, noteText(NOTE.benchTabClosed));
+      run.session.end(RUN_STATUS.incomplete, null, null, END_REASON.benchTabClosed);
       return;
     }
-    run.pageTimer = setTimeout(() => run.session.end(RUN_STATUS.incomplete, noteText(NOTE.pageNotBack, run.resumeAt)), PAGE_RETURN_MS);
+    run.pageTimer = setTimeout(() => run.session.end(RUN_STATUS.incomplete, null, null, END_REASON.pageNotBack), PAGE_RETURN_MS);
   });
 }
 
@@ -263,11 +264,11 @@ async function leaveBenchTab(run) {
 export async function recoverOrphanedRun() {
   const state = await getRunState();
   if (state.phase !== POPUP_PHASE.running || active) return;
-  const reason = noteText(NOTE.backgroundStopped);
-  await setRunState({ ...state, phase: POPUP_PHASE.error, error: reason });
+  const why = END_REASON.backgroundStopped;
+  await setRunState({ ...state, phase: POPUP_PHASE.error, error: endWords(why, null) });
   try {
     const [host] = await connectHost(api.runtime.getManifest().version, state.browser);
-    await host.request({ type: HOST_MESSAGE.runFinished, run_id: state.run_id, status: RUN_STATUS.incomplete, reason });
+    await host.request({ type: HOST_MESSAGE.runFinished, run_id: state.run_id, status: RUN_STATUS.incomplete, reason: null, end_reason: why });
     host.disconnect();
   } catch (e) {
     console.warn(`Unobserved: could not record the orphaned run: ${e.message}`);

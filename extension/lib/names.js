@@ -129,6 +129,11 @@ export const END_REASON = Object.freeze({
   sinkStalled: 'sink-stalled',
   pageStalled: 'page-stalled',
   pageNotBack: 'page-not-back',
+  benchTabClosed: 'bench-tab-closed',
+  hostGone: 'host-gone',
+  backgroundStopped: 'background-stopped',
+  pageFailed: 'page-failed',
+  sampleNotStored: 'sample-not-stored',
 });
 
 /** Why an auto-sampled run goes on or stops (`auto-decision`'s `reason.kind`; `check-failed` is the page's own). */

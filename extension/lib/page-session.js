@@ -5,9 +5,8 @@
 // or the HTTP of `unobserved serve` (bench/host-channel.js). Both send the same names
 // with the same fields, pass on the host's auto progress, and end a run the same way.
 import { EXTENSION, PAGE } from './page-protocol.js';
-import { AUTO_REASON, HOST_MESSAGE, RUN_STATUS } from './names.js';
-import { autoDoneReason } from './words.js';
-import { NOTE, noteText } from './format.js';
+import { AUTO_REASON, END_REASON, HOST_MESSAGE, RUN_STATUS } from './names.js';
+import { autoDoneReason, endWords } from './words.js';
 
 
 /** `{ ok: true }`, or `{ ok: false, error }` when `work` throws. */
@@ -49,7 +48,7 @@ const PAGE_TO_HOST = Object.freeze({
       await s.relayed;
       await s.hooks.stored?.(sample);
     } catch (e) {
-      s.end(RUN_STATUS.failed, noteText(NOTE.sampleNotStored, e), e.failure ?? null);
+      s.end(RUN_STATUS.failed, e.message, e.failure ?? null, END_REASON.sampleNotStored);
     }
   },
   async [PAGE.autoCheck](s, msg, reply) {
@@ -83,7 +82,7 @@ const PAGE_TO_HOST = Object.freeze({
     await s.end(RUN_STATUS.complete, autoDoneReason(msg.auto_reason, s.samples));
   },
   async [PAGE.failed](s, msg) {
-    await s.end(RUN_STATUS.failed, msg.error);
+    await s.end(RUN_STATUS.failed, msg.error, null, END_REASON.pageFailed);
   },
 });
 
@@ -95,22 +94,26 @@ const PAGE_TO_HOST = Object.freeze({
  *   newPage(rep)           -> a fresh page will take over at `rep`, or throws
  *   progress(step), sample(sample) -> the sample to send, stored(sample),
  *   autoProgress(progress) -> optional, for what shows the run's progress
- *   ending({ status, reason, failure }) -> before the host hears of the end (optional)
+ *   ending({ status, reason, failure }) -> before the host hears of the end (optional);
+ *                          `reason` in words (`endWords`)
  *   observation(status)    -> run-finished's `observation`, or null (optional)
  *   ended({ status, reason, failure, reply, error }) -> the host's answer, or why none
- * `handle(msg, reply)` takes a page message (`reply` answers the page); `end(...)` ends
- * the run once, from the page or from the owner (a closed tab, a host gone).
+ * `handle(msg, reply)` takes a page message (`reply` answers the page); `end(status,
+ * reason, failure, why)` ends the run once, from the page or from the owner (a closed
+ * tab, a host gone): `why` is its END_REASON, and `reason` then its detail or null.
  */
 export function createPageSession(transport, hooks) {
   const s = { transport, hooks, relayed: Promise.resolve(), samples: 0, autoStop: null, ended: false };
-  s.end = async (status, reason, failure = null) => {
+  s.end = async (status, detail, failure = null, why = null) => {
     if (s.ended) return;
     s.ended = true;
     await s.relayed.catch(() => {});
+    const reason = endWords(why, detail);
     await hooks.ending?.({ status, reason, failure });
     try {
       const observation = (await hooks.observation?.(status)) ?? null;
-      const reply = await transport.send(HOST_MESSAGE.runFinished, { status, reason, observation, auto_stop: s.autoStop });
+      const ended = { status, reason: detail ?? null, end_reason: why, observation, auto_stop: s.autoStop };
+      const reply = await transport.send(HOST_MESSAGE.runFinished, ended);
       await hooks.ended({ status, reason, failure, reply });
     } catch (error) {
       await hooks.ended({ status, reason, failure, error });

@@ -273,11 +273,29 @@ const END_REASON_TEXT = Object.freeze({
   [END_REASON.sinkStalled]: "the sink stalled: it did not answer the host's own small upload",
   [END_REASON.pageStalled]: "the page or its browser stalled: the sink answered the host's own small upload at once",
   [END_REASON.pageNotBack]: 'the benchmark page reloaded itself for its next block and no fresh page came back',
+  [END_REASON.benchTabClosed]: 'the benchmark tab closed before the run finished',
+  [END_REASON.hostGone]: 'the extension lost the native host mid-run',
+  [END_REASON.backgroundStopped]: "the extension's background stopped mid-run (the browser ended it or it crashed)",
+  [END_REASON.pageFailed]: 'the benchmark page failed',
+  [END_REASON.sampleNotStored]: 'the host did not store a sample',
 });
 
 /** An end reason in words; null for none, or for a name this build does not know. */
 export function endReasonText(reason) {
   return END_REASON_TEXT[reason] ?? null;
+}
+
+/** The reasons only the host may give: what the sink did is never the page's to say. */
+const HOST_ONLY = new Set([END_REASON.sinkUnreachable, END_REASON.sinkStalled, END_REASON.pageStalled]);
+
+/**
+ * Why a run ended, in words (export::words::end_words): the typed reason, with the
+ * page's detail where the page's side said it; else the reason as it stands.
+ */
+export function endWords(why, reason) {
+  const text = endReasonText(why);
+  if (!text) return reason ?? null;
+  return reason && !HOST_ONLY.has(why) ? `${text}: ${reason}` : text;
 }
 
 /** Why an auto-sampled run goes on or stops (domain::plan::AutoReason), in words. */

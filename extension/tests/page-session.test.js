@@ -6,8 +6,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { EXTENSION, PAGE } from '../lib/page-protocol.js';
-import { AUTO_REASON, HOST_MESSAGE, HOST_REPLY, RUN_STATUS } from '../lib/names.js';
-import { autoDoneReason } from '../lib/words.js';
+import { AUTO_REASON, END_REASON, HOST_MESSAGE, HOST_REPLY, RUN_STATUS } from '../lib/names.js';
+import { autoDoneReason, endWords } from '../lib/words.js';
 
 const NAMES = JSON.parse(readFileSync(new URL('../../tests/fixtures/names.json', import.meta.url), 'utf8'));
 const RUN_ID = '20261201-120000-abcd';
@@ -137,4 +137,19 @@ test('the native port and serve\'s HTTP carry one page conversation alike', asyn
   assert.equal(native.toPage[1].progress.settled, DECISION.settled);
   assert.deepEqual([native.state.phase, native.state.reason], ['done', undefined]);
   assert.equal(http.finished.run_id, RUN_ID);
+});
+
+test('a page that fails tells the host why by name, with the browser\'s error as its detail', async () => {
+  const { createPageSession } = await import('../lib/page-session.js');
+  const sent = [];
+  const seen = {};
+  const session = createPageSession(
+    { send: async (type, fields) => (sent.push({ type, fields }), hostReply(type, fields)) },
+    { ending: (e) => (seen.ending = e), ended: (e) => (seen.ended = e) },
+  );
+  await session.handle({ type: PAGE.failed, error: 'TypeError: boom' }, () => {});
+  const { fields } = sent.at(-1);
+  assert.deepEqual([fields.status, fields.end_reason, fields.reason], [RUN_STATUS.failed, END_REASON.pageFailed, 'TypeError: boom']);
+  // The page's own view of the end is in the host's words for that name.
+  assert.equal(seen.ending.reason, endWords(END_REASON.pageFailed, 'TypeError: boom'));
 });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { versus, versusParts } from '../lib/format.js';
 import { AUTO_REASON } from '../lib/names.js';
-import { autoDoneReason, autoReasonWords, comparisonLine, comparisonParts, conditionPhrase, endReasonText, findingText, formatComparison, formatMbps, formatShare, formatSlowdown, integrityDetail, integrityWord, moduleFailureText, sampleErrorText, isConditionFinding, legendText, measuredIn, stateWords } from '../lib/words.js';
+import { autoDoneReason, autoReasonWords, comparisonLine, comparisonParts, conditionPhrase, endReasonText, endWords, findingText, formatComparison, formatMbps, formatShare, formatSlowdown, integrityDetail, integrityWord, moduleFailureText, sampleErrorText, isConditionFinding, legendText, measuredIn, stateWords } from '../lib/words.js';
 
 const FIXTURE = JSON.parse(readFileSync(new URL('../../tests/fixtures/formats.json', import.meta.url), 'utf8'));
 
@@ -87,6 +87,11 @@ test("a run's typed end reason reads as the host writes it", () => {
   assert.ok(FIXTURE.end_reasons.length > 0);
   for (const { end_reason: reason, text } of FIXTURE.end_reasons) assert.equal(endReasonText(reason), text);
   assert.equal(endReasonText(undefined), null);
+});
+
+test("a run's end reads as the host writes it: a page's reason with its detail, the host's without the page's word", () => {
+  assert.ok(FIXTURE.end_words.length > 0);
+  for (const { end_reason: why, reason, text } of FIXTURE.end_words) assert.equal(endWords(why, reason), text, `${why} ${reason}`);
 });
 
 test("why an auto-sampled run goes on or stops reads as the host writes it, every kind", () => {

@@ -187,10 +187,11 @@ fn host_killed_mid_run_is_reported_and_the_store_is_intact() {
         "a run whose host died failed: {}",
         out.2
     );
+    let (status, _, why) = stored_end(state.path()).expect("an end record");
     assert_eq!(
-        stored_end(state.path()).expect("an end record").0,
-        "incomplete",
-        "the extension recorded the run incomplete through a fresh host"
+        (status.as_str(), why.as_str()),
+        ("incomplete", "host-gone"),
+        "the extension recorded the run incomplete through a fresh host, and why"
     );
     let text = std::fs::read_to_string(state.path().join("results.jsonl")).unwrap();
     for (i, line) in text.lines().enumerate() {
@@ -491,8 +492,13 @@ fn extension_process_killed_mid_run_is_recorded_incomplete() {
     unsafe { libc::kill(extension_process as i32, libc::SIGKILL) };
     let out = wait_output(&mut run, Duration::from_secs(60));
     assert!(!out.0.success());
-    let (status, _) = stored_end(state.path()).expect("the orphaned run's end is recorded");
-    assert_eq!(status, "incomplete", "{}", out.2);
+    let (status, _, why) = stored_end(state.path()).expect("the orphaned run's end is recorded");
+    assert_eq!(
+        (status.as_str(), why.as_str()),
+        ("incomplete", "background-stopped"),
+        "{}",
+        out.2
+    );
     let text = std::fs::read_to_string(state.path().join("results.jsonl")).unwrap();
     assert!(text
         .lines()
@@ -558,8 +564,8 @@ fn processes_using(path: &str) -> Vec<u32> {
         .collect()
 }
 
-/// How the store says the run ended: (status, reason).
-fn stored_end(state: &Path) -> Option<(String, String)> {
+/// How the store says the run ended: (status, reason, typed end reason).
+fn stored_end(state: &Path) -> Option<(String, String, String)> {
     std::fs::read_to_string(state.join("results.jsonl"))
         .unwrap_or_default()
         .lines()
@@ -569,6 +575,7 @@ fn stored_end(state: &Path) -> Option<(String, String)> {
             (
                 v["status"].as_str().unwrap_or("").to_owned(),
                 v["reason"].as_str().unwrap_or("").to_owned(),
+                v["end_reason"].as_str().unwrap_or("").to_owned(),
             )
         })
 }
@@ -582,7 +589,7 @@ fn signal_ends_the_run_cleanly(signal: i32, expected_exit: i32) {
     unsafe { libc::kill(run.id() as i32, signal) };
     let (status, _, stderr) = wait_output(&mut run, Duration::from_secs(30));
     assert_eq!(status.code(), Some(expected_exit), "{stderr}");
-    let (end, reason) = stored_end(state.path()).expect("an end record");
+    let (end, reason, _) = stored_end(state.path()).expect("an end record");
     assert_eq!(end, "stopped", "{reason}");
     assert!(
         processes_using(&profile).is_empty(),

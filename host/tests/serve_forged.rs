@@ -225,3 +225,46 @@ fn a_run_of_a_serve_killed_with_9_is_interrupted_by_the_next_serve_with_its_samp
         (&json!("kept"), &json!(true))
     );
 }
+
+/// The run's end record, if stored.
+fn stored_end(serve: &Serve, run: &str) -> Option<Value> {
+    serve
+        .store()
+        .into_iter()
+        .find(|r| r["kind"] == "run_end" && r["run_id"] == run)
+}
+
+/// A page names why its run ended from its own side (its error as the detail), but what
+/// the sink did is the host's to say: a page naming it is refused, and nothing stored.
+#[test]
+fn a_page_names_its_own_end_but_never_the_sinks() {
+    let serve = serve_blobs("3");
+    let (run, key, _) = started(&serve);
+    let end = |why: &str| {
+        let said =
+            json!({"key": key, "status": "failed", "end_reason": why, "reason": "TypeError: boom"});
+        serve.call("POST", &format!("runs/{run}/run-finished"), Some(&said))
+    };
+    let refused = end("sink-stalled");
+    assert_eq!(
+        (refused.status, &refused.body["code"]),
+        (400, &json!(8)),
+        "{refused:?}"
+    );
+    assert_eq!(
+        stored_end(&serve, &run),
+        None,
+        "a refused end is not stored"
+    );
+    assert_eq!(end("page-failed").status, 200);
+    let stored = stored_end(&serve, &run).expect("the page's end is stored");
+    assert_eq!(
+        (&stored["status"], &stored["end_reason"], &stored["reason"]),
+        (
+            &json!("failed"),
+            &json!("page-failed"),
+            &json!("TypeError: boom")
+        ),
+        "{stored}"
+    );
+}

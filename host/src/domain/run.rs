@@ -130,11 +130,30 @@ pub enum EndReason {
     /// A page asked for a fresh page (a page per block) and none took over within
     /// `PAGE_RETURN`.
     PageNotBack,
+    /// The benchmark tab closed before the run ended.
+    BenchTabClosed,
+    /// The extension lost its native host mid-run (the page's reason: how).
+    HostGone,
+    /// The extension's background stopped mid-run; a restarted one found the run.
+    BackgroundStopped,
+    /// The benchmark page threw (the page's reason: the browser's error).
+    PageFailed,
+    /// The host refused to store a sample (the page's reason: the host's error).
+    SampleNotStored,
 }
 
 impl EndReason {
     pub fn as_str(self) -> &'static str {
         self.into()
+    }
+
+    /// Whether the extension may say it in `run-finished`: the page's own side of the
+    /// run. What the sink did is the host's to say, never a page's.
+    pub fn told_by_page(self) -> bool {
+        !matches!(
+            self,
+            EndReason::SinkUnreachable | EndReason::SinkStalled | EndReason::PageStalled
+        )
     }
 
     /// How a run that ran out of time is told apart: whether the sink answered the

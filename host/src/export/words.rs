@@ -255,6 +255,34 @@ pub fn end_reason(reason: EndReason) -> &'static str {
         EndReason::PageNotBack => {
             "the benchmark page reloaded itself for its next block and no fresh page came back"
         }
+        EndReason::BenchTabClosed => "the benchmark tab closed before the run finished",
+        EndReason::HostGone => "the extension lost the native host mid-run",
+        EndReason::BackgroundStopped => {
+            "the extension's background stopped mid-run (the browser ended it or it crashed)"
+        }
+        EndReason::PageFailed => "the benchmark page failed",
+        EndReason::SampleNotStored => "the host did not store a sample",
+    }
+}
+
+/// Why a run ended, in words: the typed reason, with the page's detail where the page's
+/// side said it (a page's error); else the reason as stored (runs from before reasons
+/// were typed, and the host's own count of missing samples).
+pub fn end_words(why: Option<EndReason>, reason: Option<&str>) -> Option<String> {
+    match (why, reason) {
+        (Some(why), Some(detail)) if why.told_by_page() => {
+            Some(format!("{}: {detail}", end_reason(why)))
+        }
+        (Some(why), _) => Some(end_reason(why).to_owned()),
+        (None, reason) => reason.map(str::to_owned),
+    }
+}
+
+/// A run's end in words: its status, and why in brackets.
+pub fn run_status(status: &str, why: Option<EndReason>, reason: Option<&str>) -> String {
+    match end_words(why, reason) {
+        Some(words) => format!("{status} ({words})"),
+        None => status.to_owned(),
     }
 }
 
@@ -436,11 +464,28 @@ mod tests {
             "end_reasons": EndReason::iter()
                 .map(|r| json!({"end_reason": r, "text": end_reason(r)}))
                 .collect::<Vec<_>>(),
+            "end_words": end_words_cases(),
             "module_changed": module_changed(),
             "auto_reasons": auto_reasons().iter().map(|r| json!({
                 "reason": r, "text": auto_reason(r), "done": auto_done(r, 12),
             })).collect::<Vec<_>>(),
         })
+    }
+
+    /// How a run's end is worded: a page's reason with its detail, one without, the
+    /// host's (a page's word beside it is not shown), and reasons from before types.
+    fn end_words_cases() -> Vec<Value> {
+        [
+            (Some(EndReason::PageFailed), Some("TypeError: x is undefined")),
+            (Some(EndReason::BenchTabClosed), None),
+            (Some(EndReason::SinkUnreachable), Some("a page's word, not shown")),
+            (None, Some("a reason stored before reasons were typed")),
+            (None, None),
+        ]
+        .map(|(why, reason)| {
+            json!({"end_reason": why, "reason": reason, "text": end_words(why, reason)})
+        })
+        .into()
     }
 
     /// Every way a module fails, each cause of not loading, with and without its number.

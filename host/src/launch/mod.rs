@@ -86,7 +86,16 @@ impl RunError {
             RunError::Ended(EndReason::SinkStalled | EndReason::PageStalled, _) => {
                 Some(RunStatus::TimedOut)
             }
-            RunError::Ended(EndReason::PageNotBack, _) => Some(RunStatus::Incomplete),
+            RunError::Ended(
+                EndReason::PageNotBack
+                | EndReason::BenchTabClosed
+                | EndReason::HostGone
+                | EndReason::BackgroundStopped,
+                _,
+            ) => Some(RunStatus::Incomplete),
+            RunError::Ended(EndReason::PageFailed | EndReason::SampleNotStored, _) => {
+                Some(RunStatus::Failed)
+            }
             RunError::BrowserMissing(_) | RunError::NoConnection(_) => None,
         }
     }
@@ -142,11 +151,11 @@ fn outcome(
     let report = stored_report(store, run_id)?;
     if status != RunStatus::Complete {
         let text = format!(
-            "the run ended {}: {}",
-            status.as_str(),
-            reason.unwrap_or_default()
+            "the run ended {}",
+            crate::export::words::run_status(status.as_str(), end_reason, reason.as_deref())
         );
-        // The host's typed word on why (a sink gone at a block's edge), where it has one.
+        // The typed word on why (a sink gone at a block's edge, a tab closed), where
+        // there is one.
         bail!(match end_reason {
             Some(why) => RunError::Ended(why, text),
             None => RunError::Failed(text),

@@ -239,6 +239,7 @@ pub fn dispatch(session: &mut Session, message: Incoming) -> Outgoing {
             reason,
             observation,
             auto_stop,
+            end_reason,
         } => run_finished::handle(
             session,
             run_finished::Ending {
@@ -248,6 +249,7 @@ pub fn dispatch(session: &mut Session, message: Incoming) -> Outgoing {
                 observation,
                 auto_stop,
                 host_reason: None,
+                page_reason: end_reason,
             },
         ),
         Incoming::Error { message, code } => error_report::handle(message, code),
@@ -274,6 +276,7 @@ pub fn end_by_host(
             observation: None,
             auto_stop: None,
             host_reason: Some(why),
+            page_reason: None,
         },
     )
 }

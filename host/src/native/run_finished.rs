@@ -5,7 +5,7 @@ use crate::domain::plan::AutoStop;
 use crate::domain::received::Receipt;
 use crate::domain::run::{valid_run_id, EndReason, RunStatus};
 use crate::platform::untrusted::Clipped;
-use crate::protocol::{MessageType, Outgoing};
+use crate::protocol::{ErrorCode, MessageType, Outgoing};
 use crate::store::{records::now, Record};
 
 /// How the extension says a run ended.
@@ -18,6 +18,8 @@ pub struct Ending {
     /// Why, where the host itself ends the run (a page that never came back to
     /// `serve`); never from a page.
     pub host_reason: Option<EndReason>,
+    /// Why, as the page's side says (`EndReason::told_by_page` only).
+    pub page_reason: Option<EndReason>,
 }
 
 pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
@@ -28,9 +30,20 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
         observation,
         auto_stop,
         host_reason,
+        page_reason,
     } = ending;
     if !valid_run_id(&run_id) {
         return invalid_run_id(&run_id, MessageType::RunFinished);
+    }
+    if let Some(said) = page_reason.filter(|r| !r.told_by_page()) {
+        return Outgoing::error(
+            ErrorCode::InvalidField,
+            format!(
+                "end_reason {:?} is the host's to say, not a page's",
+                said.as_str()
+            ),
+            Some(MessageType::RunFinished.into()),
+        );
     }
     let mut stored = Stored::scan(session, &run_id);
     if let Some(reply) = not_stored(session, &run_id, stored.as_ref().ok(), status) {
@@ -40,7 +53,8 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
         stored.sink_unreachable = stored.sink_unreachable || sink_gone(session, &run_id, status);
     }
     let ((status, reason), judged_reason) = judged(stored.as_ref(), status, reason);
-    let end_reason = judged_reason.or(host_reason);
+    // The host's own record wins over the page's word.
+    let end_reason = judged_reason.or(host_reason).or(page_reason);
     log::info!(
         "run {run_id} finished: {status:?} {:?}",
         reason.as_deref().map(Clipped)

@@ -40,6 +40,10 @@ pub enum Incoming {
         /// Why an `--auto` run stopped adding reps.
         #[serde(default)]
         auto_stop: Option<crate::domain::plan::AutoStop>,
+        /// Why the run ended, where the page's side knows (`EndReason::told_by_page`);
+        /// `reason` is then its detail, if any.
+        #[serde(default)]
+        end_reason: Option<crate::domain::run::EndReason>,
     },
     Error {
         message: String,

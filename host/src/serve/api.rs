@@ -341,6 +341,8 @@ struct Keyed {
     reason: Option<String>,
     #[serde(default)]
     auto_stop: Option<crate::domain::plan::AutoStop>,
+    #[serde(default)]
+    end_reason: Option<crate::domain::run::EndReason>,
     /// The load token serve put in the page that sends this (a page per block).
     #[serde(default)]
     load: Option<String>,
@@ -405,6 +407,7 @@ fn run_message(state: &mut State, run_id: &str, what: MessageType, keyed: Keyed)
             reason: keyed.reason,
             observation: None,
             auto_stop: keyed.auto_stop,
+            end_reason: keyed.end_reason,
         },
         _ => return refusal(Refusal::NotFound, "no such page message"),
     };
