@@ -8,19 +8,29 @@ const ROW_HEIGHT = 22;
 
 /** Room for the longest arm name ("Uint8Array (detached)") at about 6.5 px a character. */
 export const labelWidth = (arms) => Math.max(100, ...arms.map((a) => a.body.length * 6.5));
+/** Beyond this, names go on a line of their own above their bars ("Blob with the CPU busy …"). */
+const LABEL_ROOM = 160;
 /** The whole drawing's width: names, bars, and the figures right of them. */
 export const chartWidth = (labelW) => labelW + BAR_WIDTH + 160;
 
+/**
+ * Where names and bars go: beside each other, or (a name longer than LABEL_ROOM, as a
+ * condition's row has) each name on its own line above its bar, so none covers a bar.
+ */
+function layoutOf(rows) {
+  if (labelWidth(rows) <= LABEL_ROOM) return { labelW: labelWidth(rows), rowHeight: ROW_HEIGHT, barTop: 0, nameY: 12 };
+  return { labelW: 0, rowHeight: ROW_HEIGHT + 14, barTop: 14, nameY: 10 };
+}
+
 export function chartElements(analysis) {
-  const arms = analysis.arms;
-  const labelW = labelWidth(arms);
-  const { rows, legend, labelX } = chartModel(arms, BAR_WIDTH, analysis.chart);
-  const height = rows.length * ROW_HEIGHT + (legend === null ? 4 : 18);
+  const { rows, legend, labelX } = chartModel(analysis.arms, BAR_WIDTH, analysis.chart);
+  const { labelW, rowHeight, barTop, nameY } = layoutOf(rows);
+  const height = rows.length * rowHeight + (legend === null ? 4 : 18);
   const elements = [];
   const add = (name, attrs, text) => elements.push({ name, attrs, text });
   rows.forEach((row, i) => {
-    const y = i * ROW_HEIGHT + 4;
-    add('text', { x: 0, y: y + 12, 'font-size': 11 }, row.body);
+    add('text', { x: 0, y: i * rowHeight + 4 + nameY, 'font-size': 11, class: 'name' }, row.body);
+    const y = i * rowHeight + 4 + barTop;
     add('rect', { x: labelW, y, width: Math.max(row.bar, 1), height: 14, fill: row.intact ? '#3a7ca5' : '#c0392b', class: 'bar', 'data-body': row.body });
     if (row.whiskerFrom !== null && row.whiskerTo !== null) {
       const wy = y + 7;

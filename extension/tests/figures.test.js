@@ -93,3 +93,21 @@ test('a run in two conditions: one chart bar per arm and condition, none pooled'
     table.filter((t) => t[2] !== '–').map((t) => t[0]),
   );
 });
+
+// The popup's chart of a run in two conditions: "Uint8Array with the CPU busy (this run's
+// own load)" is far longer than an arm's name, and once covered half its bar.
+test('no name covers a bar: short names beside their bars, a condition\'s long ones on a line above', () => {
+  const CHAR_PX = 6.5;
+  for (const [which, a, stacked] of [['one condition', analysis, false], ['two conditions', fixture.depends.analysis, true]]) {
+    const { elements } = chartElements(a);
+    const names = elements.filter((e) => e.attrs.class === 'name');
+    const bars = elements.filter((e) => e.attrs.class === 'bar');
+    assert.equal(names.length, bars.length, which);
+    assert.equal(names.some((n) => n.text.length * CHAR_PX > bars[0].attrs.x), stacked, `${which}: names wider than their room`);
+    names.forEach((name, i) => {
+      const beside = name.attrs.x + name.text.length * CHAR_PX <= bars[i].attrs.x;
+      const above = name.attrs.y <= bars[i].attrs.y;
+      assert.ok(beside || above, `${which}: "${name.text}" covers its bar`);
+    });
+  }
+});
