@@ -536,6 +536,10 @@ impl<'a> Follow<'a> {
             }
         };
         if let Some(end) = self.read(records) {
+            // The last word on the verdicts is over every rep, as the report is.
+            if let Some(last) = self.auto.as_ref().and_then(|w| w.last(&p.store, &p.run_id)) {
+                self.progress.auto(last);
+            }
             return Some(end);
         }
         if let Some(now) = self.auto.as_mut().and_then(|w| w.poll(&p.store, &p.run_id)) {

@@ -386,6 +386,21 @@ pub fn load_run(
     Ok(grouping.finish().pop().map(StoredRun::analyse))
 }
 
+/// One run as `load_run` gives it, from its measured samples of reps before `reps` only
+/// (a rep still under way would judge arms on unequal footing).
+pub fn load_run_to_rep(
+    store: &crate::store::Store,
+    run_id: &str,
+    reps: u32,
+) -> std::io::Result<Option<RunReport>> {
+    let mut grouping = Grouping::new(TimelinePoints::Drop);
+    store.scan_run(run_id, |_, record| match &record {
+        Record::Sample(s) if s.rep >= reps => {}
+        _ => grouping.add(record),
+    })?;
+    Ok(grouping.finish().pop().map(StoredRun::analyse))
+}
+
 fn gather(g: &mut Gathered, record: Record) {
     match record {
         Record::Run(r) => g.run = Some(r),
