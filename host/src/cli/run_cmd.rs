@@ -4,8 +4,9 @@
 use super::args::{FailOn, RunArgs, WorkloadKind};
 use super::exit;
 use super::matrix_auto;
-use super::usage::usage;
+use super::usage::flag;
 use crate::domain::arm::ModuleName;
+use crate::domain::flags::FlagError;
 use crate::domain::plan::{
     AutoBudget, DownloadWorkload, EncryptedWorkload, ParallelWorkload, Plan, Workloads,
 };
@@ -70,9 +71,7 @@ fn checked(a: &RunArgs) -> Result<(Plan, Vec<Target>, Option<crate::platform::lo
     let plan = plan_of(a)?;
     let targets = targets_of(a)?;
     if a.runs > 1 && targets.len() > 1 {
-        return Err(usage(
-            "--runs repeats one browser's run: give one --browser (builds given with --browser-path twice already take turns in one run)",
-        ));
+        return Err(flag(FlagError::RunsOfOneBrowser));
     }
     check_output(a.json.as_deref())?;
     check_extension_dir(a.extension_dir.as_deref())?;
@@ -356,10 +355,10 @@ fn targets_of(a: &RunArgs) -> Result<Vec<Target>> {
                 .iter()
                 .map(|l| l.key)
                 .collect();
-            return Err(usage(format!(
-                "unknown browser {b:?}; choose from {}",
-                keys.join(", ")
-            )));
+            return Err(flag(FlagError::UnknownBrowser {
+                given: b.clone(),
+                known: keys.iter().map(|k| k.to_string()).collect(),
+            }));
         }
     }
     match (a.browser.as_slice(), a.browser_path.as_slice()) {
@@ -369,17 +368,13 @@ fn targets_of(a: &RunArgs) -> Result<Vec<Target>> {
         ([browser], [_, _, ..])
             if crate::launch::browsers::by_key(browser).is_some_and(|l| l.key == "webkit") =>
         {
-            Err(usage(
-                "--browser webkit takes one --browser-path: WebKit builds cannot take turns rep by rep yet; run each build on its own",
-            ))
+            Err(flag(FlagError::WebkitOnePath))
         }
         ([browser], paths) => Ok(paths
             .iter()
             .map(|p| (browser.clone(), Some(p.clone())))
             .collect()),
-        _ => Err(usage(
-            "--browser-path goes with one --browser: several paths compare builds of that browser",
-        )),
+        _ => Err(flag(FlagError::PathNeedsOneBrowser)),
     }
 }
 
@@ -421,8 +416,11 @@ fn plan_of(a: &RunArgs) -> Result<Plan> {
 fn modules_of(a: &RunArgs) -> Result<Vec<Loaded>> {
     let mut loaded = Vec::new();
     for s in &a.scripts {
-        let m =
-            crate::modules::load(&s.name, &s.path).map_err(|e| usage(format!("--script: {e}")))?;
+        let m = crate::modules::load(&s.name, &s.path).map_err(|e| {
+            flag(FlagError::Script {
+                error: e.to_string(),
+            })
+        })?;
         loaded.push(m);
     }
     Ok(loaded)
@@ -433,13 +431,13 @@ fn baseline_of(a: &RunArgs) -> Result<Option<ModuleName>> {
         return Ok(None);
     };
     if a.scripts.is_empty() {
-        return Err(usage(
-            "--baseline names the --script every other is compared with: give --script NAME=PATH",
-        ));
+        return Err(flag(FlagError::BaselineWithoutScript));
     }
-    name.parse()
-        .map(Some)
-        .map_err(|e| usage(format!("--baseline: {e}")))
+    name.parse::<ModuleName>().map(Some).map_err(|e| {
+        flag(FlagError::Baseline {
+            error: e.to_string(),
+        })
+    })
 }
 
 /// Where the host reads each `--script`: its absolute path (the host runs elsewhere).
@@ -458,10 +456,7 @@ fn job_modules(a: &RunArgs) -> Vec<JobModule> {
 fn check_cli_only(a: &RunArgs) -> Result<()> {
     // A missing binary is a missing browser (exit 3); a folder is a mistake in the flag.
     if let Some(dir) = a.browser_path.iter().find(|p| p.is_dir()) {
-        return Err(usage(format!(
-            "--browser-path {} is a folder: name the browser's executable file",
-            dir.display()
-        )));
+        return Err(flag(FlagError::BrowserPathIsFolder { path: dir.clone() }));
     }
     // --sink-url's shape, and an https:// one's pin, are checked as it is parsed
     // (domain::sink_url::SinkUrl); its certificate before launch (probe_sink).
@@ -469,7 +464,7 @@ fn check_cli_only(a: &RunArgs) -> Result<()> {
         check_sink_url(a, url)?;
     }
     if a.sink_url.is_some() && !a.scripts.is_empty() {
-        return Err(usage("--script needs the local sink, which serves the module and checks every byte it sends: drop --sink-url"));
+        return Err(flag(FlagError::ScriptNeedsLocalSink));
     }
     for browser in &a.browser {
         if a.control
@@ -477,7 +472,9 @@ fn check_cli_only(a: &RunArgs) -> Result<()> {
                 b.family() != Some(unobserved_installer::manifest::Family::Chromium)
             })
         {
-            return Err(usage(format!("--control is not available in {browser}: it attaches a debugger through chrome.debugger, which only Chromium-family browsers have")));
+            return Err(flag(FlagError::ControlNeedsChromium {
+                browser: browser.clone(),
+            }));
         }
     }
     let page_engine = a
@@ -491,13 +488,13 @@ fn check_cli_only(a: &RunArgs) -> Result<()> {
             || a.extension_dir.is_some()
             || !a.scripts.is_empty()
         {
-            return Err(usage(format!("{} runs the page `unobserved serve` serves, on the local sink, without the extension: --sink-url, --workloads, --script and --extension-dir do not apply to it", b.key)));
+            return Err(flag(FlagError::PageEngineFlags {
+                browser: b.key.to_owned(),
+            }));
         }
     }
     if a.streams.is_some() && !a.workloads.contains(&WorkloadKind::Parallel) {
-        return Err(usage(
-            "--streams only applies to --workloads parallel; add it, or drop --streams",
-        ));
+        return Err(flag(FlagError::StreamsWithoutParallel));
     }
     Ok(())
 }
@@ -507,19 +504,22 @@ fn check_cli_only(a: &RunArgs) -> Result<()> {
 /// every upload to https:// (SinkUrl::gecko_upgrades_to_https) and never reach it.
 fn check_sink_url(a: &RunArgs, url: &SinkUrl) -> Result<()> {
     if a.plan.transport.iter().any(|&t| t != url.transport()) {
-        return Err(usage(format!("--transport: a remote sink's transport is its URL's, {} for this one (h2 for an https:// sink, h1-tls for one whose URL ends &transport=h1-tls, h1 for an http:// one)", url.transport())));
+        return Err(flag(FlagError::NotTheSinksTransport {
+            transport: url.transport(),
+        }));
     }
     if url.is_tls() && !a.workloads.is_empty() {
-        return Err(usage(
-            "--workloads travel over HTTP/1.1: use them with the local sink or an http:// sink URL",
-        ));
+        return Err(flag(FlagError::WorkloadsOverTls));
     }
     let gecko = a.browser.iter().find(|b| {
         crate::launch::browsers::by_key(b)
             .is_some_and(|b| b.family() == Some(unobserved_installer::manifest::Family::Firefox))
     });
     if let Some(browser) = gecko.filter(|_| url.gecko_upgrades_to_https()) {
-        return Err(usage(format!("--sink-url {url}: {browser} cannot reach a plain http:// sink that is not on this machine. Its extension pages upgrade every such request to https:// (upgrade-insecure-requests, in the default Content-Security-Policy of Manifest V3 extension pages), and a plain sink cannot answer that; only loopback is spared. Start the sink with `unobserved sink --tls` and give the https://…#sha256=… URL it prints (docs/real-links.md)")));
+        return Err(flag(FlagError::GeckoUpgrades {
+            url: url.to_string(),
+            browser: browser.clone(),
+        }));
     }
     Ok(())
 }
@@ -542,10 +542,11 @@ fn workloads_of(a: &RunArgs) -> Workloads {
 /// `--extension-dir` must hold an extension (its manifest.json) before a browser runs.
 fn check_extension_dir(dir: Option<&Path>) -> Result<()> {
     match dir {
-        Some(d) if !d.join("manifest.json").is_file() => Err(usage(format!(
-            "--extension-dir {}: no manifest.json there; give the extension/ folder of this repository",
-            d.display()
-        ))),
+        Some(d) if !d.join("manifest.json").is_file() => {
+            Err(flag(FlagError::ExtensionDirWithoutManifest {
+                dir: d.into(),
+            }))
+        }
         _ => Ok(()),
     }
 }
@@ -558,10 +559,10 @@ fn check_output(path: Option<&Path>) -> Result<()> {
         _ => Path::new("."),
     };
     tempfile::NamedTempFile::new_in(dir).map(drop).map_err(|e| {
-        usage(format!(
-            "--json {}: cannot write there ({e})",
-            path.display()
-        ))
+        flag(FlagError::JsonUnwritable {
+            path: path.into(),
+            error: e.to_string(),
+        })
     })
 }
 
@@ -571,10 +572,10 @@ fn check_output(path: Option<&Path>) -> Result<()> {
 /// certificate (the returned pins) and no other.
 fn probe_sink(url: &SinkUrl) -> Result<Option<crate::platform::local_tls::Pins>> {
     if crate::platform::net::resolve(url).map_or(true, |a| a.is_empty()) {
-        return Err(usage(format!(
-            "--sink-url {url}: cannot resolve {}",
-            url.authority()
-        )));
+        return Err(flag(FlagError::SinkUnresolvable {
+            url: url.to_string(),
+            authority: url.authority().to_string(),
+        }));
     }
     let unreachable = |why: String| {
         anyhow::anyhow!("the sink at {url} does not answer ({why}); nothing was launched. Is `unobserved sink` running there, and is the URL exactly what it printed?")
@@ -582,10 +583,10 @@ fn probe_sink(url: &SinkUrl) -> Result<Option<crate::platform::local_tls::Pins>>
     let (mut client, presented) = match Client::connect_sink(url) {
         Ok(connected) => connected,
         Err(e @ (ReachError::WrongCertificate { .. } | ReachError::OtherTransport { .. })) => {
-            return Err(usage(format!(
-                "--sink-url: the sink at {} {e}; nothing was launched",
-                url.origin()
-            )))
+            return Err(flag(FlagError::SinkRefused {
+                origin: url.origin().to_string(),
+                error: e.to_string(),
+            }))
         }
         Err(ReachError::Io(e)) => return Err(unreachable(e.to_string())),
     };
@@ -680,7 +681,113 @@ fn fail_on(a: &RunArgs, report: &RunReport) -> i32 {
 
 #[cfg(test)]
 mod tests {
-    use super::{exit, exit_code};
+    use super::{checked, exit, exit_code};
+    use crate::cli::args::{Cli, Command};
+    use crate::domain::arm::Transport;
+    use crate::domain::flags::FlagError;
+    use clap::Parser;
+
+    /// Why `unobserved run ARGS` is refused before anything starts, as its type.
+    fn refused(args: &[&str]) -> Option<FlagError> {
+        let cli = Cli::try_parse_from(["unobserved", "run"].iter().chain(args)).unwrap();
+        let Command::Run(a) = cli.command else {
+            unreachable!("parsed as run")
+        };
+        let e = checked(&a).err()?;
+        crate::cli::usage::flag_of(&e).cloned()
+    }
+
+    /// Each flag that cannot work is refused for its own reason (the words are
+    /// export::flag_error's; `cli_usage.rs` holds the exit code and that nothing runs).
+    #[test]
+    fn each_bad_flag_is_refused_for_its_own_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().to_str().unwrap();
+        let cases: Vec<(Vec<&str>, FlagError)> = vec![
+            (
+                vec!["--browser", "lynx"],
+                FlagError::UnknownBrowser {
+                    given: "lynx".into(),
+                    known: crate::launch::browsers::LAUNCHABLE
+                        .iter()
+                        .map(|l| l.key.to_string())
+                        .collect(),
+                },
+            ),
+            (
+                vec![
+                    "--browser",
+                    "webkit",
+                    "--browser-path",
+                    "/a",
+                    "--browser-path",
+                    "/b",
+                ],
+                FlagError::WebkitOnePath,
+            ),
+            (
+                vec![
+                    "--browser",
+                    "chromium",
+                    "--browser",
+                    "firefox",
+                    "--browser-path",
+                    "/a",
+                ],
+                FlagError::PathNeedsOneBrowser,
+            ),
+            (
+                vec![
+                    "--browser",
+                    "chromium",
+                    "--browser",
+                    "firefox",
+                    "--runs",
+                    "2",
+                ],
+                FlagError::RunsOfOneBrowser,
+            ),
+            (
+                vec!["--browser-path", folder],
+                FlagError::BrowserPathIsFolder {
+                    path: folder.into(),
+                },
+            ),
+            (vec!["--baseline", "a"], FlagError::BaselineWithoutScript),
+            (
+                vec!["--browser", "firefox", "--control"],
+                FlagError::ControlNeedsChromium {
+                    browser: "firefox".into(),
+                },
+            ),
+            (
+                vec!["--browser", "webkit", "--workloads", "download"],
+                FlagError::PageEngineFlags {
+                    browser: "webkit".into(),
+                },
+            ),
+            (vec!["--streams", "2"], FlagError::StreamsWithoutParallel),
+            (
+                vec![
+                    "--transport",
+                    "h2",
+                    "--sink-url",
+                    "http://127.0.0.1:1/upload/abc",
+                ],
+                FlagError::NotTheSinksTransport {
+                    transport: Transport::H1,
+                },
+            ),
+            (
+                vec!["--extension-dir", folder],
+                FlagError::ExtensionDirWithoutManifest { dir: folder.into() },
+            ),
+        ];
+        for (args, why) in cases {
+            assert_eq!(refused(&args), Some(why), "{args:?}");
+        }
+        assert_eq!(refused(&[]), None, "the defaults are taken");
+    }
 
     #[test]
     fn the_worst_run_decides_and_a_missing_browser_spoils_only_a_pass() {

@@ -17,6 +17,7 @@
 pub mod arm;
 pub mod ceiling;
 pub mod conditions;
+pub mod flags;
 pub mod host_name;
 pub mod limits;
 pub mod machine;

@@ -9,6 +9,7 @@ pub mod conditions;
 pub mod csv;
 pub mod document;
 pub mod findings;
+pub mod flag_error;
 pub mod gate;
 pub mod html;
 pub mod json;
