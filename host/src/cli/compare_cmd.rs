@@ -3,7 +3,8 @@
 
 use super::args::CompareArgs;
 use super::exit;
-use super::usage::usage;
+use super::usage::flag;
+use crate::domain::flags::FlagError;
 use crate::domain::series::{Series, SeriesPick};
 use crate::export;
 use crate::platform::state;
@@ -76,9 +77,7 @@ fn check_distinct(sides: &[Vec<usize>], runs: &[report::RunMeta]) -> Result<()> 
     for &i in sides.iter().flatten() {
         if !seen.insert(i) {
             let id = &runs[i].run_id;
-            return Err(usage(format!(
-                "run {id} is named twice: each run goes on one side, once"
-            )));
+            return Err(flag(FlagError::RunNamedTwice { run_id: id.clone() }));
         }
     }
     Ok(())
@@ -93,13 +92,11 @@ fn pick_side(runs: &[report::RunMeta], side: &str) -> Result<Vec<usize>> {
             .map(|which| pick_run(runs, which.trim()))
             .collect();
     };
-    let pick = SeriesPick::parse(spec).map_err(usage)?;
+    let pick = SeriesPick::parse(spec).map_err(flag)?;
     let tags: Vec<Option<&Series>> = runs.iter().map(|r| r.series.as_ref()).collect();
     let found = pick.runs_in(&tags);
     if found.is_empty() {
-        return Err(usage(format!(
-            "no series {side:?} in the store (`unobserved run --runs N` makes one; `unobserved report --list` shows the runs)"
-        )));
+        return Err(flag(FlagError::NoSuchSeries { side: side.into() }));
     }
     Ok(found)
 }
@@ -112,9 +109,9 @@ fn pick_run(runs: &[report::RunMeta], which: &str) -> Result<usize> {
             .strip_prefix("last~")
             .map(|n| {
                 n.parse::<usize>().map_err(|_| {
-                    usage(format!(
-                        "{which:?}: after last~ comes a number of runs back"
-                    ))
+                    flag(FlagError::NotBack {
+                        given: which.into(),
+                    })
                 })
             })
             .transpose()?,
@@ -124,8 +121,8 @@ fn pick_run(runs: &[report::RunMeta], which: &str) -> Result<usize> {
         None => runs.iter().position(|r| r.run_id == which),
     };
     found.ok_or_else(|| {
-        usage(format!(
-            "no run {which:?} in the store (`unobserved report --list` shows them)"
-        ))
+        flag(FlagError::NoSuchRun {
+            which: which.into(),
+        })
     })
 }

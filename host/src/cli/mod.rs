@@ -20,8 +20,15 @@ use clap::Parser;
 pub use crate::platform::exit;
 
 fn find_browser(name: &str) -> anyhow::Result<i32> {
-    let browser = crate::launch::browsers::by_key(name)
-        .ok_or_else(|| usage::usage(format!("unknown browser {name:?}")))?;
+    let browser = crate::launch::browsers::by_key(name).ok_or_else(|| {
+        usage::flag(crate::domain::flags::FlagError::UnknownBrowser {
+            given: name.into(),
+            known: crate::launch::browsers::LAUNCHABLE
+                .iter()
+                .map(|l| l.key.to_string())
+                .collect(),
+        })
+    })?;
     match browser.find() {
         Some(path) => {
             println!("{}", path.display());

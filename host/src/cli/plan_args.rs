@@ -1,8 +1,9 @@
 //! The flags that describe a plan, shared by `run` and `serve`, and the one way they
 //! become a checked Plan (`Plan::validate`, with the flag each rule is about).
 
-use super::usage::usage;
+use super::usage::flag;
 use crate::domain::arm::BodyKind;
+use crate::domain::flags::FlagError;
 use crate::domain::plan::{AutoBudget, Plan};
 use crate::domain::plan::{PlanError, SizeOf, AUTO_DEFAULT};
 use clap::Args;
@@ -116,7 +117,12 @@ impl PlanArgs {
 /// its flag. --max-reps counts reps in all, so it is never fewer than --reps.
 pub fn checked(mut plan: Plan) -> anyhow::Result<Plan> {
     plan.validate_within(&crate::platform::memory::plan_limits())
-        .map_err(|e| usage(format!("{}: {e}", flag_of(&e))))?;
+        .map_err(|error| {
+            flag(FlagError::Plan {
+                flag: flag_of(&error),
+                error,
+            })
+        })?;
     if let Some(budget) = &mut plan.auto {
         budget.max_reps = budget.max_reps.max(plan.reps);
     }

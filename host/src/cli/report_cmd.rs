@@ -1,6 +1,7 @@
 //! `unobserved report`: any stored run, in any format, recomputed from the store.
 
 use super::args::ReportArgs;
+use crate::domain::flags::FlagError;
 use crate::export;
 use crate::platform::state;
 use crate::report::{self, Filter};
@@ -10,15 +11,13 @@ use std::io::{IsTerminal, Write};
 
 pub fn execute(a: ReportArgs) -> Result<i32> {
     if a.list && !matches!(a.format, export::Format::Table | export::Format::Json) {
-        return Err(super::usage::usage(
-            "--list prints a table or JSON: leave out --format, or give --format json",
-        ));
+        return Err(super::usage::flag(FlagError::ListFormat));
     }
     if let Some(since) = &a.since {
         if report::parse_since(since).is_none() {
-            return Err(super::usage::usage(format!(
-                "--since {since:?} is not a date or time; use e.g. 2026-11-30 or 2026-11-30T14:00:00Z"
-            )));
+            return Err(super::usage::flag(FlagError::Since {
+                given: since.clone(),
+            }));
         }
     }
     let store = Store::in_dir(&state::state_dir()?);

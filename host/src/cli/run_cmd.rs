@@ -786,6 +786,11 @@ mod tests {
         for (args, why) in cases {
             assert_eq!(refused(&args), Some(why), "{args:?}");
         }
+        let reps = refused(&["--reps", "0"]);
+        assert!(
+            matches!(reps, Some(FlagError::Plan { flag: "--reps", .. })),
+            "a plan's rule names its flag: {reps:?}"
+        );
         assert_eq!(refused(&[]), None, "the defaults are taken");
     }
 

@@ -5,7 +5,8 @@
 
 use super::args::ServeArgs;
 use super::exit;
-use super::usage::usage;
+use super::usage::flag;
+use crate::domain::flags::FlagError;
 use crate::domain::run::RunStatus;
 use crate::export::{table::Table, Exporter};
 use crate::launch::signals::Signals;
@@ -18,10 +19,12 @@ pub fn execute(a: ServeArgs) -> Result<i32> {
     let public = !a.listen.ip().is_loopback() || a.public_host.is_some();
     if plan.transports.iter().any(|t| t.is_tls()) {
         if public {
-            return Err(usage("--transport h1-tls/h2 serves only on loopback: its certificate names 127.0.0.1 and localhost alone"));
+            return Err(flag(FlagError::ServeTlsOffLoopback));
         }
         crate::platform::local_ca::session_leaf().map_err(|e| {
-            usage(format!("--transport h1-tls/h2 needs a certificate your browser trusts: run `unobserved install --local-https` first ({e})"))
+            flag(FlagError::ServeNeedsLocalHttps {
+                error: e.to_string(),
+            })
         })?;
     }
     let (_, store) = crate::launch::writable_store()?;

@@ -1,6 +1,8 @@
 //! `install`, `uninstall` and `doctor`: thin wrappers over the installer crate.
 
 use super::args::{DoctorArgs, InstallArgs, UninstallArgs};
+use super::usage::flag;
+use crate::domain::flags::FlagError;
 use crate::platform::state;
 use crate::protocol::{read_frame, write_frame};
 use anyhow::{bail, Result};
@@ -21,7 +23,7 @@ pub fn install(a: InstallArgs) -> Result<i32> {
         if found.is_empty() {
             bail!(
                 "no supported browser was found; name one with --browser ({})",
-                keys()
+                keys().join(", ")
             );
         }
         found
@@ -30,14 +32,17 @@ pub fn install(a: InstallArgs) -> Result<i32> {
             .iter()
             .map(|k| {
                 browsers::by_key(k).ok_or_else(|| {
-                    super::usage::usage(format!("unknown browser {k:?}; choose from {}", keys()))
+                    flag(FlagError::UnknownBrowser {
+                        given: k.clone(),
+                        known: keys(),
+                    })
                 })
             })
             .collect::<Result<_>>()?
     };
     for id in &a.extension_ids {
         if unobserved_installer::manifest::Family::of_id(id).is_none() {
-            return Err(super::usage::usage(format!("{id:?} is neither a Chromium extension id (32 letters a-p) nor a Firefox add-on id (name@domain or {{uuid}})")));
+            return Err(flag(FlagError::ExtensionId { id: id.clone() }));
         }
     }
     let me = std::env::current_exe()?;
@@ -78,12 +83,10 @@ fn plan_local_https(
 ) -> Result<()> {
     use crate::platform::local_ca;
     if !cfg!(target_os = "linux") {
-        return Err(super::usage::usage("--local-https is for Linux, where Chromium-family browsers read trust from ~/.pki/nssdb; on macOS and Windows use `unobserved run --transport`, whose throwaway profile trusts its own certificate"));
+        return Err(flag(FlagError::LocalHttpsNotLinux));
     }
     if system {
-        return Err(super::usage::usage(
-            "--local-https trusts a CA for you alone; drop --system",
-        ));
+        return Err(flag(FlagError::LocalHttpsSystem));
     }
     let users: Vec<String> = chosen
         .iter()
@@ -91,7 +94,7 @@ fn plan_local_https(
         .map(|b| b.key.to_owned())
         .collect();
     if users.is_empty() {
-        return Err(super::usage::usage("--local-https is for Chromium-family browsers; Firefox keeps its own certificates (docs/transports.md: Local HTTPS)"));
+        return Err(flag(FlagError::LocalHttpsNeedsChromium));
     }
     let (cert_path, key_path) = (
         local_ca::cert_path(&layout.state_dir),
@@ -161,12 +164,8 @@ pub fn doctor(a: DoctorArgs) -> Result<i32> {
     Ok(super::exit::OK)
 }
 
-fn keys() -> String {
-    BROWSERS
-        .iter()
-        .map(|b| b.key)
-        .collect::<Vec<_>>()
-        .join(", ")
+fn keys() -> Vec<String> {
+    BROWSERS.iter().map(|b| b.key.to_owned()).collect()
 }
 
 /// Starts `exe` exactly as a browser of `family` would, says hello, and returns the
@@ -226,10 +225,7 @@ fn profile_dir(dir: Option<&Path>) -> Result<Option<std::path::PathBuf>> {
     match dir {
         None => Ok(None),
         Some(d) if d.is_dir() => Ok(Some(std::fs::canonicalize(d)?)),
-        Some(d) => Err(super::usage::usage(format!(
-            "--profile {}: no such folder (give the browser's --user-data-dir)",
-            d.display()
-        ))),
+        Some(d) => Err(flag(FlagError::ProfileNotFolder { dir: d.into() })),
     }
 }
 

@@ -6,6 +6,7 @@
 
 use super::args::SinkArgs;
 use crate::domain::arm::Transport;
+use crate::domain::flags::FlagError;
 use crate::platform::remote_tls::{self, SinkCert};
 use crate::sink::{token, Sink, SinkConfig};
 use anyhow::Result;
@@ -15,7 +16,7 @@ use std::time::Duration;
 pub fn execute(a: SinkArgs) -> Result<i32> {
     let token = match a.token.clone() {
         Some(t) if t.len() < 16 || !t.bytes().all(|b| b.is_ascii_alphanumeric()) => {
-            return Err(super::usage::usage("--token must be at least 16 letters or digits (it is the only thing guarding uploads)"))
+            return Err(super::usage::flag(FlagError::SinkToken))
         }
         Some(t) => t,
         None => token::generate(),
@@ -61,9 +62,7 @@ pub fn execute(a: SinkArgs) -> Result<i32> {
 fn transport_of(a: &SinkArgs) -> Result<Transport> {
     let tls = a.tls || a.tls_cert.is_some();
     match (a.transport, tls) {
-        (Some(Transport::H1), true) => Err(super::usage::usage(
-            "--transport h1 is HTTP/1.1 in the clear: drop --tls/--tls-cert, or say --transport h1-tls for HTTP/1.1 over TLS",
-        )),
+        (Some(Transport::H1), true) => Err(super::usage::flag(FlagError::SinkH1WithTls)),
         (Some(t), _) => Ok(t),
         (None, true) => Ok(Transport::H2),
         (None, false) => Ok(Transport::H1),

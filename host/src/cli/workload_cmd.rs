@@ -3,7 +3,8 @@
 
 use super::args::WorkloadCommand;
 use super::exit;
-use super::usage::usage;
+use super::usage::flag;
+use crate::domain::flags::FlagError;
 use crate::domain::workload::ModuleName;
 use crate::modules::registry::{self, Registry, RegistryError};
 use anyhow::Result;
@@ -32,13 +33,20 @@ pub fn execute(command: WorkloadCommand) -> Result<i32> {
 }
 
 fn name_of(text: &str) -> Result<ModuleName> {
-    text.parse().map_err(|e| usage(format!("{e}")))
+    text.parse()
+        .map_err(|e: crate::domain::workload::BadModuleName| {
+            flag(FlagError::ModuleName {
+                error: e.to_string(),
+            })
+        })
 }
 
 /// A registry error, as a usage error (exit 2) when it is the user's to fix.
 fn as_usage(e: RegistryError) -> anyhow::Error {
     if e.is_usage() {
-        usage(e.to_string())
+        flag(FlagError::Registry {
+            error: e.to_string(),
+        })
     } else {
         e.into()
     }

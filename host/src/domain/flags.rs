@@ -1,10 +1,10 @@
-//! Flags of `unobserved run` that cannot work together or with this machine, typed: the
-//! rule is the CLI's (`cli::run_cmd`), the words are `export::flag_error`'s. Found before
-//! any browser starts; each exits 2.
+//! Arguments that cannot work, together or on this machine, typed: each rule is its
+//! command's (`cli/`), the words are `export::flag_error`'s. Found before anything is
+//! launched or written; each exits 2.
 
 use std::path::PathBuf;
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum FlagError {
     /// `--browser` names no browser this tool can launch.
     UnknownBrowser { given: String, known: Vec<String> },
@@ -46,4 +46,45 @@ pub enum FlagError {
     SinkUnresolvable { url: String, authority: String },
     /// The sink presented another certificate or transport than its URL says.
     SinkRefused { origin: String, error: String },
+    /// The plan breaks a rule (`Plan::validate`); `flag` is the flag that set it.
+    Plan {
+        flag: &'static str,
+        error: crate::domain::plan::PlanError,
+    },
+    /// `compare`: a run named on two sides, or twice on one.
+    RunNamedTwice { run_id: String },
+    /// `compare`: `series:` with nothing after it.
+    SeriesEmpty,
+    /// `compare`: `last~` (of runs, or of series) without a number after it.
+    NotBack { given: String },
+    /// `compare`: no such series in the store.
+    NoSuchSeries { side: String },
+    /// `compare`: no such run in the store.
+    NoSuchRun { which: String },
+    /// `install`: an extension id of neither family.
+    ExtensionId { id: String },
+    /// `install --local-https` off Linux.
+    LocalHttpsNotLinux,
+    /// `install --local-https --system`.
+    LocalHttpsSystem,
+    /// `install --local-https` without a Chromium-family browser.
+    LocalHttpsNeedsChromium,
+    /// `--profile` is not a folder.
+    ProfileNotFolder { dir: PathBuf },
+    /// `report --list` in a format other than a table or JSON.
+    ListFormat,
+    /// `report --since` that is not a date or time.
+    Since { given: String },
+    /// A workload module's name that is not one (the parser's error).
+    ModuleName { error: String },
+    /// `workload add/remove` refused by the registry (its error).
+    Registry { error: String },
+    /// `serve --transport h1-tls/h2` off loopback.
+    ServeTlsOffLoopback,
+    /// `serve --transport h1-tls/h2` without the local CA (its error).
+    ServeNeedsLocalHttps { error: String },
+    /// `sink --token` too short or not letters and digits.
+    SinkToken,
+    /// `sink --transport h1` beside a TLS flag.
+    SinkH1WithTls,
 }

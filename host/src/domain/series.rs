@@ -37,15 +37,18 @@ pub enum SeriesPick {
 
 impl SeriesPick {
     /// The part after `series:`, or why it names nothing.
-    pub fn parse(spec: &str) -> Result<SeriesPick, String> {
+    pub fn parse(spec: &str) -> Result<SeriesPick, crate::domain::flags::FlagError> {
+        use crate::domain::flags::FlagError;
         match spec {
-            "" => Err("series: needs last, last~N or a series id after it".into()),
+            "" => Err(FlagError::SeriesEmpty),
             "last" => Ok(SeriesPick::Back(0)),
             s => match s.strip_prefix("last~") {
                 Some(n) => n
                     .parse()
                     .map(SeriesPick::Back)
-                    .map_err(|_| format!("series:{s}: after last~ comes a number of series back")),
+                    .map_err(|_| FlagError::NotBack {
+                        given: format!("series:{s}"),
+                    }),
                 None => Ok(SeriesPick::Group(s.to_owned())),
             },
         }
