@@ -697,13 +697,9 @@ mod tests {
         crate::cli::usage::flag_of(&e).cloned()
     }
 
-    /// Each flag that cannot work is refused for its own reason (the words are
-    /// export::flag_error's; `cli_usage.rs` holds the exit code and that nothing runs).
-    #[test]
-    fn each_bad_flag_is_refused_for_its_own_reason() {
-        let dir = tempfile::tempdir().unwrap();
-        let folder = dir.path().to_str().unwrap();
-        let cases: Vec<(Vec<&str>, FlagError)> = vec![
+    /// Flags that cannot work, each with why (`folder` is a folder that exists).
+    fn bad_flags(folder: &str) -> Vec<(Vec<&str>, FlagError)> {
+        vec![
             (
                 vec!["--browser", "lynx"],
                 FlagError::UnknownBrowser {
@@ -782,8 +778,15 @@ mod tests {
                 vec!["--extension-dir", folder],
                 FlagError::ExtensionDirWithoutManifest { dir: folder.into() },
             ),
-        ];
-        for (args, why) in cases {
+        ]
+    }
+
+    /// Each flag that cannot work is refused for its own reason (the words are
+    /// export::flag_error's; `cli_usage.rs` holds the exit code and that nothing runs).
+    #[test]
+    fn each_bad_flag_is_refused_for_its_own_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        for (args, why) in bad_flags(dir.path().to_str().unwrap()) {
             assert_eq!(refused(&args), Some(why), "{args:?}");
         }
         let reps = refused(&["--reps", "0"]);

@@ -92,6 +92,12 @@ fn seconds_left(
     budget.max_seconds.saturating_sub(spent.max(0) as u64)
 }
 
+/// Whether the run has yet to take its plan's minimum reps (`Plan::minimum_reps`).
+fn before_minimum(run: &report::RunReport, reps_done: u32) -> bool {
+    let plan = run.run.plan.as_ref();
+    plan.is_some_and(|p| reps_done < p.minimum_reps())
+}
+
 /// Stop when every comparison is settled (its interval lies entirely inside or entirely
 /// outside the horizon: precision, not significance), or when a budget is spent.
 pub fn decide(
@@ -102,13 +108,8 @@ pub fn decide(
     // A run without an auto budget (a page of a `--load` plan asks before every rep,
     // so the block's load is on in time) goes on to its reps, then stops.
     let Some(budget) = run.run.plan.as_ref().and_then(|p| p.auto) else {
-        let left = run
-            .run
-            .plan
-            .as_ref()
-            .is_some_and(|p| reps_done < p.minimum_reps());
         return Decision {
-            stop: (!left).then_some(AutoStop::BudgetReps),
+            stop: (!before_minimum(run, reps_done)).then_some(AutoStop::BudgetReps),
             unsettled: vec![],
             progress: AutoProgress::default(),
         };
@@ -129,11 +130,7 @@ pub fn decide(
             .cloned()
             .collect(),
     };
-    let before_minimum = run
-        .run
-        .plan
-        .as_ref()
-        .is_some_and(|p| reps_done < p.minimum_reps());
+    let before_minimum = before_minimum(run, reps_done);
     let stop = if before_minimum {
         None
     } else if !comparisons.is_empty() && unsettled.is_empty() {

@@ -35,15 +35,8 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
     if !valid_run_id(&run_id) {
         return invalid_run_id(&run_id, MessageType::RunFinished);
     }
-    if let Some(said) = page_reason.filter(|r| !r.told_by_page()) {
-        return Outgoing::error(
-            ErrorCode::InvalidField,
-            format!(
-                "end_reason {:?} is the host's to say, not a page's",
-                said.as_str()
-            ),
-            Some(MessageType::RunFinished.into()),
-        );
+    if let Some(refusal) = not_the_pages(page_reason) {
+        return refusal;
     }
     let mut stored = Stored::scan(session, &run_id);
     if let Some(reply) = not_stored(session, &run_id, stored.as_ref().ok(), status) {
@@ -104,6 +97,19 @@ fn sink_gone(session: &Session, run_id: &str, status: RunStatus) -> bool {
         );
     }
     gone
+}
+
+/// The refusal of a page's `end_reason` that only the host may give (what the sink did).
+fn not_the_pages(page_reason: Option<EndReason>) -> Option<Outgoing> {
+    let said = page_reason.filter(|r| !r.told_by_page())?;
+    Some(Outgoing::error(
+        ErrorCode::InvalidField,
+        format!(
+            "end_reason {:?} is the host's to say, not a page's",
+            said.as_str()
+        ),
+        Some(MessageType::RunFinished.into()),
+    ))
 }
 
 /// How the run ended as the host records it: the page's word held to the store.
