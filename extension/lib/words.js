@@ -294,7 +294,7 @@ const HOST_ONLY = new Set([END_REASON.sinkUnreachable, END_REASON.sinkStalled, E
  */
 export function endWords(why, reason) {
   const text = endReasonText(why);
-  if (!text) return reason ?? null;
+  if (!text) return reason || null;
   return reason && !HOST_ONLY.has(why) ? `${text}: ${reason}` : text;
 }
 

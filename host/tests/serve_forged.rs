@@ -235,28 +235,32 @@ fn stored_end(serve: &Serve, run: &str) -> Option<Value> {
 }
 
 /// A page names why its run ended from its own side (its error as the detail), but what
-/// the sink did is the host's to say: a page naming it is refused, and nothing stored.
+/// the sink did is the host's to say, and a complete run has no reason to give: a page
+/// naming one is refused, and nothing stored.
 #[test]
 fn a_page_names_its_own_end_but_never_the_sinks() {
     let serve = serve_blobs("3");
     let (run, key, _) = started(&serve);
-    let end = |why: &str| {
+    let end = |status: &str, why: &str| {
         let said =
-            json!({"key": key, "status": "failed", "end_reason": why, "reason": "TypeError: boom"});
+            json!({"key": key, "status": status, "end_reason": why, "reason": "TypeError: boom"});
         serve.call("POST", &format!("runs/{run}/run-finished"), Some(&said))
     };
-    let refused = end("sink-stalled");
-    assert_eq!(
-        (refused.status, &refused.body["code"]),
-        (400, &json!(8)),
-        "{refused:?}"
-    );
+    // The sink's side, and a reason beside "complete", are not the page's to give.
+    for (status, why) in [("failed", "sink-stalled"), ("complete", "page-failed")] {
+        let refused = end(status, why);
+        assert_eq!(
+            (refused.status, &refused.body["code"]),
+            (400, &json!(8)),
+            "{status} {why}: {refused:?}"
+        );
+    }
     assert_eq!(
         stored_end(&serve, &run),
         None,
         "a refused end is not stored"
     );
-    assert_eq!(end("page-failed").status, 200);
+    assert_eq!(end("failed", "page-failed").status, 200);
     let stored = stored_end(&serve, &run).expect("the page's end is stored");
     assert_eq!(
         (&stored["status"], &stored["end_reason"], &stored["reason"]),

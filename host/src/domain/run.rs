@@ -148,12 +148,18 @@ impl EndReason {
     }
 
     /// Whether the extension may say it in `run-finished`: the page's own side of the
-    /// run. What the sink did is the host's to say, never a page's.
+    /// run. What the sink did is the host's to say, never a page's. Every reason is
+    /// named, so a new one is decided here, not let through by default.
     pub fn told_by_page(self) -> bool {
-        !matches!(
-            self,
-            EndReason::SinkUnreachable | EndReason::SinkStalled | EndReason::PageStalled
-        )
+        match self {
+            EndReason::SinkUnreachable | EndReason::SinkStalled | EndReason::PageStalled => false,
+            EndReason::PageNotBack
+            | EndReason::BenchTabClosed
+            | EndReason::HostGone
+            | EndReason::BackgroundStopped
+            | EndReason::PageFailed
+            | EndReason::SampleNotStored => true,
+        }
     }
 
     /// How a run that ran out of time is told apart: whether the sink answered the

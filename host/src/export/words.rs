@@ -269,7 +269,7 @@ pub fn end_reason(reason: EndReason) -> &'static str {
 /// side said it (a page's error); else the reason as stored (runs from before reasons
 /// were typed, and the host's own count of missing samples).
 pub fn end_words(why: Option<EndReason>, reason: Option<&str>) -> Option<String> {
-    match (why, reason) {
+    match (why, reason.filter(|r| !r.is_empty())) {
         (Some(why), Some(detail)) if why.told_by_page() => {
             Some(format!("{}: {detail}", end_reason(why)))
         }
@@ -478,6 +478,10 @@ mod tests {
         [
             (Some(EndReason::PageFailed), Some("TypeError: x is undefined")),
             (Some(EndReason::BenchTabClosed), None),
+            (Some(EndReason::HostGone), Some("")),
+            (Some(EndReason::SinkStalled), Some("a page's word, not shown")),
+            (Some(EndReason::PageStalled), None),
+            (None, Some("")),
             (Some(EndReason::SinkUnreachable), Some("a page's word, not shown")),
             (None, Some("a reason stored before reasons were typed")),
             (None, None),

@@ -35,7 +35,7 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
     if !valid_run_id(&run_id) {
         return invalid_run_id(&run_id, MessageType::RunFinished);
     }
-    if let Some(refusal) = not_the_pages(page_reason) {
+    if let Some(refusal) = not_the_pages(page_reason, status) {
         return refusal;
     }
     let mut stored = Stored::scan(session, &run_id);
@@ -45,8 +45,11 @@ pub fn handle(session: &mut Session, ending: Ending) -> Outgoing {
     if let Ok(stored) = &mut stored {
         stored.sink_unreachable = stored.sink_unreachable || sink_gone(session, &run_id, status);
     }
+    let said = status;
     let ((status, reason), judged_reason) = judged(stored.as_ref(), status, reason);
-    // The host's own record wins over the page's word.
+    // The host's own record wins over the page's word, which stands only where the
+    // host recorded what the page said.
+    let page_reason = page_reason.filter(|_| status == said);
     let end_reason = judged_reason.or(host_reason).or(page_reason);
     log::info!(
         "run {run_id} finished: {status:?} {:?}",
@@ -99,14 +102,16 @@ fn sink_gone(session: &Session, run_id: &str, status: RunStatus) -> bool {
     gone
 }
 
-/// The refusal of a page's `end_reason` that only the host may give (what the sink did).
-fn not_the_pages(page_reason: Option<EndReason>) -> Option<Outgoing> {
-    let said = page_reason.filter(|r| !r.told_by_page())?;
+/// The refusal of a page's `end_reason` that only the host may give (what the sink did),
+/// or that a complete run cannot have.
+fn not_the_pages(page_reason: Option<EndReason>, status: RunStatus) -> Option<Outgoing> {
+    let said = page_reason.filter(|r| !r.told_by_page() || status == RunStatus::Complete)?;
     Some(Outgoing::error(
         ErrorCode::InvalidField,
         format!(
-            "end_reason {:?} is the host's to say, not a page's",
-            said.as_str()
+            "end_reason {:?} is not a page's to give for a {} run",
+            said.as_str(),
+            status.as_str()
         ),
         Some(MessageType::RunFinished.into()),
     ))
