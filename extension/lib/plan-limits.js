@@ -70,6 +70,7 @@ export const PLAN_LIMITS = {
     "auto-reps-out-of-range",
     "auto-seconds-out-of-range",
     "block-reps-out-of-range",
+    "load-blocks-over-reps",
     "repeated-load",
     "load-not-on-this-os",
     "repeated-api",

@@ -154,7 +154,9 @@ fn flag_of(e: &PlanError) -> &'static str {
         | PlanError::ModuleNameTaken { .. } => "--script",
         PlanError::BaselineNotAModule { .. } => "--baseline",
         PlanError::ModuleTimeoutOutOfRange { .. } => "--module-timeout",
-        PlanError::BlockRepsOutOfRange { .. } => "--block-reps",
+        PlanError::BlockRepsOutOfRange { .. } | PlanError::LoadBlocksOverReps { .. } => {
+            "--block-reps"
+        }
         PlanError::RepeatedLoad { .. } | PlanError::LoadNotOnThisOs => "--load",
     }
 }

@@ -286,7 +286,8 @@ impl Matrix {
                     per_browser[i].push(report);
                 }
             }
-            reps_done += round.reps;
+            // A round of a plan of loads takes a whole block of each (Plan::minimum_reps).
+            reps_done += round.minimum_reps();
             let compared = matrix_auto::judge(&per_browser, horizon);
             if let Some(stop) =
                 matrix_auto::stop_after(compared.as_ref(), budget, reps_done, started)
@@ -294,9 +295,10 @@ impl Matrix {
                 break stop;
             }
             if !a.quiet {
+                let next = matrix_auto::next_round(plan, budget, reps_done);
                 eprintln!(
                     "auto: {reps_done} reps per browser, not settled yet; another round of {} each",
-                    matrix_auto::REPS_PER_ROUND
+                    next.as_ref().map_or(0, Plan::minimum_reps)
                 );
             }
         };

@@ -39,6 +39,7 @@ impl fmt::Display for PlanError {
             PlanError::AutoRepsOutOfRange { max_reps, limit } => write!(f, "an auto budget's reps must be {limit}, not {max_reps}"),
             PlanError::AutoSecondsOutOfRange { max_seconds, limit } => write!(f, "an auto budget's seconds must be {limit}, not {max_seconds}"),
             PlanError::BlockRepsOutOfRange { block_reps, limit } => write!(f, "reps per block must be {limit}, not {block_reps}"),
+            PlanError::LoadBlocksOverReps { block_reps, loads, limit } => write!(f, "a block of each load is {block_reps} reps × {loads} loads, and a run's reps must be {limit}: fewer reps per block"),
             PlanError::RepeatedLoad { load } => write!(f, "load {load:?} is named twice"),
             PlanError::LoadNotOnThisOs => write!(f, "the CPU load (--load cpu) is generated on Linux and other Unixes only, not on this OS"),
             PlanError::RepeatedApi { api } => write!(f, "API {api} is named twice"),

@@ -90,6 +90,12 @@ pub enum PlanError {
         block_reps: u32,
         limit: Bounds<u32>,
     },
+    /// A block of each load (`Plan::minimum_reps`) is more reps than a run may take.
+    LoadBlocksOverReps {
+        block_reps: u32,
+        loads: usize,
+        limit: Bounds<u32>,
+    },
     RepeatedLoad {
         load: crate::domain::conditions::Load,
     },
@@ -159,15 +165,22 @@ impl Plan {
         self.check_arms()?;
         self.check_modules()?;
         self.check_workloads(limits)?;
-        self.check_blocks()?;
+        self.check_blocks(limits)?;
         self.check_auto(limits)
     }
 
-    fn check_blocks(&self) -> Result<(), PlanError> {
+    fn check_blocks(&self, limits: &Limits) -> Result<(), PlanError> {
         if let Some(k) = self.block_reps.filter(|k| !BLOCK_REPS.contains(*k)) {
             return Err(PlanError::BlockRepsOutOfRange {
                 block_reps: k,
                 limit: BLOCK_REPS,
+            });
+        }
+        if !limits.reps.contains(self.minimum_reps()) {
+            return Err(PlanError::LoadBlocksOverReps {
+                block_reps: self.block_reps.unwrap_or_default(),
+                loads: self.loads.len(),
+                limit: limits.reps,
             });
         }
         if let Some(&load) = first_repeat(&self.loads) {

@@ -90,6 +90,17 @@ fn each_rule_has_its_own_kind() {
             "auto-seconds-out-of-range",
             Box::new(|p| p.auto = Some(auto(30, 0))),
         ),
+        // Each load's whole block: 600 x 2 reps, more than a run may take.
+        (
+            "load-blocks-over-reps",
+            Box::new(|p| {
+                p.block_reps = Some(600);
+                p.loads = vec![
+                    crate::domain::conditions::Load::None,
+                    crate::domain::conditions::Load::Cpu,
+                ];
+            }),
+        ),
     ];
     for (kind, change) in cases {
         assert_eq!(kind_of(change), Some(kind));
