@@ -65,8 +65,10 @@ export async function startRun({ plan, source, runId, afterRun = 'close', sinkUr
     const uploadUrls = sinkUrl ? started.upload_urls : { ...started.upload_urls, h1: hello.sink.upload_url };
     const plannedArms = started.arms;
     const total = started.measured_uploads;
+    // The reps before any budget may stop it: a plan of loads takes a whole block of each.
+    const minimumReps = started.minimum_reps ?? plan.reps;
     const takeTurns = started.take_turns === true;
-    active = { host, run, uploadUrls, arms: plannedArms, total, takeTurns, afterRun, cameFrom: null, workloadKey, moduleSeed: started.module_seed ?? null, tabId: null, samples: [], finished: false, stateWrites: Promise.resolve(), pageLoads: 0, port: null, resumeAt: null, lastResume: null, pageTimer: null, condition: null };
+    active = { host, run, uploadUrls, arms: plannedArms, total, minimumReps, takeTurns, afterRun, cameFrom: null, workloadKey, moduleSeed: started.module_seed ?? null, tabId: null, samples: [], finished: false, stateWrites: Promise.resolve(), pageLoads: 0, port: null, resumeAt: null, lastResume: null, pageTimer: null, condition: null };
     const session = pageSession(active);
     active.session = session;
     host.onClose = (why, failure) => session.end(RUN_STATUS.incomplete, why, failure, END_REASON.hostGone);
@@ -76,6 +78,7 @@ export async function startRun({ plan, source, runId, afterRun = 'close', sinkUr
       browser: env.browser,
       done: 0,
       total,
+      minimum_reps: minimumReps,
       step: null,
       samples: [],
       plan,
@@ -186,6 +189,7 @@ async function ending(run, { status, reason, failure }) {
     samples: run.samples,
     done: run.samples.length,
     total: run.total,
+    minimum_reps: run.minimumReps,
     finished_at: new Date().toISOString(),
   });
 }

@@ -5,6 +5,11 @@ import { MIB, OPTION_PROBLEM, PLAN_PROBLEM, TRANSPORTS } from './defaults.js';
 import { INTEGRITY } from './names.js';
 import { armIn, comparisonLine, comparisonParts, formatMbps, formatRange, formatShare, integrityDetail, integrityWord, legendText, partFigures, sideLabel } from './words.js';
 
+/** The reps a run takes before any budget may stop it, as the host said (Plan::minimum_reps). */
+function firstReps(state) {
+  return state.minimum_reps ?? state.plan.reps;
+}
+
 export function progressText(state) {
   if (!state) return '';
   const { done = 0, total = 0, step } = state;
@@ -16,7 +21,7 @@ export function progressText(state) {
   const where = `${step.label}${condition}, ${what}`;
   if (!budget) return `${where} · ${done}/${total} measured · ${remaining} remaining`;
   const auto = state.auto;
-  if (!auto) return `${where} · ${done} measured · the first ${state.plan.reps} reps, then until every comparison is settled (at most ${budget.max_seconds} s)`;
+  if (!auto) return `${where} · ${done} measured · the first ${firstReps(state)} reps, then until every comparison is settled (at most ${budget.max_seconds} s)`;
   return `${where} · ${done} measured · ${settledText(auto)}`;
 }
 
@@ -159,7 +164,7 @@ export function resultLabel(state) {
     const size = Number.isInteger(mib) ? `${mib} MiB` : `${p.size_bytes} B`;
     // Auto-sampled, the plan's reps are where it started: say how many it took.
     const taken = Math.max(0, ...(state.samples ?? []).map((s) => s.rep + 1));
-    parts.push(p.auto ? `${size} × ${taken} reps (auto from ${p.reps})` : `${size} × ${p.reps} reps`);
+    parts.push(p.auto ? `${size} × ${taken} reps (auto from ${firstReps(state)})` : `${size} × ${firstReps(state)} reps`);
   }
   if (state?.run_id) parts.push(`run ${state.run_id}`);
   if (state?.finished_at) parts.push(new Date(state.finished_at).toISOString().slice(11, 16) + ' UTC');
@@ -219,7 +224,8 @@ export function offerText(offer) {
   const p = offer.plan;
   const mib = p.size_bytes / MIB;
   const size = Number.isInteger(mib) ? `${mib} MiB` : `${p.size_bytes} bytes`;
-  const reps = p.auto ? `${p.reps} reps or more (auto, up to ${p.auto.max_reps})` : `${p.reps} reps`;
+  const first = offer.minimum_reps ?? p.reps;
+  const reps = p.auto ? `${first} reps or more (auto, up to ${p.auto.max_reps})` : `${first} reps`;
   return `${offer.arms.join(', ')} · ${size} per upload × ${reps}, ${p.warmup} warm-up`;
 }
 

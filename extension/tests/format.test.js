@@ -147,3 +147,15 @@ test("the table's ratio cell is the comparison with its baseline, the baseline's
   assert.ok(cells.includes(`${formatComparison(blob.comparison)} vs ${blob.comparison.baseline.arm.label}`));
   assert.equal(cells[analysis.arms.findIndex((a) => a.baseline)], 'baseline');
 });
+
+// A plan of loads (4 reps in blocks of 3, quiet and CPU) takes a whole block of each, 6
+// reps, before any budget may stop it: the popup and serve's page say the host's count.
+test("a plan of loads is shown with the host's minimum reps, not the plan's", async () => {
+  const { resultLabel } = await import('../lib/format.js');
+  const plan = { size_bytes: 4194304, reps: 4, warmup: 1, loads: ['none', 'cpu'], auto: { max_reps: 1000, max_seconds: 5 } };
+  const step = { phase: 'measure', rep: 0, label: 'Blob', arm: { kind: 'body', body: 'Blob' } };
+  assert.match(progressText({ done: 1, total: 24, step, plan, minimum_reps: 6 }), / the first 6 reps, /);
+  assert.equal(resultLabel({ plan, minimum_reps: 6, samples: [{ rep: 5 }] }), '4 MiB × 6 reps (auto from 6)');
+  assert.equal(resultLabel({ plan: { ...plan, auto: undefined }, minimum_reps: 6 }), '4 MiB × 6 reps');
+  assert.match(offerText({ arms: ['Blob'], plan, minimum_reps: 6 }), / × 6 reps or more /);
+});

@@ -496,3 +496,31 @@ fn a_fresh_page_that_never_comes_back_ends_its_run_incomplete_after_the_page_ret
         "{refused:?}"
     );
 }
+
+/// A plan of loads takes a whole block of each before any budget may stop it: the offer
+/// and the start say how many reps that is, for the page to show.
+#[test]
+fn the_offer_and_the_start_say_the_reps_a_plan_of_loads_takes() {
+    let serve = Serve::start(
+        &[
+            "--size",
+            "1KiB",
+            "--reps",
+            "2",
+            "--block-reps",
+            "3",
+            "--load",
+            "none,cpu",
+            "--warmup",
+            "0",
+            "--bodies",
+            "Blob",
+        ],
+        false,
+    );
+    let offer = serve.call("GET", "offer", None);
+    assert_eq!(offer.body["minimum_reps"], 6, "{offer:?}");
+    let started = serve.call("POST", "start", None);
+    assert_eq!(started.body["minimum_reps"], 6, "{started:?}");
+    assert_eq!(started.body["measured_uploads"], 6, "one arm, six reps");
+}

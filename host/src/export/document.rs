@@ -209,7 +209,7 @@ fn plan_line(r: &RunReport) -> Option<String> {
         Some(_) => format!(
             "{} reps (auto from {})",
             crate::report::auto_budget::reps_taken(r),
-            p.reps
+            p.minimum_reps()
         ),
         None => format!("{} reps", p.minimum_reps()),
     };

@@ -57,6 +57,7 @@ pub fn handle(session: &mut Session, mut run: RunInfo) -> Outgoing {
                     })
                     .collect(),
                 measured_uploads,
+                minimum_reps: plan.minimum_reps(),
                 upload_urls,
                 take_turns: interleaved.is_some(),
                 module_seed,

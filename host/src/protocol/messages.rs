@@ -111,6 +111,8 @@ pub enum Outgoing {
         arms: Vec<PlannedArm>,
         /// How many uploads the run will measure, at most (progress bars).
         measured_uploads: u64,
+        /// The reps it takes before any budget may stop it (`Plan::minimum_reps`).
+        minimum_reps: u32,
         /// Where each of the plan's transports uploads: h1's sink and each TLS one.
         upload_urls: std::collections::BTreeMap<crate::domain::arm::Transport, String>,
         /// Interleaved builds: ask for a `turn` before each rep.

@@ -195,7 +195,8 @@ fn offer(state: &State) -> ApiReply {
     let plan = &state.offer.plan;
     let arms: Vec<String> = plan.arms().iter().map(|a| a.label()).collect();
     ok(json!({"type": "offer", "plan": plan, "arms": arms,
-        "measured_uploads": plan.measured_uploads(), "start": state.offer.start,
+        "measured_uploads": plan.measured_uploads(), "minimum_reps": plan.minimum_reps(),
+        "start": state.offer.start,
         "taken": state.taken}))
 }
 
