@@ -195,13 +195,13 @@ async function ending(run, { status, reason, failure }) {
 }
 
 /** The host's answer to the end: its analysis and how it recorded the run; then close up. */
-async function ended(run, { status, reason, reply, error }) {
+async function ended(run, { status, reason, reply, error, why }) {
   try {
     if (error) throw error;
     // Ratios, intervals, verdicts and warnings come from the host's one analysis.
     if (reply?.analysis) await patchRunState({ analysis: reply.analysis });
     // How the host recorded the end decides what the popup says of it.
-    const recorded = endAsRecorded(status, reply);
+    const recorded = endAsRecorded(status, reply, why);
     if (recorded) await patchRunState(recorded);
   } catch (e) {
     await patchRunState({ phase: POPUP_PHASE.error, error: noteText(NOTE.endNotRecorded, { reason, message: e.message }), failure: e.failure ?? null });

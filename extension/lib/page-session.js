@@ -114,7 +114,7 @@ export function createPageSession(transport, hooks) {
       const observation = (await hooks.observation?.(status)) ?? null;
       const ended = { status, reason: detail ?? null, end_reason: why, observation, auto_stop: s.autoStop };
       const reply = await transport.send(HOST_MESSAGE.runFinished, ended);
-      await hooks.ended({ status, reason, failure, reply });
+      await hooks.ended({ status, reason, failure, reply, why });
     } catch (error) {
       await hooks.ended({ status, reason, failure, error });
     }

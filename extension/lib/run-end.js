@@ -10,14 +10,18 @@ export function endAsSaid(status, reason) {
   return status === RUN_STATUS.complete ? { phase: POPUP_PHASE.done, error: null } : { phase: POPUP_PHASE.error, error: reason };
 }
 
-/** The popup's phase once the host has answered, or null when it agrees. */
-export function endAsRecorded(status, reply) {
+/**
+ * The popup's phase once the host has answered, or null when it agrees: with the status
+ * the page gave (`status`) and the reason it named (`why`, an END_REASON or null).
+ */
+export function endAsRecorded(status, reply, why = null) {
   const recorded = reply?.status;
-  if (!recorded || recorded === status) return null;
+  const otherReason = Boolean(reply?.end_reason) && reply.end_reason !== why;
+  if (!recorded || (recorded === status && !otherReason)) return null;
   if (recorded === RUN_STATUS.complete) return { phase: POPUP_PHASE.done, error: null };
   // The host's typed reason, where it has one (a remote sink that went away).
-  const why = endReasonText(reply.end_reason);
-  if (why) return { phase: POPUP_PHASE.error, error: noteText(NOTE.recordedAs, { recorded, why }) };
+  const said = endReasonText(reply.end_reason);
+  if (said) return { phase: POPUP_PHASE.error, error: noteText(NOTE.recordedAs, { recorded, why: said }) };
   return {
     phase: POPUP_PHASE.error,
     error: noteText(NOTE.recordedShort, { recorded }),

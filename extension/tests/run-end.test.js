@@ -22,3 +22,11 @@ test("a run the host recorded failed for a typed reason says that reason, not a 
   assert.equal(shown.phase, POPUP_PHASE.error);
   assert.ok(shown.error.includes(endReasonText(END_REASON.sinkUnreachable)), shown.error);
 });
+
+test("the host's reason is shown when it differs from the page's, even where the status is the same", () => {
+  const reply = { status: RUN_STATUS.failed, end_reason: END_REASON.sinkUnreachable };
+  const shown = endAsRecorded(RUN_STATUS.failed, reply, END_REASON.pageFailed);
+  assert.ok(shown.error.includes(endReasonText(END_REASON.sinkUnreachable)), shown?.error);
+  // The page's own reason, recorded as it gave it: nothing to add.
+  assert.equal(endAsRecorded(RUN_STATUS.failed, { status: RUN_STATUS.failed, end_reason: END_REASON.pageFailed }, END_REASON.pageFailed), null);
+});

@@ -111,6 +111,7 @@ fn pick_run(runs: &[report::RunMeta], which: &str) -> Result<usize> {
                 n.parse::<usize>().map_err(|_| {
                     flag(FlagError::NotBack {
                         given: which.into(),
+                        of: crate::domain::flags::Back::Runs,
                     })
                 })
             })

@@ -56,7 +56,7 @@ pub enum FlagError {
     /// `compare`: `series:` with nothing after it.
     SeriesEmpty,
     /// `compare`: `last~` (of runs, or of series) without a number after it.
-    NotBack { given: String },
+    NotBack { given: String, of: Back },
     /// `compare`: no such series in the store.
     NoSuchSeries { side: String },
     /// `compare`: no such run in the store.
@@ -87,4 +87,11 @@ pub enum FlagError {
     SinkToken,
     /// `sink --transport h1` beside a TLS flag.
     SinkH1WithTls,
+}
+
+/// What `last~N` counts back: runs, or (after `series:`) series.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Back {
+    Runs,
+    Series,
 }

@@ -48,6 +48,7 @@ impl SeriesPick {
                     .map(SeriesPick::Back)
                     .map_err(|_| FlagError::NotBack {
                         given: format!("series:{s}"),
+                        of: crate::domain::flags::Back::Series,
                     }),
                 None => Ok(SeriesPick::Group(s.to_owned())),
             },
@@ -97,7 +98,14 @@ mod tests {
         assert_eq!(pick("a"), vec![0, 1]);
         assert!(pick("last~2").is_empty());
         assert!(pick("c").is_empty());
-        assert!(SeriesPick::parse("last~x").is_err());
-        assert!(SeriesPick::parse("").is_err());
+        use crate::domain::flags::{Back, FlagError};
+        assert!(matches!(
+            SeriesPick::parse("last~x"),
+            Err(FlagError::NotBack {
+                of: Back::Series,
+                ..
+            })
+        ));
+        assert!(matches!(SeriesPick::parse(""), Err(FlagError::SeriesEmpty)));
     }
 }

@@ -1,7 +1,7 @@
 //! `domain::flags::FlagError` in words: what a person reads when `unobserved run`'s
 //! flags cannot work.
 
-use crate::domain::flags::FlagError;
+use crate::domain::flags::{Back, FlagError};
 use std::fmt;
 
 impl fmt::Display for FlagError {
@@ -29,7 +29,10 @@ impl fmt::Display for FlagError {
             FlagError::Plan { flag, error } => write!(f, "{flag}: {error}"),
             FlagError::RunNamedTwice { run_id } => write!(f, "run {run_id} is named twice: each run goes on one side, once"),
             FlagError::SeriesEmpty => f.write_str("series: needs last, last~N or a series id after it"),
-            FlagError::NotBack { given } => write!(f, "{given:?}: after last~ comes a number of runs back"),
+            FlagError::NotBack { given, of } => write!(f, "{given:?}: after last~ comes a number of {} back", match of {
+                Back::Runs => "runs",
+                Back::Series => "series",
+            }),
             FlagError::NoSuchSeries { side } => write!(f, "no series {side:?} in the store (`unobserved run --runs N` makes one; `unobserved report --list` shows the runs)"),
             FlagError::NoSuchRun { which } => write!(f, "no run {which:?} in the store (`unobserved report --list` shows them)"),
             FlagError::ExtensionId { id } => write!(f, "{id:?} is neither a Chromium extension id (32 letters a-p) nor a Firefox add-on id (name@domain or {{uuid}})"),
