@@ -1,30 +1,40 @@
 // The popup's chart as SVG elements, pure: `{ width, height, elements }`, each element
 // `{ name, attrs, text? }`. The popup turns them into DOM nodes; the tests read them.
 import { chartModel } from './format.js';
+import { armIn } from './words.js';
 
 /** Width of the bars' area, right of the arm names. */
 export const BAR_WIDTH = 200;
 const ROW_HEIGHT = 22;
 
-/** Room for the longest arm name ("Uint8Array (detached)") at about 6.5 px a character. */
-export const labelWidth = (arms) => Math.max(100, ...arms.map((a) => a.body.length * 6.5));
+/** Room for the longest name ("Uint8Array (detached)") at about 6.5 px a character. */
+const labelWidth = (names) => Math.max(100, ...names.map((n) => n.length * 6.5));
 /** Beyond this, names go on a line of their own above their bars ("Blob with the CPU busy …"). */
 const LABEL_ROOM = 160;
 /** The whole drawing's width: names, bars, and the figures right of them. */
 export const chartWidth = (labelW) => labelW + BAR_WIDTH + 160;
 
 /**
- * Where names and bars go: beside each other, or (a name longer than LABEL_ROOM, as a
- * condition's row has) each name on its own line above its bar, so none covers a bar.
+ * A phase line's name: the arm's, and in a run measured in more than one condition, the
+ * condition's, as the host's phase table names it (export/phases.rs, line_label).
  */
-function layoutOf(rows) {
-  if (labelWidth(rows) <= LABEL_ROOM) return { labelW: labelWidth(rows), rowHeight: ROW_HEIGHT, barTop: 0, nameY: 12 };
-  return { labelW: 0, rowHeight: ROW_HEIGHT + 14, barTop: 14, nameY: 10 };
+export const lineLabel = (line) => (line.condition ? armIn(line.body, line.condition) : line.body);
+
+/**
+ * Where names and bars go, for the chart and the phase bar under it alike (so their bars
+ * line up): beside each other, or (a name longer than LABEL_ROOM, as a condition's row
+ * has) each name on its own line above its bar, so none covers a bar.
+ */
+export function layoutOf(analysis) {
+  const { rows } = chartModel(analysis.arms ?? [], BAR_WIDTH, analysis.chart);
+  const room = labelWidth([...rows.map((r) => r.body), ...(analysis.phases ?? []).map(lineLabel)]);
+  if (room <= LABEL_ROOM) return { labelW: room, rowHeight: ROW_HEIGHT, barTop: 0, nameY: 12, width: chartWidth(room) };
+  return { labelW: 0, rowHeight: ROW_HEIGHT + 14, barTop: 14, nameY: 10, width: Math.max(chartWidth(0), room) };
 }
 
 export function chartElements(analysis) {
   const { rows, legend, labelX } = chartModel(analysis.arms, BAR_WIDTH, analysis.chart);
-  const { labelW, rowHeight, barTop, nameY } = layoutOf(rows);
+  const { labelW, rowHeight, barTop, nameY, width } = layoutOf(analysis);
   const height = rows.length * rowHeight + (legend === null ? 4 : 18);
   const elements = [];
   const add = (name, attrs, text) => elements.push({ name, attrs, text });
@@ -49,5 +59,5 @@ export function chartElements(analysis) {
     }
   });
   if (legend !== null) add('text', { x: labelW, y: height - 2, 'font-size': 10, fill: '#8a6d00', class: 'legend' }, legend);
-  return { width: chartWidth(labelW), height, barsFrom: labelW, elements };
+  return { width, height, barsFrom: labelW, elements };
 }

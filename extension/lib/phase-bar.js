@@ -4,8 +4,9 @@
 // where its median upload's time went, stacked on one scale as the HTML report draws it
 // (host/src/export/timeline_svg.rs). Every figure is the host's (`analysis.phases`,
 // from the sink's own timeline); nothing here is computed from the page's timings.
-import { BAR_WIDTH, chartWidth, labelWidth } from './chart.js';
-import { armIn } from './words.js';
+import { BAR_WIDTH, layoutOf, lineLabel } from './chart.js';
+
+export { lineLabel };
 
 /** The three phases in the order they happen, with the analysis field each reads. */
 export const PHASES = Object.freeze([
@@ -16,16 +17,9 @@ export const PHASES = Object.freeze([
 
 /** Width of the bars' area, right of the arm names: the throughput chart's. */
 export const PHASE_BAR_WIDTH = BAR_WIDTH;
-const ROW_HEIGHT = 22;
 const LEGEND_HEIGHT = 16;
 
 const totalMs = (line) => PHASES.reduce((sum, p) => sum + line[p.field], 0);
-
-/**
- * A line's name: the arm's, and in a run measured in more than one condition, the
- * condition's, as the host's phase table names it (export/phases.rs, line_label).
- */
-export const lineLabel = (line) => (line.condition ? armIn(line.body, line.condition) : line.body);
 
 function legend(add, x, y) {
   let at = x;
@@ -41,14 +35,14 @@ function legend(add, x, y) {
 export function phaseBarElements(analysis) {
   const phases = analysis?.phases;
   if (!phases?.length) return null;
-  const labelW = labelWidth([...(analysis.arms ?? []), ...phases.map((line) => ({ body: lineLabel(line) }))]);
+  const { labelW, rowHeight, barTop, nameY, width: chartW } = layoutOf(analysis);
   const top = Math.max(...phases.map(totalMs));
   const scale = top > 0 ? PHASE_BAR_WIDTH / top : 0;
   const elements = [];
   const add = (name, attrs, text) => elements.push({ name, attrs, text });
   phases.forEach((line, i) => {
-    const y = i * ROW_HEIGHT + 4;
-    add('text', { x: 0, y: y + 12, 'font-size': 11 }, lineLabel(line));
+    add('text', { x: 0, y: i * rowHeight + 4 + nameY, 'font-size': 11 }, lineLabel(line));
+    const y = i * rowHeight + 4 + barTop;
     let x = labelW;
     for (const p of PHASES) {
       const width = line[p.field] * scale;
@@ -57,8 +51,8 @@ export function phaseBarElements(analysis) {
     }
     add('text', { x: x + 5, y: y + 12, 'font-size': 11, class: 'phase-total' }, `${totalMs(line).toFixed(1)} ms ±${line.uncertainty_ms.toFixed(1)}`);
   });
-  const height = phases.length * ROW_HEIGHT + LEGEND_HEIGHT;
+  const height = phases.length * rowHeight + LEGEND_HEIGHT;
   const legendEnd = legend(add, 0, height - 3);
-  const width = Math.max(chartWidth(labelW), legendEnd);
+  const width = Math.max(chartW, legendEnd);
   return { width, height, barsFrom: labelW, elements };
 }

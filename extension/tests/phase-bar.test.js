@@ -50,11 +50,16 @@ test('every bar is on one scale: segments touch, widths go with the ms, the long
   assert.ok(totals.every((t) => t <= PHASE_BAR_WIDTH + 1e-9));
 });
 
-test("names and bars line up with the throughput chart's", () => {
-  const bar = phaseBarElements(analysis);
-  const chart = chartElements(analysis);
-  assert.equal(bar.barsFrom, chart.barsFrom);
-  assert.equal(bar.width, chart.width);
+test("names and bars line up with the throughput chart's, in one condition and in two", () => {
+  const DEPENDS = JSON.parse(readFileSync(new URL('../../tests/fixtures/figures-agree.json', import.meta.url), 'utf8')).depends.analysis;
+  const LINES = JSON.parse(readFileSync(new URL('../../tests/fixtures/phase-lines.json', import.meta.url), 'utf8')).lines;
+  const twoConditions = { ...DEPENDS, phases: LINES.map(({ line }) => line) };
+  for (const a of [analysis, twoConditions]) {
+    const bar = phaseBarElements(a);
+    const chart = chartElements(a);
+    assert.equal(bar.barsFrom, chart.barsFrom);
+    assert.ok(bar.width >= chart.width);
+  }
 });
 
 test('a run without phases draws no bar, and a zero-length upload no NaN', () => {
