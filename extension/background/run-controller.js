@@ -26,6 +26,35 @@ export function isRunning() {
  * Starts a run. `connection` is an already greeted host (the job path); otherwise one
  * is opened here (the popup path). Both paths then share everything below.
  */
+/** The run as `run-started` tells the host of it. */
+function runInfo({ runId, sinkUrl, env, extensionVersion, plan, source }) {
+  return {
+    run_id: runId ?? newRunId(),
+    // A remote sink is measured as a link, not against the local sink's ceiling.
+    sink: sinkUrl ? 'remote' : 'local',
+    // The host claims what that sink received from it (never stored: it holds the token).
+    ...(sinkUrl ? { sink_url: sinkUrl } : {}),
+    ...env,
+    extension_version: extensionVersion,
+    plan,
+    source,
+    started_at: new Date().toISOString(),
+  };
+}
+
+/**
+ * Encrypted workloads: a fresh key per run, handed to the host over native messaging
+ * (never HTTP) so the sink can decrypt and verify every chunk. A plan with workload
+ * modules has the run's key too, for a module that encrypts. The key in hex, or null.
+ */
+async function handOverKey(host, plan, runId) {
+  if (!plan.workloads?.encrypted && !plan.modules?.length) return null;
+  const key = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, true, ['encrypt']);
+  const hex = toHex(await crypto.subtle.exportKey('raw', key));
+  await host.request({ type: HOST_MESSAGE.workloadKey, run_id: runId, key: hex });
+  return hex;
+}
+
 export async function startRun({ plan, source, runId, afterRun = 'close', sinkUrl = '', connection = null, env: known = null }) {
   if (active) throw new Error(noteText(NOTE.runInProgress));
   // Claimed before the first await, so a concurrent check sees a run starting.
@@ -34,31 +63,12 @@ export async function startRun({ plan, source, runId, afterRun = 'close', sinkUr
   const extensionVersion = api.runtime.getManifest().version;
   try {
     const [host, hello] = connection ?? (await connectHost(extensionVersion, env.browser));
-    const run = {
-      run_id: runId ?? newRunId(),
-      // A remote sink is measured as a link, not against the local sink's ceiling.
-      sink: sinkUrl ? 'remote' : 'local',
-      // The host claims what that sink received from it (never stored: it holds the token).
-      ...(sinkUrl ? { sink_url: sinkUrl } : {}),
-      ...env,
-      extension_version: extensionVersion,
-      plan,
-      source,
-      started_at: new Date().toISOString(),
-    };
+    const run = runInfo({ runId, sinkUrl, env, extensionVersion, plan, source });
     const started = await host.request({ type: HOST_MESSAGE.runStarted, run });
     if (sinkUrl && plan.workloads?.encrypted) {
       throw new Error(noteText(NOTE.encryptedNeedsLocalSink));
     }
-    // Encrypted workloads: a fresh key per run, handed to the host over native
-    // messaging (never HTTP) so the sink can decrypt and verify every chunk.
-    let workloadKey = null;
-    // A plan with workload modules has the run's key too, for a module that encrypts.
-    if (plan.workloads?.encrypted || plan.modules?.length) {
-      const key = await crypto.subtle.generateKey({ name: 'AES-GCM', length: 256 }, true, ['encrypt']);
-      workloadKey = toHex(await crypto.subtle.exportKey('raw', key));
-      await host.request({ type: HOST_MESSAGE.workloadKey, run_id: run.run_id, key: workloadKey });
-    }
+    const workloadKey = await handOverKey(host, plan, run.run_id);
     // Where each transport's uploads go: the TLS listeners the host started for this
     // run and h1's local sink, or the remote sink under its URL's transport, without
     // the pin its URL carries (the host checked that one).

@@ -222,12 +222,12 @@ async function takeTurn() {
   if (!reply.ok) throw new Error(noteText(NOTE.noTurn, reply));
 }
 
-async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, run_id: runId, take_turns: takeTurns, module_seed: moduleSeed, fresh_pages: freshPages = false, resume = null }) {
-  const state = { autoReason: null, progress: '', digests: pending() };
-  const sleep = workerSleep(new Worker(new URL('../lib/sleep-worker.js', import.meta.url)));
-  const pace = pacer({ clock: () => performance.now(), sleep });
-  // Every sink the plan's transports use must take a test upload first: a TLS sink the
-  // browser does not trust fails here, loudly, not as arms that "cannot upload".
+/**
+ * Before the first upload: every sink the plan's transports use takes a test upload (a
+ * TLS sink the browser does not trust fails here, loudly, not as arms that "cannot
+ * upload"), the workloads' routes and key, and the modules. The run's context and modules.
+ */
+async function setUp({ plan, arms, uploadUrls, keyHex, runId, moduleSeed, resume, sleep }) {
   const transports = new Set(arms.map(({ arm }) => transportOf(arm)));
   for (const t of transports) {
     if (!uploadUrls[t]) throw new Error(noteText(NOTE.noSinkFor, { transport: t }));
@@ -242,6 +242,52 @@ async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, 
     ctx.key = await crypto.subtle.importKey('raw', raw, 'AES-GCM', false, ['encrypt']);
   }
   const mods = await prepareModules(arms, uploadUrls, ctx, moduleSeed, plan, sleep);
+  return { ctx, mods };
+}
+
+/** One built-in body upload: timed, its digest read off the pacing path, its sample reported. */
+async function uploadStep(step, { uploadUrls, runId, bytes, sha, observed, pace, state, report }) {
+  const uploadId = newUploadId();
+  const url = withUpload(`${uploadUrls[transportOf(step.arm)]}?arm=${encodeURIComponent(step.label)}&rep=${step.rep}&phase=${step.phase}`, runId, uploadId);
+  const [sent, shaSent] = [bytes.length, sha];
+  const result = await uploadOnce(step.arm.body, bytes, url, step.arm.api);
+  const headersAt = performance.now();
+  // A body the browser refused had no reply: the settle still runs from the last one.
+  if (!result.rejection) pace.settleFrom(headersAt);
+  // digest_ms: how long after the headers the digest was read (BENCHMARKS.md: the
+  // settle time must cover it, or the next upload takes another connection).
+  const paired = (reply, timing) => ({ ...pairSample({ body: step.label, rep: step.rep, uploadId, bytesSent: sent, shaSent, observed, ...result, reply }), arm: step.arm, page_timing: timing ?? null, digest_ms: reply ? performance.now() - headersAt : null });
+  state.digests.add(Promise.all([result.reply, result.timing]).then(([reply, timing]) => report(paired(reply, timing))));
+}
+
+/** One step of the plan, as its arm's kind runs it: a module, a workload, or a body upload. */
+async function runStep(step, run) {
+  const { plan, ctx, mods, pace, state, wanted, what } = run;
+  const workload = workloads.workloadOf(step.arm, plan);
+  const report = (sample) => {
+    if (step.phase !== 'measure') return;
+    log(noteText(NOTE.sampleLine, { what, rep: step.rep, status: sample.status, mbps: sample.mbps?.toFixed(0), failure: sampleFailure(sample) }));
+    post({ type: PAGE.sample, sample });
+  };
+  const given = step.arm.kind === 'module' ? mods.bytes : null;
+  await pace.ready();
+  if (given) {
+    const { sample } = await runModuleStep(step, mods, ctx, given, observation(wanted));
+    pace.settleFrom();
+    state.digests.add(sample.then(report));
+  } else if (workload) {
+    report(await runWorkload(step, workload, ctx, run.bytes, run.sha));
+    pace.settleFrom();
+  } else {
+    await uploadStep(step, { ...run, observed: observation(wanted), report });
+  }
+}
+
+async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, run_id: runId, take_turns: takeTurns, module_seed: moduleSeed, fresh_pages: freshPages = false, resume = null }) {
+  const state = { autoReason: null, progress: '', digests: pending() };
+  const sleep = workerSleep(new Worker(new URL('../lib/sleep-worker.js', import.meta.url)));
+  const pace = pacer({ clock: () => performance.now(), sleep });
+  const { ctx, mods } = await setUp({ plan, arms, uploadUrls, keyHex, runId, moduleSeed, resume, sleep });
   const from = resume?.rep ?? 0;
   const steps = planSteps(plan, arms, state, from);
   let bytes = null;
@@ -272,34 +318,7 @@ async function run({ plan, arms, upload_urls: uploadUrls, workload_key: keyHex, 
     post({ type: PAGE.progress, step });
     const what = noteText(NOTE.armUnder, { label: step.label, condition: wanted });
     show(`${noteText(NOTE.step, { step, what })}${state.progress}`);
-    const workload = workloads.workloadOf(step.arm, plan);
-    const report = (sample) => {
-      if (step.phase !== 'measure') return;
-      log(noteText(NOTE.sampleLine, { what, rep: step.rep, status: sample.status, mbps: sample.mbps?.toFixed(0), failure: sampleFailure(sample) }));
-      post({ type: PAGE.sample, sample });
-    };
-    const given = step.arm.kind === 'module' ? mods.bytes : null;
-    await pace.ready();
-    if (given) {
-      const { sample } = await runModuleStep(step, mods, ctx, given, observation(wanted));
-      pace.settleFrom();
-      state.digests.add(sample.then(report));
-    } else if (workload) {
-      report(await runWorkload(step, workload, ctx, bytes, sha));
-      pace.settleFrom();
-    } else {
-      const uploadId = newUploadId();
-      const url = withUpload(`${uploadUrls[transportOf(step.arm)]}?arm=${encodeURIComponent(step.label)}&rep=${step.rep}&phase=${step.phase}`, runId, uploadId);
-      const [sent, shaSent, observed] = [bytes.length, sha, observation(wanted)];
-      const result = await uploadOnce(step.arm.body, bytes, url, step.arm.api);
-      const headersAt = performance.now();
-      // A body the browser refused had no reply: the settle still runs from the last one.
-      if (!result.rejection) pace.settleFrom(headersAt);
-      // digest_ms: how long after the headers the digest was read (BENCHMARKS.md: the
-      // settle time must cover it, or the next upload takes another connection).
-      const paired = (reply, timing) => ({ ...pairSample({ body: step.label, rep: step.rep, uploadId, bytesSent: sent, shaSent, observed, ...result, reply }), arm: step.arm, page_timing: timing ?? null, digest_ms: reply ? performance.now() - headersAt : null });
-      state.digests.add(Promise.all([result.reply, result.timing]).then(([reply, timing]) => report(paired(reply, timing))));
-    }
+    await runStep(step, { plan, ctx, mods, pace, state, wanted, what, uploadUrls, runId, bytes, sha });
   }
   await state.digests.drain();
   if (condition === CONDITION.attached) await setCondition(CONDITION.detached);

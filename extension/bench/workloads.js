@@ -80,20 +80,30 @@ export async function encryptedUpload(w, ctx) {
   };
 
   const start = performance.now();
+  await inSchedule(schedule, chunks, prepare, put);
+  const totalMs = performance.now() - start - verifyMs;
+  return encryptedSample({ uploadId, fileBytes, chunks, totalMs, sentShas, replies, clientMs, putMs });
+}
+
+/** Every chunk prepared and PUT, in the schedule's order. */
+async function inSchedule(schedule, chunks, prepare, put) {
   if (schedule === 'serial') {
     // Encrypt N+1 only after PUT N resolves: the app's original loop.
     for (let i = 0; i < chunks; i++) await put(i, await prepare(i));
-  } else {
-    // Encrypt N+1 while PUT N is in flight.
-    let next = prepare(0);
-    for (let i = 0; i < chunks; i++) {
-      const body = await next;
-      const inFlight = put(i, body);
-      if (i + 1 < chunks) next = prepare(i + 1);
-      await inFlight;
-    }
+    return;
   }
-  const totalMs = performance.now() - start - verifyMs;
+  // Encrypt N+1 while PUT N is in flight.
+  let next = prepare(0);
+  for (let i = 0; i < chunks; i++) {
+    const body = await next;
+    const inFlight = put(i, body);
+    if (i + 1 < chunks) next = prepare(i + 1);
+    await inFlight;
+  }
+}
+
+/** The encrypted upload's sample: intact only when every chunk's tag, order, bytes and digest agree. */
+async function encryptedSample({ uploadId, fileBytes, chunks, totalMs, sentShas, replies, clientMs, putMs }) {
   const receivedShas = replies.map((r) => r.plaintext_sha256 ?? '');
   const tagsOk = replies.filter((r) => r.tag_ok).length;
   const orderOk = replies.filter((r) => r.order === 'ok').length;
