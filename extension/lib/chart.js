@@ -25,8 +25,7 @@ export const lineLabel = (line) => (line.condition ? armIn(line.body, line.condi
  * line up): beside each other, or (a name longer than LABEL_ROOM, as a condition's row
  * has) each name on its own line above its bar, so none covers a bar.
  */
-export function layoutOf(analysis) {
-  const { rows } = chartModel(analysis.arms ?? [], BAR_WIDTH, analysis.chart);
+export function layoutOf(analysis, rows = chartModel(analysis.arms ?? [], BAR_WIDTH, analysis.chart).rows) {
   const room = labelWidth([...rows.map((r) => r.body), ...(analysis.phases ?? []).map(lineLabel)]);
   if (room <= LABEL_ROOM) return { labelW: room, rowHeight: ROW_HEIGHT, barTop: 0, nameY: 12, width: chartWidth(room) };
   return { labelW: 0, rowHeight: ROW_HEIGHT + 14, barTop: 14, nameY: 10, width: Math.max(chartWidth(0), room) };
@@ -34,7 +33,7 @@ export function layoutOf(analysis) {
 
 export function chartElements(analysis) {
   const { rows, legend, labelX } = chartModel(analysis.arms, BAR_WIDTH, analysis.chart);
-  const { labelW, rowHeight, barTop, nameY, width } = layoutOf(analysis);
+  const { labelW, rowHeight, barTop, nameY, width } = layoutOf(analysis, rows);
   const height = rows.length * rowHeight + (legend === null ? 4 : 18);
   const elements = [];
   const add = (name, attrs, text) => elements.push({ name, attrs, text });

@@ -5,7 +5,10 @@ import { MIB, OPTION_PROBLEM, PLAN_PROBLEM, TRANSPORTS } from './defaults.js';
 import { INTEGRITY } from './names.js';
 import { armIn, comparisonLine, comparisonParts, formatMbps, formatRange, formatShare, integrityDetail, integrityWord, legendText, partFigures, sideLabel } from './words.js';
 
-/** The reps a run takes before any budget may stop it, as the host said (Plan::minimum_reps). */
+/**
+ * The reps a run takes before any budget may stop it, as the host said
+ * (Plan::minimum_reps): of a run's state, or of serve's offer (both carry `plan`).
+ */
 function firstReps(state) {
   return state.minimum_reps ?? state.plan.reps;
 }
@@ -224,7 +227,7 @@ export function offerText(offer) {
   const p = offer.plan;
   const mib = p.size_bytes / MIB;
   const size = Number.isInteger(mib) ? `${mib} MiB` : `${p.size_bytes} bytes`;
-  const first = offer.minimum_reps ?? p.reps;
+  const first = firstReps(offer);
   const reps = p.auto ? `${first} reps or more (auto, up to ${p.auto.max_reps})` : `${first} reps`;
   return `${offer.arms.join(', ')} · ${size} per upload × ${reps}, ${p.warmup} warm-up`;
 }

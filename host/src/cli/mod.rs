@@ -20,15 +20,8 @@ use clap::Parser;
 pub use crate::platform::exit;
 
 fn find_browser(name: &str) -> anyhow::Result<i32> {
-    let browser = crate::launch::browsers::by_key(name).ok_or_else(|| {
-        usage::flag(crate::domain::flags::FlagError::UnknownBrowser {
-            given: name.into(),
-            known: crate::launch::browsers::LAUNCHABLE
-                .iter()
-                .map(|l| l.key.to_string())
-                .collect(),
-        })
-    })?;
+    let browser = crate::launch::browsers::by_key(name)
+        .ok_or_else(|| usage::flag(usage::unknown_browser(name)))?;
     match browser.find() {
         Some(path) => {
             println!("{}", path.display());

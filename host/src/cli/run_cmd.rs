@@ -353,14 +353,7 @@ fn print_matrix(reports: &[RunReport], horizon: f64, colour: bool) {
 fn targets_of(a: &RunArgs) -> Result<Vec<Target>> {
     for b in &a.browser {
         if crate::launch::browsers::by_key(b).is_none() {
-            let keys: Vec<_> = crate::launch::browsers::LAUNCHABLE
-                .iter()
-                .map(|l| l.key)
-                .collect();
-            return Err(flag(FlagError::UnknownBrowser {
-                given: b.clone(),
-                known: keys.iter().map(|k| k.to_string()).collect(),
-            }));
+            return Err(flag(super::usage::unknown_browser(b)));
         }
     }
     match (a.browser.as_slice(), a.browser_path.as_slice()) {

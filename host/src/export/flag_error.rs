@@ -1,5 +1,5 @@
-//! `domain::flags::FlagError` in words: what a person reads when `unobserved run`'s
-//! flags cannot work.
+//! `domain::flags::FlagError` in words: what a person reads when a command's arguments
+//! cannot work.
 
 use crate::domain::flags::{Back, FlagError};
 use std::fmt;

@@ -310,16 +310,8 @@ differs: browser: Chromium 156 | Firefox 153.8
 /// the reps, the warning's kind and figures).
 #[test]
 fn an_auto_run_the_rep_budget_ended_reads_as_pinned() {
-    use crate::domain::plan::{AutoBudget, AutoStop};
-    let mut run = run_record("r");
-    if let Record::Run(r) = &mut run {
-        r.run.plan.reps = 3;
-        r.run.plan.auto = Some(AutoBudget {
-            max_reps: 5,
-            max_seconds: 60,
-        });
-    }
-    let mut records = vec![run];
+    use crate::domain::plan::AutoStop;
+    let mut records = vec![crate::store::tests_support::auto_run_record("r", 3, 5)];
     for rep in 0..5 {
         for (body, mbps) in [("Uint8Array", 1000.0), ("Blob", 990.0)] {
             let wobble = [0.0, 40.0, -30.0, 25.0, -45.0][rep as usize];

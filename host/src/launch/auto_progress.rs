@@ -66,22 +66,13 @@ impl Default for Watch {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::plan::AutoBudget;
-    use crate::store::tests_support::{run_record, sample};
+    use crate::store::tests_support::{auto_run_record, sample};
     use crate::store::Record;
 
     /// A store of an auto-sampled run: Blob twice Uint8Array over `reps` whole reps,
     /// then `extra` samples.
     fn store_of(dir: &std::path::Path, reps: u32, extra: Vec<Record>) -> Store {
-        let mut run = run_record("r");
-        if let Record::Run(r) = &mut run {
-            r.run.plan.reps = 3;
-            r.run.plan.auto = Some(AutoBudget {
-                max_reps: 100,
-                max_seconds: 60,
-            });
-        }
-        let mut records = vec![run];
+        let mut records = vec![auto_run_record("r", 3, 100)];
         for rep in 0..reps {
             let wobble = f64::from(rep);
             records.push(Record::Sample(sample(

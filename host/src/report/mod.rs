@@ -381,9 +381,7 @@ pub fn load_run(
         };
         return Ok(load(store, &filter, points)?.pop());
     }
-    let mut grouping = Grouping::new(points);
-    store.scan_run(run_id, |_, record| grouping.add(record))?;
-    Ok(grouping.finish().pop().map(StoredRun::analyse))
+    load_run_where(store, run_id, points, |_| true)
 }
 
 /// One run as `load_run` gives it, from its measured samples of reps before `reps` only
@@ -393,10 +391,26 @@ pub fn load_run_to_rep(
     run_id: &str,
     reps: u32,
 ) -> std::io::Result<Option<RunReport>> {
-    let mut grouping = Grouping::new(TimelinePoints::Drop);
-    store.scan_run(run_id, |_, record| match &record {
-        Record::Sample(s) if s.rep >= reps => {}
-        _ => grouping.add(record),
+    load_run_where(
+        store,
+        run_id,
+        TimelinePoints::Drop,
+        |record| !matches!(record, Record::Sample(s) if s.rep >= reps),
+    )
+}
+
+/// One run by id, analysed from the lines of it that `keep` takes.
+fn load_run_where(
+    store: &crate::store::Store,
+    run_id: &str,
+    points: TimelinePoints,
+    keep: impl Fn(&Record) -> bool,
+) -> std::io::Result<Option<RunReport>> {
+    let mut grouping = Grouping::new(points);
+    store.scan_run(run_id, |_, record| {
+        if keep(&record) {
+            grouping.add(record);
+        }
     })?;
     Ok(grouping.finish().pop().map(StoredRun::analyse))
 }

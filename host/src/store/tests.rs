@@ -80,6 +80,20 @@ pub(crate) fn run_record(run_id: &str) -> Record {
     })
 }
 
+/// `run_record` of an auto-sampled plan: `reps` first, then up to `max_reps` reps or
+/// 60 s.
+pub(crate) fn auto_run_record(run_id: &str, reps: u32, max_reps: u32) -> Record {
+    let mut run = run_record(run_id);
+    if let Record::Run(r) = &mut run {
+        r.run.plan.reps = reps;
+        r.run.plan.auto = Some(crate::domain::plan::AutoBudget {
+            max_reps,
+            max_seconds: 60,
+        });
+    }
+    run
+}
+
 /// These records as `Store::read` returns them.
 pub(crate) fn contents_of(records: Vec<Record>) -> StoreContents {
     StoreContents {
